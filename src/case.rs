@@ -1,0 +1,1063 @@
+//! The succession procedure as a pure state machine: `(body, command, now) → (body', effects)`.
+//!
+//! NRW (§ 45 Abs. 6 KWahlG NRW): determination → notification with the one-week acceptance request →
+//! service → acceptance (membership, not before the departure), refusal or reservation (next round),
+//! silence (deemed acceptance when the period ends); a barred successor must also prove the end of the
+//! incompatibility within the week, else the election counts as refused (§ 69 Abs. 2, § 62 Nr. 5 KWahlO).
+//!
+//! Hessen (§ 34 Abs. 3 KWG i. V. m. § 23 KWG): the successor acquires membership with the determination;
+//! a barred successor must prove the end of the bar within one week after service, else his membership is
+//! deemed not acquired, retroactively, and the next successor is determined.
+//!
+//! No I/O and no clock reads happen here: the caller passes `now`, and gets [`Effect`]s back.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use crate::deadline::{local_date, one_week_deadline, Deadline, ServiceBasis};
+use crate::messages::*;
+use crate::model::{Body, Candidate, Fact, Land, Seat, SeatVia, Snapshot};
+use crate::rules::{self, Outcome, Query, VacancyReason};
+use crate::trail::{self, TrailStep, Verdict};
+
+/// Settings of the procedure that a deployment chooses (documented configuration switches).
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// E-mail notification counts as served N days after sending; `None`: only `notification.served`.
+    pub email_fiction_days: Option<u32>,
+    /// The notification names a fixed end date (§ 31 Abs. 3 Satz 2 VwVfG NRW / HVwVfG): no extension.
+    pub fixed_end_date: bool,
+    /// NRW: announce at the determination instead of when membership starts (§ 45 Abs. 6 Satz 7).
+    pub announce_at_determination: bool,
+}
+
+/// A command for one body.
+#[derive(Debug, Clone)]
+pub enum Command {
+    Inbound(Inbound),
+    /// The mail sender handed the notification to the SMTP server.
+    NotificationSent {
+        case: String,
+        round: u32,
+        message_id: String,
+        sent_at: DateTime<Utc>,
+    },
+    /// No e-mail address, or a permanent SMTP failure.
+    NotificationFailed {
+        case: String,
+        round: u32,
+        reason: String,
+    },
+    /// A deadline timer fired.
+    DeadlineExpired {
+        case: String,
+        round: u32,
+    },
+}
+
+/// Why a command is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Rejection {
+    /// Bad input: dead-letter it with this reason.
+    #[error("{0}")]
+    Invalid(String),
+    /// Names a body, case or candidate not known (yet): retry for a while, then reject.
+    #[error("{0}")]
+    Unknown(String),
+}
+
+fn invalid(msg: impl Into<String>) -> Rejection {
+    Rejection::Invalid(msg.into())
+}
+
+/// What the shell must do after committing the new state.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Publish an event of this type (outbox).
+    Publish { event_type: &'static str, data: Value },
+    /// Send an e-mail (mail outbox); the sender reports back with `NotificationSent` / `NotificationFailed`.
+    Mail(MailRequest),
+    /// Render the announcement text and publish `announcement.issued`.
+    Announce(Announcement),
+    /// (Re)schedule a durable timer; fires `Command::DeadlineExpired`.
+    Schedule { key: String, due_at: DateTime<Utc>, case: String, round: u32 },
+    /// Cancel a timer.
+    Cancel { key: String },
+}
+
+/// An e-mail to render and send.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MailRequest {
+    pub case: String,
+    pub round: u32,
+    pub candidate: String,
+    pub to: Option<String>,
+    pub reply_to: String,
+    /// Template name under `templates/mail/` (`.txt` and `.html`).
+    pub template: String,
+    pub subject: String,
+    pub context: Value,
+}
+
+/// A public announcement (Bekanntmachung) to render.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Announcement {
+    pub case: String,
+    pub kind: String,
+    pub title: String,
+    pub legal_basis: String,
+    pub objection_period: String,
+    /// Template name under `templates/announcement/`.
+    pub template: String,
+    pub issued_at: DateTime<Utc>,
+    pub context: Value,
+}
+
+/// The timer key of a case round's deadline.
+pub fn timer_key(case: &str, round: u32) -> String {
+    format!("{case}#{round}")
+}
+
+/// An offer to a successor (one round) that is not settled yet.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Offer {
+    pub successor: String,
+    pub list: String,
+    pub determined_at: DateTime<Utc>,
+    /// Hinderungsgrund / Unvereinbarkeit recorded at the determination.
+    pub barred: bool,
+    pub notified_at: Option<DateTime<Utc>>,
+    pub notification_failed: bool,
+    pub deadline: Option<Deadline>,
+    pub accepted_at: Option<DateTime<Utc>>,
+    pub proven_at: Option<DateTime<Utc>>,
+    /// Hessen: when membership began (with the determination).
+    pub member_since: Option<DateTime<Utc>>,
+    /// The determination's trail, for the announcement issued later.
+    #[serde(default)]
+    pub trail: Vec<TrailStep>,
+}
+
+/// Where a case stands.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum CaseState {
+    /// Majority election tie: waiting for `lot.drawn` (§ 34 Abs. 1a KWG).
+    AwaitingLot { tied: Vec<String> },
+    /// NRW: waiting for the declaration; Hessen: barred member waiting for proof.
+    Offered(Offer),
+    /// Closed: the successor is a member.
+    Filled { successor: String, since: DateTime<Utc>, basis: MembershipBasis },
+    /// Closed: the seat stays vacant.
+    Vacant { reason: VacancyReason },
+}
+
+/// A succession case: one vacancy, through all its rounds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Case {
+    pub id: String,
+    pub departed: String,
+    pub list: String,
+    pub reason: DepartureReason,
+    pub effective_at: DateTime<Utc>,
+    pub departed_via: Option<SeatVia>,
+    pub opened_at: DateTime<Utc>,
+    pub round: u32,
+    pub state: CaseState,
+    /// Candidates who refused (or were deemed to refuse) in this case: a refusal cannot be withdrawn.
+    #[serde(default)]
+    pub refused: Vec<String>,
+}
+
+impl Case {
+    pub fn is_closed(&self) -> bool {
+        matches!(self.state, CaseState::Filled { .. } | CaseState::Vacant { .. })
+    }
+    /// The successor offered the seat and not yet a member (NRW), or awaiting a lot.
+    pub fn pending_successor(&self) -> Option<&str> {
+        match &self.state {
+            CaseState::Offered(o) => Some(&o.successor),
+            _ => None,
+        }
+    }
+    /// The current successor, if any.
+    pub fn successor(&self) -> Option<&str> {
+        match &self.state {
+            CaseState::Offered(o) => Some(&o.successor),
+            CaseState::Filled { successor, .. } => Some(successor),
+            _ => None,
+        }
+    }
+    /// A short name of the state, for listings and metrics.
+    pub fn state_name(&self) -> &'static str {
+        match &self.state {
+            CaseState::AwaitingLot { .. } => "awaiting_lot",
+            CaseState::Offered(_) => "offered",
+            CaseState::Filled { .. } => "filled",
+            CaseState::Vacant { .. } => "vacant",
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Entry points
+
+/// `election.registered`: create or replace a body. Replacing is refused while a case is open.
+pub fn register(existing: Option<&Body>, snapshot: Snapshot) -> Result<(Body, Vec<Effect>), Rejection> {
+    if let Some(old) = existing {
+        if old.has_open_case() {
+            return Err(invalid(format!(
+                "body.id: body {:?} has an open succession case; replacing it is refused until the case is closed",
+                old.id()
+            )));
+        }
+    }
+    let mut body = Body::from_snapshot(snapshot).map_err(|e| invalid(e.to_string()))?;
+    if let Some(old) = existing {
+        // keep the case history and the sequence, so case ids stay unique
+        body.cases = old.cases.clone();
+        body.case_seq = old.case_seq;
+    }
+    let data = BodyRegistered {
+        body: body.id().to_owned(),
+        lists: body.snapshot.lists.len(),
+        candidates: body.candidate_count(),
+        statutory_size: body.info().statutory_size,
+    };
+    let effects = vec![publish("body.registered", &data)];
+    Ok((body, effects))
+}
+
+/// Apply a command to a body at `now`. On `Err`, the body must be discarded (the caller rolls back).
+pub fn handle(
+    body: &mut Body,
+    cmd: Command,
+    now: DateTime<Utc>,
+    settings: &Settings,
+) -> Result<Vec<Effect>, Rejection> {
+    let mut m = Machine { body, now, settings, effects: Vec::new() };
+    match cmd {
+        Command::Inbound(Inbound::ElectionRegistered(_)) => {
+            return Err(invalid("election.registered is handled by case::register"));
+        }
+        Command::Inbound(Inbound::FactRecorded(f)) => m.record_fact(f)?,
+        Command::Inbound(Inbound::VacancyReported(v)) => m.open_case(v)?,
+        Command::Inbound(Inbound::NotificationServed(s)) => m.served(s)?,
+        Command::Inbound(Inbound::DeclarationReceived(d)) => m.declaration(d)?,
+        Command::Inbound(Inbound::BarCured(b)) => m.bar_cured(b)?,
+        Command::Inbound(Inbound::LotDrawn(l)) => m.lot_drawn(l)?,
+        Command::Inbound(Inbound::ReviewDecided(_)) => {
+            return Err(invalid("review.decided is not supported yet by this version of the worker"));
+        }
+        Command::NotificationSent { case, round, message_id, sent_at } => {
+            m.notified(&case, round, message_id, sent_at)?
+        }
+        Command::NotificationFailed { case, round, reason } => m.notification_failed(&case, round, reason)?,
+        Command::DeadlineExpired { case, round } => m.deadline_expired(&case, round)?,
+    }
+    Ok(m.effects)
+}
+
+/// Check a vacancy against the body (also used by `nachfolge decide`): the member is known and holds a
+/// seat. Returns the departed's seat.
+pub fn check_vacancy(body: &Body, v: &VacancyReported) -> Result<Seat, Rejection> {
+    if v.body != body.id() {
+        return Err(invalid(format!("body: vacancy is for body {:?}, the election is for {:?}", v.body, body.id())));
+    }
+    let c = body
+        .candidate(&v.member)
+        .ok_or_else(|| Rejection::Unknown(format!("member: unknown candidate {:?}", v.member)))?;
+    c.seat.clone().ok_or_else(|| invalid(format!("member: candidate {:?} holds no seat", v.member)))
+}
+
+fn publish<T: Serialize>(event_type: &'static str, data: &T) -> Effect {
+    Effect::Publish { event_type, data: serde_json::to_value(data).unwrap_or(Value::Null) }
+}
+
+/// An instant as RFC 3339 with the Europe/Berlin offset.
+pub fn berlin(t: DateTime<Utc>) -> chrono::DateTime<chrono::FixedOffset> {
+    t.with_timezone(&chrono_tz::Europe::Berlin).fixed_offset()
+}
+
+/// A date as German officials write it.
+pub fn german_date(d: NaiveDate) -> String {
+    d.format("%d.%m.%Y").to_string()
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The machine
+
+struct Machine<'a> {
+    body: &'a mut Body,
+    now: DateTime<Utc>,
+    settings: &'a Settings,
+    effects: Vec<Effect>,
+}
+
+impl Machine<'_> {
+    fn emit<T: Serialize>(&mut self, event_type: &'static str, data: &T) {
+        self.effects.push(publish(event_type, data));
+    }
+
+    fn candidate(&self, id: &str) -> Result<&Candidate, Rejection> {
+        self.body.candidate(id).ok_or_else(|| Rejection::Unknown(format!("candidate: unknown candidate {id:?}")))
+    }
+
+    fn case(&self, id: &str) -> Result<&Case, Rejection> {
+        self.body.cases.get(id).ok_or_else(|| Rejection::Unknown(format!("case: unknown case {id:?}")))
+    }
+
+    fn case_mut(&mut self, id: &str) -> Result<&mut Case, Rejection> {
+        self.body.cases.get_mut(id).ok_or_else(|| Rejection::Unknown(format!("case: unknown case {id:?}")))
+    }
+
+    fn offer_mut(&mut self, case: &str) -> Option<&mut Offer> {
+        match &mut self.body.cases.get_mut(case)?.state {
+            CaseState::Offered(o) => Some(o),
+            _ => None,
+        }
+    }
+
+    fn person(&self, id: &str) -> PersonRef {
+        let name = self.body.candidate(id).map(Candidate::full_name).unwrap_or_default();
+        let list = self.body.list_of(id).map(|l| l.id.clone());
+        PersonRef { id: id.to_owned(), name, list }
+    }
+
+    // --- facts ---------------------------------------------------------------------------------------
+
+    fn record_fact(&mut self, f: FactRecorded) -> Result<(), Rejection> {
+        let c = self.candidate(&f.candidate)?;
+        if matches!(f.fact, Fact::FormerMember { .. }) && c.seat.is_some() {
+            return Err(invalid("fact: a candidate who holds a seat cannot be recorded as former_member"));
+        }
+        if let Fact::Ineligible { from, until: Some(until) } = f.fact {
+            if until < from {
+                return Err(invalid("fact.until: lies before fact.from"));
+            }
+        }
+        let lapses = matches!(f.fact, Fact::Died { .. })
+            || matches!(f.fact, Fact::Ineligible { from, until } if from <= local_date(self.now) && until.is_none_or(|u| u >= local_date(self.now)));
+        if let Some(c) = self.body.candidate_mut(&f.candidate) {
+            c.facts.push(f.fact);
+        }
+        // NRW § 45 Abs. 2 Satz 2: the pending successor died or lost eligibility before accepting → next.
+        if lapses && self.body.land() == Land::Nw {
+            let pending: Vec<String> = self
+                .body
+                .cases
+                .values()
+                .filter(|c| matches!(&c.state, CaseState::Offered(o) if o.successor == f.candidate && o.accepted_at.is_none()))
+                .map(|c| c.id.clone())
+                .collect();
+            for case in pending {
+                let round = self.case(&case)?.round;
+                self.effects.push(Effect::Cancel { key: timer_key(&case, round) });
+                self.determine(&case, None)?;
+            }
+        }
+        Ok(())
+    }
+
+    // --- vacancy -------------------------------------------------------------------------------------
+
+    fn open_case(&mut self, v: VacancyReported) -> Result<(), Rejection> {
+        let seat = check_vacancy(self.body, &v)?;
+        let list = self.body.list_of(&v.member).map(|l| l.id.clone()).unwrap_or_default();
+        self.body.case_seq += 1;
+        let id = format!("{}-{}", self.body.id(), self.body.case_seq);
+        let effective_at = v.effective_at.with_timezone(&Utc);
+        let left_on = local_date(effective_at);
+        if let Some(c) = self.body.candidate_mut(&v.member) {
+            c.seat = None;
+            c.facts.push(match v.reason {
+                // an elected candidate who declines never was a member
+                DepartureReason::Declined => Fact::Declined { on: left_on },
+                _ => Fact::FormerMember { on: left_on },
+            });
+            if v.reason == DepartureReason::Died {
+                c.facts.push(Fact::Died { on: left_on });
+            }
+        }
+        let case = Case {
+            id: id.clone(),
+            departed: v.member.clone(),
+            list: list.clone(),
+            reason: v.reason,
+            effective_at,
+            departed_via: Some(seat.via),
+            opened_at: self.now,
+            round: 0,
+            state: CaseState::AwaitingLot { tied: vec![] },
+            refused: vec![],
+        };
+        self.body.cases.insert(id.clone(), case);
+        let membership = self.membership(
+            &id,
+            &v.member,
+            MembershipChange::Left,
+            MembershipBasis::Vacancy,
+            effective_at,
+            false,
+            Some(seat.since),
+        );
+        self.emit("membership.changed", &membership);
+        self.determine(&id, None)
+    }
+
+    fn vacancy_ref(&self, case: &Case) -> VacancyRef {
+        VacancyRef { member: case.departed.clone(), reason: case.reason, effective_at: berlin(case.effective_at) }
+    }
+
+    /// Determine the successor for the next round of a case (Feststellung).
+    fn determine(&mut self, case_id: &str, lot_winner: Option<&str>) -> Result<(), Rejection> {
+        let case = self.case(case_id)?.clone();
+        let round = if lot_winner.is_some() { case.round } else { case.round + 1 };
+        let query = Query {
+            departed: &case.departed,
+            departed_via: case.departed_via,
+            at: self.now,
+            lot_winner,
+            case: Some(case_id),
+        };
+        let decision = rules::decide(self.body, &query).map_err(|e| invalid(e.to_string()))?;
+        let mut trail = decision.trail;
+        // refusals in this case are irrevocable: they are already in the facts (declined); note them
+        if !case.refused.is_empty() && self.body.land() == Land::Nw {
+            trail.insert(
+                0,
+                TrailStep::new(
+                    None,
+                    Verdict::Noted,
+                    format!("round_{round}"),
+                    crate::rules::nrw::cite("Abs. 2 Satz 2"),
+                ),
+            );
+        }
+        let vacancy = self.vacancy_ref(&case);
+        match decision.outcome {
+            Outcome::LotRequired { tied } => {
+                self.case_mut(case_id)?.round = round;
+                self.case_mut(case_id)?.state = CaseState::AwaitingLot { tied: tied.clone() };
+                let data =
+                    LotRequested { body: self.body.id().to_owned(), case: case_id.to_owned(), tied, round, trail };
+                self.emit("lot.requested", &data);
+            }
+            Outcome::Vacant { reason, statutory_size } => {
+                self.body.snapshot.body.statutory_size = statutory_size;
+                let c = self.case_mut(case_id)?;
+                c.round = round;
+                c.state = CaseState::Vacant { reason };
+                let data = SeatLeftVacant {
+                    body: self.body.id().to_owned(),
+                    case: case_id.to_owned(),
+                    vacancy,
+                    reason,
+                    statutory_size,
+                    round,
+                    trail: trail.clone(),
+                };
+                self.emit("seat.left_vacant", &data);
+                self.announce(case_id, "vacancy", None, &trail);
+            }
+            Outcome::Successor { candidate, list, barred } => {
+                let offer = Offer {
+                    successor: candidate.clone(),
+                    list,
+                    determined_at: self.now,
+                    barred,
+                    notified_at: None,
+                    notification_failed: false,
+                    deadline: None,
+                    accepted_at: None,
+                    proven_at: None,
+                    member_since: None,
+                    trail: trail.clone(),
+                };
+                {
+                    let c = self.case_mut(case_id)?;
+                    c.round = round;
+                    c.state = CaseState::Offered(offer);
+                }
+                let data = SuccessionDetermined {
+                    body: self.body.id().to_owned(),
+                    case: case_id.to_owned(),
+                    vacancy,
+                    successor: self.person(&candidate),
+                    round,
+                    barred,
+                    determined_at: berlin(self.now),
+                    trail: trail.clone(),
+                };
+                self.emit("succession.determined", &data);
+                match self.body.land() {
+                    Land::Nw => {
+                        self.mail(case_id, "nrw_offer", &trail)?;
+                        if self.settings.announce_at_determination {
+                            self.announce(case_id, "successor", Some(&candidate), &trail);
+                        }
+                    }
+                    Land::He => {
+                        // § 23 KWG (since 2005): membership with the determination, not before the departure
+                        let since = self.now.max(case.effective_at);
+                        self.seat(&candidate, since);
+                        if let Some(o) = self.offer_mut(case_id) {
+                            o.member_since = Some(since);
+                        }
+                        let m = self.membership(
+                            case_id,
+                            &candidate,
+                            MembershipChange::Joined,
+                            MembershipBasis::Determination,
+                            since,
+                            !barred,
+                            None,
+                        );
+                        self.emit("membership.changed", &m);
+                        self.mail(case_id, "he_determination", &trail)?;
+                        self.announce(case_id, "successor", Some(&candidate), &trail);
+                        if !barred {
+                            self.case_mut(case_id)?.state = CaseState::Filled {
+                                successor: candidate,
+                                since,
+                                basis: MembershipBasis::Determination,
+                            };
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn seat(&mut self, candidate: &str, since: DateTime<Utc>) {
+        if let Some(c) = self.body.candidate_mut(candidate) {
+            c.seat = Some(Seat { since: local_date(since), via: SeatVia::Succession });
+        }
+    }
+
+    // --- notification and service --------------------------------------------------------------------
+
+    fn mail(&mut self, case_id: &str, template: &str, trail: &[TrailStep]) -> Result<(), Rejection> {
+        let case = self.case(case_id)?;
+        let Some(successor) = case.successor().map(str::to_owned) else { return Ok(()) };
+        let round = case.round;
+        let context = self.context(case_id, Some(&successor), trail);
+        let c = self.candidate(&successor)?;
+        let info = self.body.info();
+        let subject = match self.body.land() {
+            Land::Nw => format!(
+                "Feststellung als Listennachfolger für den {} – Aufforderung zur Erklärung über die Annahme der Wahl",
+                info.name
+            ),
+            Land::He => {
+                if c.is_barred() {
+                    format!("Feststellung als nachrückender Vertreter in den {} – Nachweis über die Beseitigung des Hinderungsgrundes", info.name)
+                } else {
+                    format!("Feststellung als nachrückender Vertreter in den {}", info.name)
+                }
+            }
+        };
+        let req = MailRequest {
+            case: case_id.to_owned(),
+            round,
+            candidate: successor.clone(),
+            to: c.email.clone(),
+            reply_to: info.returning_officer.email.clone(),
+            template: template.to_owned(),
+            subject,
+            context,
+        };
+        self.effects.push(Effect::Mail(req));
+        Ok(())
+    }
+
+    fn notified(
+        &mut self,
+        case_id: &str,
+        round: u32,
+        message_id: String,
+        sent_at: DateTime<Utc>,
+    ) -> Result<(), Rejection> {
+        let case = self.case(case_id)?;
+        if case.round != round {
+            return Ok(()); // a mail of an earlier round: nothing changes
+        }
+        let candidate = case.successor().unwrap_or_default().to_owned();
+        let data = SuccessorNotified {
+            body: self.body.id().to_owned(),
+            case: case_id.to_owned(),
+            candidate: candidate.clone(),
+            round,
+            message_id,
+            sent_at: berlin(sent_at),
+        };
+        self.emit("successor.notified", &data);
+        let fiction = self.settings.email_fiction_days;
+        let Some(o) = self.offer_mut(case_id) else { return Ok(()) };
+        o.notified_at = Some(sent_at);
+        if o.deadline.is_none() {
+            if let Some(days) = fiction {
+                self.set_deadline(case_id, &ServiceBasis::Email { fiction_days: days }, local_date(sent_at))?;
+            }
+        }
+        Ok(())
+    }
+
+    fn notification_failed(&mut self, case_id: &str, round: u32, reason: String) -> Result<(), Rejection> {
+        let case = self.case(case_id)?;
+        if case.round != round {
+            return Ok(());
+        }
+        let data = NotificationFailed {
+            body: self.body.id().to_owned(),
+            case: case_id.to_owned(),
+            candidate: case.successor().unwrap_or_default().to_owned(),
+            round,
+            reason,
+        };
+        self.emit("notification.failed", &data);
+        if let Some(o) = self.offer_mut(case_id) {
+            // the Wahlleiter notifies by other means; the case waits for notification.served
+            o.notification_failed = true;
+        }
+        Ok(())
+    }
+
+    fn served(&mut self, s: NotificationServed) -> Result<(), Rejection> {
+        self.case(&s.case)?;
+        let today = local_date(self.now);
+        if s.on > today {
+            return Err(invalid(format!("on: service date {} lies in the future", s.on)));
+        }
+        let Some(o) = self.offer_mut(&s.case) else {
+            return Err(invalid(format!("case: case {:?} has no pending notification", s.case)));
+        };
+        let sent = local_date(o.notified_at.unwrap_or(o.determined_at));
+        if s.on < sent {
+            return Err(invalid(format!("on: service date {} lies before the notification was sent ({sent})", s.on)));
+        }
+        let basis = match s.method {
+            ServiceMethod::Certificate => ServiceBasis::Certificate,
+            ServiceMethod::ReturnReceipt => ServiceBasis::ReturnReceipt,
+            ServiceMethod::Acknowledgement => ServiceBasis::Acknowledgement,
+            ServiceMethod::RegisteredLetterPosted => ServiceBasis::RegisteredLetterPosted,
+        };
+        // an explicit service message overrides the fiction
+        self.set_deadline(&s.case, &basis, s.on)
+    }
+
+    fn set_deadline(&mut self, case_id: &str, basis: &ServiceBasis, on: NaiveDate) -> Result<(), Rejection> {
+        let land = self.body.land();
+        let barred = matches!(&self.case(case_id)?.state, CaseState::Offered(o) if o.barred);
+        if land == Land::He && !barred {
+            return Ok(()); // Hessen: no period runs for a successor without a bar
+        }
+        let deadline = one_week_deadline(basis, on, land, self.settings.fixed_end_date);
+        let case = self.case(case_id)?;
+        let (round, candidate) = (case.round, case.successor().unwrap_or_default().to_owned());
+        let data = DeadlineSet {
+            body: self.body.id().to_owned(),
+            case: case_id.to_owned(),
+            candidate,
+            round,
+            served_on: deadline.served_on,
+            last_day: deadline.last_day,
+            ends_at: berlin(deadline.ends_at),
+            trail: deadline.trail.clone(),
+        };
+        let key = timer_key(case_id, round);
+        self.effects.push(Effect::Schedule { key, due_at: deadline.ends_at, case: case_id.to_owned(), round });
+        if let Some(o) = self.offer_mut(case_id) {
+            o.deadline = Some(deadline);
+        }
+        self.emit("deadline.set", &data);
+        Ok(())
+    }
+
+    // --- declarations ----------------------------------------------------------------------------------
+
+    fn reject_declaration(&mut self, case: &str, candidate: &str, reason: &str) {
+        let data = DeclarationRejected {
+            body: self.body.id().to_owned(),
+            case: case.to_owned(),
+            candidate: candidate.to_owned(),
+            reason: reason.to_owned(),
+        };
+        self.emit("declaration.rejected", &data);
+    }
+
+    /// Checks common to declarations and proofs (§ 45 Abs. 6 KWahlG NRW, LAW.md §1 item 14): the sender is
+    /// the pending successor, the notification went out, the period has not ended. Returns the offer.
+    fn check_declaration(
+        &mut self,
+        case_id: &str,
+        candidate: &str,
+        at: DateTime<Utc>,
+    ) -> Result<Option<Offer>, Rejection> {
+        let case = self.case(case_id)?.clone();
+        self.candidate(candidate)?;
+        if case.refused.iter().any(|r| r == candidate) {
+            self.reject_declaration(case_id, candidate, "refusal_irrevocable");
+            return Ok(None);
+        }
+        let offer = match &case.state {
+            CaseState::Offered(o) => o.clone(),
+            CaseState::Filled { successor, .. } if successor == candidate => {
+                self.reject_declaration(case_id, candidate, "case_closed");
+                return Ok(None);
+            }
+            _ => {
+                return Err(invalid(format!(
+                    "candidate: {candidate:?} is not the pending successor of case {case_id:?}"
+                )))
+            }
+        };
+        if offer.successor != candidate {
+            return Err(invalid(format!("candidate: {candidate:?} is not the pending successor of case {case_id:?}")));
+        }
+        let notified = offer.notified_at.or(offer.notification_failed.then_some(offer.determined_at));
+        if notified.is_none_or(|n| at < n) {
+            self.reject_declaration(case_id, candidate, "before_notification");
+            return Ok(None);
+        }
+        if offer.deadline.as_ref().is_some_and(|d| at >= d.ends_at) {
+            self.reject_declaration(case_id, candidate, "after_deadline");
+            return Ok(None);
+        }
+        Ok(Some(offer))
+    }
+
+    fn declaration(&mut self, d: DeclarationReceived) -> Result<(), Rejection> {
+        let at = d.received_at.with_timezone(&Utc);
+        if self.body.land() == Land::He {
+            self.case(&d.case)?;
+            // § 23 KWG has no acceptance step since 2005
+            self.reject_declaration(&d.case, &d.candidate, "no_acceptance_procedure");
+            return Ok(());
+        }
+        if at > self.now + chrono::Duration::minutes(5) {
+            return Err(invalid("received_at: lies in the future"));
+        }
+        let Some(offer) = self.check_declaration(&d.case, &d.candidate, at)? else { return Ok(()) };
+        if offer.accepted_at.is_some() {
+            self.reject_declaration(&d.case, &d.candidate, "already_accepted");
+            return Ok(());
+        }
+        let kind = match d.kind {
+            DeclarationKind::Accept => "accept",
+            DeclarationKind::Refuse => "refuse",
+            DeclarationKind::AcceptWithReservation => "accept_with_reservation",
+        };
+        self.recorded(&d.case, &d.candidate, kind, at);
+        match d.kind {
+            DeclarationKind::Accept => {
+                if let Some(o) = self.offer_mut(&d.case) {
+                    o.accepted_at = Some(at);
+                }
+                if !offer.barred || offer.proven_at.is_some() {
+                    let start = at.max(offer.proven_at.unwrap_or(at));
+                    self.nrw_membership(&d.case, start, MembershipBasis::Acceptance)?;
+                }
+            }
+            // § 45 Abs. 6 Satz 5: a declaration with a reservation counts as refusal
+            DeclarationKind::Refuse | DeclarationKind::AcceptWithReservation => {
+                self.refused(&d.case, &d.candidate, at)?
+            }
+        }
+        Ok(())
+    }
+
+    fn recorded(&mut self, case: &str, candidate: &str, kind: &str, at: DateTime<Utc>) {
+        let data = DeclarationRecorded {
+            body: self.body.id().to_owned(),
+            case: case.to_owned(),
+            candidate: candidate.to_owned(),
+            kind: kind.to_owned(),
+            received_at: berlin(at),
+        };
+        self.emit("declaration.recorded", &data);
+    }
+
+    /// A refusal (or deemed refusal): irrevocable (§ 45 Abs. 6 Satz 6); the substitute also loses his list
+    /// position (§ 69 Abs. 2 KWahlO); the next successor is determined (§ 45 Abs. 2 Satz 2).
+    fn refused(&mut self, case_id: &str, candidate: &str, at: DateTime<Utc>) -> Result<(), Rejection> {
+        if let Some(c) = self.body.candidate_mut(candidate) {
+            c.facts.push(Fact::Declined { on: local_date(at) });
+        }
+        let c = self.case_mut(case_id)?;
+        c.refused.push(candidate.to_owned());
+        let round = c.round;
+        self.effects.push(Effect::Cancel { key: timer_key(case_id, round) });
+        self.determine(case_id, None)
+    }
+
+    /// NRW: membership starts (§ 45 Abs. 6 Satz 3/4), not before the predecessor's departure.
+    fn nrw_membership(&mut self, case_id: &str, at: DateTime<Utc>, basis: MembershipBasis) -> Result<(), Rejection> {
+        let case = self.case(case_id)?.clone();
+        let Some(successor) = case.pending_successor().map(str::to_owned) else { return Ok(()) };
+        let since = at.max(case.effective_at);
+        let trail = match &case.state {
+            CaseState::Offered(o) => o.trail.clone(),
+            _ => vec![],
+        };
+        self.seat(&successor, since);
+        self.effects.push(Effect::Cancel { key: timer_key(case_id, case.round) });
+        self.case_mut(case_id)?.state = CaseState::Filled { successor: successor.clone(), since, basis };
+        let m = self.membership(case_id, &successor, MembershipChange::Joined, basis, since, true, None);
+        self.emit("membership.changed", &m);
+        if !self.settings.announce_at_determination {
+            self.announce(case_id, "successor", Some(&successor), &trail);
+        }
+        Ok(())
+    }
+
+    fn bar_cured(&mut self, b: BarCuredReceived) -> Result<(), Rejection> {
+        let at = b.proven_at.with_timezone(&Utc);
+        if at > self.now + chrono::Duration::minutes(5) {
+            return Err(invalid("proven_at: lies in the future"));
+        }
+        let Some(offer) = self.check_declaration(&b.case, &b.candidate, at)? else { return Ok(()) };
+        if !offer.barred {
+            self.reject_declaration(&b.case, &b.candidate, "not_barred");
+            return Ok(());
+        }
+        if offer.proven_at.is_some() {
+            self.reject_declaration(&b.case, &b.candidate, "already_proven");
+            return Ok(());
+        }
+        if let Some(c) = self.body.candidate_mut(&b.candidate) {
+            c.facts.push(Fact::BarCured { on: local_date(at) });
+        }
+        if let Some(o) = self.offer_mut(&b.case) {
+            o.proven_at = Some(at);
+        }
+        self.recorded(&b.case, &b.candidate, "bar_cured", at);
+        match self.body.land() {
+            Land::Nw => {
+                if let Some(accepted) = offer.accepted_at {
+                    self.nrw_membership(&b.case, accepted.max(at), MembershipBasis::Acceptance)?;
+                }
+            }
+            Land::He => {
+                // full rights from the proof
+                let round = self.case(&b.case)?.round;
+                self.effects.push(Effect::Cancel { key: timer_key(&b.case, round) });
+                let m = self.membership(
+                    &b.case,
+                    &b.candidate,
+                    MembershipChange::Updated,
+                    MembershipBasis::BarCured,
+                    at,
+                    true,
+                    None,
+                );
+                self.emit("membership.changed", &m);
+                let since = offer.member_since.unwrap_or(at);
+                self.case_mut(&b.case)?.state =
+                    CaseState::Filled { successor: b.candidate.clone(), since, basis: MembershipBasis::BarCured };
+            }
+        }
+        Ok(())
+    }
+
+    fn deadline_expired(&mut self, case_id: &str, round: u32) -> Result<(), Rejection> {
+        let case = self.case(case_id)?.clone();
+        let CaseState::Offered(offer) = &case.state else { return Ok(()) };
+        let Some(deadline) = &offer.deadline else { return Ok(()) };
+        if case.round != round || self.now < deadline.ends_at {
+            return Ok(()); // a stale or early timer
+        }
+        let ends = deadline.ends_at;
+        let unproven = offer.barred && offer.proven_at.is_none();
+        match self.body.land() {
+            Land::Nw if unproven => {
+                // § 69 Abs. 2 i. V. m. § 62 Nr. 5 KWahlO: no proof within the week counts as refusal
+                self.recorded(case_id, &offer.successor, "deemed_refusal", ends);
+                self.refused(case_id, &offer.successor, ends)?;
+            }
+            Land::Nw => {
+                if offer.accepted_at.is_none() {
+                    // § 45 Abs. 6 Satz 4: silence → deemed accepted when the period ends
+                    self.nrw_membership(case_id, ends, MembershipBasis::DeemedAcceptance)?;
+                }
+            }
+            Land::He if unproven => {
+                // § 23 Abs. 2 Satz 3 KWG: membership deemed not acquired, retroactively → a new trigger
+                let since = offer.member_since.unwrap_or(offer.determined_at);
+                if let Some(c) = self.body.candidate_mut(&offer.successor) {
+                    c.seat = None;
+                    c.facts.push(Fact::FormerMember { on: local_date(since) });
+                }
+                let m = self.membership(
+                    case_id,
+                    &offer.successor,
+                    MembershipChange::Left,
+                    MembershipBasis::DeemedNotAcquired,
+                    since,
+                    false,
+                    Some(local_date(since)),
+                );
+                self.emit("membership.changed", &m);
+                self.case_mut(case_id)?.refused.push(offer.successor.clone());
+                self.announce(case_id, "not_acquired", Some(&offer.successor), &offer.trail);
+                self.determine(case_id, None)?;
+            }
+            Land::He => {}
+        }
+        Ok(())
+    }
+
+    fn lot_drawn(&mut self, l: LotDrawn) -> Result<(), Rejection> {
+        let case = self.case(&l.case)?;
+        let CaseState::AwaitingLot { tied } = &case.state else {
+            return Err(invalid(format!("case: case {:?} is not waiting for a lot", l.case)));
+        };
+        if !tied.contains(&l.winner) {
+            return Err(invalid(format!("winner: {:?} is not one of the tied candidates", l.winner)));
+        }
+        let winner = l.winner.clone();
+        self.determine(&l.case, Some(&winner))
+    }
+
+    // --- downstream payloads ---------------------------------------------------------------------------
+
+    #[allow(clippy::too_many_arguments)]
+    fn membership(
+        &self,
+        case: &str,
+        person: &str,
+        change: MembershipChange,
+        basis: MembershipBasis,
+        at: DateTime<Utc>,
+        voting_right: bool,
+        start: Option<NaiveDate>,
+    ) -> MembershipChanged {
+        let body = self.body.id();
+        let list = self.body.list_of(person).map(|l| l.id.clone()).unwrap_or_default();
+        let day = local_date(at);
+        let (start_date, end_date) = match change {
+            MembershipChange::Left => (start, Some(day)),
+            _ => (Some(day), None),
+        };
+        MembershipChanged {
+            body: body.to_owned(),
+            case: case.to_owned(),
+            change,
+            person: self.person(person),
+            list: list.clone(),
+            effective_at: berlin(at),
+            basis,
+            voting_right,
+            membership: OparlMembership {
+                id: format!("urn:nachfolge:{body}:membership:{person}"),
+                ty: "https://schema.oparl.org/1.1/Membership".into(),
+                person: format!("urn:nachfolge:{body}:person:{person}"),
+                organization: format!("urn:nachfolge:{body}:organization"),
+                role: Some("Mitglied".into()),
+                voting_right,
+                start_date,
+                end_date,
+                on_behalf_of: Some(format!("urn:nachfolge:{body}:list:{list}")),
+                created: berlin(self.now),
+                modified: berlin(self.now),
+            },
+        }
+    }
+
+    /// Template context shared by e-mails and announcements: names, dates, and who was passed over.
+    fn context(&self, case_id: &str, successor: Option<&str>, trail: &[TrailStep]) -> Value {
+        let info = self.body.info();
+        let case = self.body.cases.get(case_id);
+        let departed = case.and_then(|c| self.body.candidate(&c.departed));
+        let list = case.and_then(|c| self.body.list_of(&c.departed));
+        let succ = successor.and_then(|s| self.body.candidate(s));
+        let offer = case.and_then(|c| match &c.state {
+            CaseState::Offered(o) => Some(o),
+            _ => None,
+        });
+        let passed_over: Vec<Value> = trail
+            .iter()
+            .filter(|s| s.verdict == Verdict::Skipped && s.reason != "departed")
+            .filter_map(|s| {
+                let c = self.body.candidate(s.candidate.as_deref()?)?;
+                Some(json!({
+                    "id": c.id, "name": c.full_name(), "position": c.position,
+                    "reason": trail::reason_de(&s.reason), "citation": s.citation,
+                }))
+            })
+            .collect();
+        json!({
+            "land": self.body.land(),
+            "body": { "id": info.id, "name": info.name, "statutory_size": info.statutory_size },
+            "officer": info.returning_officer,
+            "case": case_id,
+            "round": case.map(|c| c.round),
+            "departed": departed.map(|d| json!({"id": d.id, "name": d.full_name()})),
+            "departure_reason": case.map(|c| trail::departure_de(c.reason)),
+            "effective_date": case.map(|c| german_date(local_date(c.effective_at))),
+            "list": list.map(|l| json!({"id": l.id, "name": l.name, "short_name": l.short_name})),
+            "successor": succ.map(|s| json!({
+                "id": s.id, "name": s.full_name(), "position": s.position,
+                "postal_address": s.postal_address, "barred": s.is_barred(), "bar_reason": s.bar_reason(),
+            })),
+            "determined_date": german_date(local_date(offer.map(|o| o.determined_at).unwrap_or(self.now))),
+            "passed_over": passed_over,
+            "email_fiction_days": self.settings.email_fiction_days,
+            "today": german_date(local_date(self.now)),
+        })
+    }
+
+    fn announce(&mut self, case_id: &str, kind: &str, successor: Option<&str>, trail: &[TrailStep]) {
+        let land = self.body.land();
+        let mut context = self.context(case_id, successor, trail);
+        let (legal_basis, objection_period) = match land {
+            Land::Nw => (
+                "§ 45 Abs. 6 Satz 7 KWahlG NRW",
+                "Einspruch binnen eines Monats nach der Bekanntmachung (§ 45 Abs. 6 Satz 8 i. V. m. § 39 Abs. 1 KWahlG NRW)",
+            ),
+            Land::He => (
+                "§ 34 Abs. 3 Satz 1 KWG i. V. m. § 58 KWO",
+                "Einspruch binnen zwei Wochen nach der Bekanntmachung (§ 34 Abs. 4 Satz 1 i. V. m. § 25 KWG)",
+            ),
+        };
+        let title = match kind {
+            "vacancy" => format!("Bekanntmachung über das Freibleiben eines Sitzes im {}", self.body.info().name),
+            "not_acquired" => {
+                format!("Bekanntmachung über den Nichterwerb der Mitgliedschaft im {}", self.body.info().name)
+            }
+            _ => match land {
+                Land::Nw => format!(
+                    "Bekanntmachung über die Feststellung eines Listennachfolgers für den {}",
+                    self.body.info().name
+                ),
+                Land::He => {
+                    format!("Bekanntmachung über das Nachrücken eines Vertreters in den {}", self.body.info().name)
+                }
+            },
+        };
+        if let (Some(obj), Some(case)) = (context.as_object_mut(), self.body.cases.get(case_id)) {
+            if let CaseState::Filled { since, basis, .. } = &case.state {
+                obj.insert("member_since".into(), json!(german_date(local_date(*since))));
+                obj.insert("basis".into(), json!(basis));
+            }
+            obj.insert("objection_period".into(), json!(objection_period));
+            obj.insert("legal_basis".into(), json!(legal_basis));
+        }
+        let land_code = match land {
+            Land::Nw => "nrw",
+            Land::He => "he",
+        };
+        self.effects.push(Effect::Announce(Announcement {
+            case: case_id.to_owned(),
+            kind: kind.to_owned(),
+            title,
+            legal_basis: legal_basis.to_owned(),
+            objection_period: objection_period.to_owned(),
+            template: format!("{land_code}_{kind}"),
+            issued_at: self.now,
+            context,
+        }));
+    }
+}

@@ -1,0 +1,492 @@
+//! The public message contract: the `data` of every inbound and outbound event (CONTRACT.md), and the
+//! CloudEvents 1.0 envelope. JSON Schemas are generated from these types (`nachfolge schema`).
+
+use chrono::{DateTime, FixedOffset, NaiveDate, Utc};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::model::{from_value, Fact, Snapshot, ValidationError};
+use crate::trail::TrailStep;
+
+// ---------------------------------------------------------------------------------------------------------
+// Envelope
+
+/// A CloudEvents 1.0 event in structured JSON mode.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CloudEvent {
+    pub specversion: String,
+    pub id: String,
+    pub source: String,
+    #[serde(rename = "type")]
+    pub ty: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<DateTime<FixedOffset>>,
+    /// The body (council) id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub datacontenttype: Option<String>,
+    #[serde(default)]
+    pub data: Value,
+}
+
+/// The `source` of every event the worker publishes.
+pub const SOURCE: &str = "urn:nachfolge:worker";
+
+impl CloudEvent {
+    pub fn new(id: String, ty: &str, subject: &str, time: DateTime<Utc>, data: Value) -> Self {
+        CloudEvent {
+            specversion: "1.0".into(),
+            id,
+            source: SOURCE.into(),
+            ty: ty.into(),
+            time: Some(time.fixed_offset()),
+            subject: Some(subject.into()),
+            datacontenttype: Some("application/json".into()),
+            data,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Inbound
+
+/// Grund des Ausscheidens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DepartureReason {
+    Died,
+    /// an elected candidate declined the election (Ablehnung der Wahl)
+    Declined,
+    Resigned,
+    LostEligibility,
+    LostSeat,
+    /// Hessen: membership deemed not acquired (§ 23 Abs. 2 Satz 3 KWG)
+    NotAcquired,
+    Other,
+}
+
+/// `vacancy.reported`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VacancyReported {
+    pub body: String,
+    /// The departed member's candidate id.
+    pub member: String,
+    pub reason: DepartureReason,
+    /// Zeitpunkt des Ausscheidens.
+    pub effective_at: DateTime<FixedOffset>,
+}
+
+/// `candidate.fact_recorded`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FactRecorded {
+    pub body: String,
+    pub candidate: String,
+    pub fact: Fact,
+}
+
+/// How the notification was served (Zustellung).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ServiceMethod {
+    /// Postzustellungsurkunde
+    Certificate,
+    /// Einschreiben mit Rückschein
+    ReturnReceipt,
+    /// Empfangsbekenntnis
+    Acknowledgement,
+    /// Einschreiben: `on` is the day of posting; the service fiction applies
+    RegisteredLetterPosted,
+}
+
+/// `notification.served`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NotificationServed {
+    pub body: String,
+    pub case: String,
+    pub method: ServiceMethod,
+    pub on: NaiveDate,
+}
+
+/// Kind of a declaration (Erklärung) of the Listennachfolger.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DeclarationKind {
+    Accept,
+    Refuse,
+    /// Erklärung unter Vorbehalt: counts as refusal (§ 45 Abs. 6 Satz 5 KWahlG NRW)
+    AcceptWithReservation,
+}
+
+/// `declaration.received`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DeclarationReceived {
+    pub body: String,
+    pub case: String,
+    pub candidate: String,
+    pub kind: DeclarationKind,
+    /// When the declaration reached the Wahlleiter (Eingang).
+    pub received_at: DateTime<FixedOffset>,
+}
+
+/// `bar.cured`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BarCuredReceived {
+    pub body: String,
+    pub case: String,
+    pub candidate: String,
+    pub proven_at: DateTime<FixedOffset>,
+}
+
+/// `lot.drawn`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LotDrawn {
+    pub body: String,
+    pub case: String,
+    pub winner: String,
+    pub drawn_at: DateTime<FixedOffset>,
+    pub drawn_by: String,
+}
+
+/// Outcome of an objection or election review.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ReviewOutcome {
+    Confirmed,
+    Annulled,
+    Amended,
+}
+
+/// `review.decided`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReviewDecided {
+    pub body: String,
+    pub case: String,
+    pub outcome: ReviewOutcome,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub successor: Option<String>,
+    pub decided_at: DateTime<FixedOffset>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decided_by: Option<String>,
+}
+
+/// An inbound message, parsed and typed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Inbound {
+    ElectionRegistered(Box<Snapshot>),
+    FactRecorded(FactRecorded),
+    VacancyReported(VacancyReported),
+    NotificationServed(NotificationServed),
+    DeclarationReceived(DeclarationReceived),
+    BarCured(BarCuredReceived),
+    LotDrawn(LotDrawn),
+    ReviewDecided(ReviewDecided),
+}
+
+/// Why an inbound message could not be parsed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    #[error("unknown event type {0:?}")]
+    UnknownType(String),
+    #[error("invalid data: {0}")]
+    Invalid(#[from] ValidationError),
+}
+
+/// Every inbound type name.
+pub const INBOUND_TYPES: &[&str] = &[
+    "election.registered",
+    "candidate.fact_recorded",
+    "vacancy.reported",
+    "notification.served",
+    "declaration.received",
+    "bar.cured",
+    "lot.drawn",
+    "review.decided",
+];
+
+impl Inbound {
+    /// Parse the `data` of an event of type `ty`.
+    pub fn parse(ty: &str, data: Value) -> Result<Inbound, ParseError> {
+        Ok(match ty {
+            "election.registered" => Inbound::ElectionRegistered(Box::new(from_value("data", data)?)),
+            "candidate.fact_recorded" => Inbound::FactRecorded(from_value("data", data)?),
+            "vacancy.reported" => Inbound::VacancyReported(from_value("data", data)?),
+            "notification.served" => Inbound::NotificationServed(from_value("data", data)?),
+            "declaration.received" => Inbound::DeclarationReceived(from_value("data", data)?),
+            "bar.cured" => Inbound::BarCured(from_value("data", data)?),
+            "lot.drawn" => Inbound::LotDrawn(from_value("data", data)?),
+            "review.decided" => Inbound::ReviewDecided(from_value("data", data)?),
+            other => return Err(ParseError::UnknownType(other.to_owned())),
+        })
+    }
+
+    /// The body (council) the message is for.
+    pub fn body_id(&self) -> &str {
+        match self {
+            Inbound::ElectionRegistered(s) => &s.body.id,
+            Inbound::FactRecorded(m) => &m.body,
+            Inbound::VacancyReported(m) => &m.body,
+            Inbound::NotificationServed(m) => &m.body,
+            Inbound::DeclarationReceived(m) => &m.body,
+            Inbound::BarCured(m) => &m.body,
+            Inbound::LotDrawn(m) => &m.body,
+            Inbound::ReviewDecided(m) => &m.body,
+        }
+    }
+
+    /// The case the message names, if any.
+    pub fn case_id(&self) -> Option<&str> {
+        match self {
+            Inbound::NotificationServed(m) => Some(&m.case),
+            Inbound::DeclarationReceived(m) => Some(&m.case),
+            Inbound::BarCured(m) => Some(&m.case),
+            Inbound::LotDrawn(m) => Some(&m.case),
+            Inbound::ReviewDecided(m) => Some(&m.case),
+            _ => None,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Outbound
+
+/// `body.registered`
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct BodyRegistered {
+    pub body: String,
+    pub lists: usize,
+    pub candidates: usize,
+    pub statutory_size: u32,
+}
+
+/// A person as events name them.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct PersonRef {
+    pub id: String,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub list: Option<String>,
+}
+
+/// The vacancy a case is about.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct VacancyRef {
+    pub member: String,
+    pub reason: DepartureReason,
+    pub effective_at: DateTime<FixedOffset>,
+}
+
+/// `succession.determined`
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct SuccessionDetermined {
+    pub body: String,
+    pub case: String,
+    pub vacancy: VacancyRef,
+    pub successor: PersonRef,
+    pub round: u32,
+    /// A bar to membership is recorded: the successor must prove its end within one week of service.
+    pub barred: bool,
+    pub determined_at: DateTime<FixedOffset>,
+    pub trail: Vec<TrailStep>,
+}
+
+/// `seat.left_vacant`
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct SeatLeftVacant {
+    pub body: String,
+    pub case: String,
+    pub vacancy: VacancyRef,
+    pub reason: crate::rules::VacancyReason,
+    pub statutory_size: u32,
+    pub round: u32,
+    pub trail: Vec<TrailStep>,
+}
+
+/// `lot.requested`
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct LotRequested {
+    pub body: String,
+    pub case: String,
+    pub tied: Vec<String>,
+    pub round: u32,
+    pub trail: Vec<TrailStep>,
+}
+
+/// `successor.notified`
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct SuccessorNotified {
+    pub body: String,
+    pub case: String,
+    pub candidate: String,
+    pub round: u32,
+    pub message_id: String,
+    pub sent_at: DateTime<FixedOffset>,
+}
+
+/// `notification.failed`
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct NotificationFailed {
+    pub body: String,
+    pub case: String,
+    pub candidate: String,
+    pub round: u32,
+    pub reason: String,
+}
+
+/// `deadline.set`
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct DeadlineSet {
+    pub body: String,
+    pub case: String,
+    pub candidate: String,
+    pub round: u32,
+    pub served_on: NaiveDate,
+    pub last_day: NaiveDate,
+    pub ends_at: DateTime<FixedOffset>,
+    pub trail: Vec<TrailStep>,
+}
+
+/// `declaration.recorded`
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct DeclarationRecorded {
+    pub body: String,
+    pub case: String,
+    pub candidate: String,
+    /// `accept`, `refuse`, `accept_with_reservation`, `bar_cured`, or `deemed_refusal`
+    pub kind: String,
+    pub received_at: DateTime<FixedOffset>,
+}
+
+/// `declaration.rejected`
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct DeclarationRejected {
+    pub body: String,
+    pub case: String,
+    pub candidate: String,
+    /// `before_notification`, `after_deadline`, `not_pending_successor`, `refusal_irrevocable`,
+    /// `case_closed`, `already_accepted`, `no_acceptance_procedure`, `not_barred`
+    pub reason: String,
+}
+
+/// What changed about a membership.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MembershipChange {
+    Joined,
+    Updated,
+    Left,
+}
+
+/// On what basis a membership changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MembershipBasis {
+    Acceptance,
+    DeemedAcceptance,
+    Determination,
+    BarCured,
+    DeemedNotAcquired,
+    Vacancy,
+    Review,
+}
+
+/// OParl 1.1 `Membership` (https://schema.oparl.org/1.1/Membership).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OparlMembership {
+    pub id: String,
+    #[serde(rename = "type")]
+    pub ty: String,
+    pub person: String,
+    pub organization: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
+    pub voting_right: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_date: Option<NaiveDate>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_date: Option<NaiveDate>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on_behalf_of: Option<String>,
+    pub created: DateTime<FixedOffset>,
+    pub modified: DateTime<FixedOffset>,
+}
+
+/// `membership.changed`
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct MembershipChanged {
+    pub body: String,
+    pub case: String,
+    pub change: MembershipChange,
+    pub person: PersonRef,
+    pub list: String,
+    pub effective_at: DateTime<FixedOffset>,
+    pub basis: MembershipBasis,
+    pub voting_right: bool,
+    pub membership: OparlMembership,
+}
+
+/// `announcement.issued`
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct AnnouncementIssued {
+    pub body: String,
+    pub case: String,
+    /// `successor`, `vacancy`, `not_acquired`
+    pub kind: String,
+    pub title: String,
+    /// Formal German text of the Bekanntmachung.
+    pub text: String,
+    pub legal_basis: String,
+    pub objection_period: String,
+    pub issued_at: DateTime<FixedOffset>,
+    /// The structured facts the text is made of, so a gazette can lay it out itself.
+    pub facts: Value,
+}
+
+/// `message.rejected`
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct MessageRejected {
+    pub message_id: Option<String>,
+    #[serde(rename = "type")]
+    pub ty: Option<String>,
+    pub reason: String,
+}
+
+/// The JSON Schemas of the snapshot and of every inbound and outbound message, by name.
+pub fn schemas() -> Vec<(&'static str, Value)> {
+    fn s<T: JsonSchema>() -> Value {
+        serde_json::to_value(schemars::schema_for!(T)).unwrap_or(Value::Null)
+    }
+    vec![
+        ("cloudevent", s::<CloudEvent>()),
+        ("election.snapshot", s::<Snapshot>()),
+        ("election.registered", s::<Snapshot>()),
+        ("candidate.fact_recorded", s::<FactRecorded>()),
+        ("vacancy.reported", s::<VacancyReported>()),
+        ("notification.served", s::<NotificationServed>()),
+        ("declaration.received", s::<DeclarationReceived>()),
+        ("bar.cured", s::<BarCuredReceived>()),
+        ("lot.drawn", s::<LotDrawn>()),
+        ("review.decided", s::<ReviewDecided>()),
+        ("body.registered", s::<BodyRegistered>()),
+        ("succession.determined", s::<SuccessionDetermined>()),
+        ("seat.left_vacant", s::<SeatLeftVacant>()),
+        ("lot.requested", s::<LotRequested>()),
+        ("successor.notified", s::<SuccessorNotified>()),
+        ("notification.failed", s::<NotificationFailed>()),
+        ("deadline.set", s::<DeadlineSet>()),
+        ("declaration.recorded", s::<DeclarationRecorded>()),
+        ("declaration.rejected", s::<DeclarationRejected>()),
+        ("membership.changed", s::<MembershipChanged>()),
+        ("announcement.issued", s::<AnnouncementIssued>()),
+        ("message.rejected", s::<MessageRejected>()),
+    ]
+}

@@ -1,0 +1,480 @@
+//! The election model: the snapshot of one council (Vertretung) and its lists, as the contract defines it,
+//! parsed once at the edge into a validated [`Body`].
+//!
+//! The wire form ([`Snapshot`]) and the domain form share their field types; [`Body`] adds the indexes the
+//! rules need (candidate id → list and position) and the open succession cases.
+
+use std::collections::{BTreeMap, HashMap};
+
+use chrono::NaiveDate;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::case::Case;
+pub use crate::deadline::Land;
+
+/// Wahlsystem: `proportional` (Verhältniswahl) or `majority` (Mehrheitswahl, Hessen: only one list
+/// admitted, § 1 Abs. 2 KWG).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum ElectoralSystem {
+    #[default]
+    Proportional,
+    Majority,
+}
+
+/// Wahlzeit: the council's term.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Term {
+    pub start: NaiveDate,
+    pub end: NaiveDate,
+}
+
+/// Wahlleiter: the returning officer who determines the successor.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReturningOfficer {
+    pub name: String,
+    pub email: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub address: Option<String>,
+}
+
+/// Vertretung: the council (or district council, Kreistag …).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BodyInfo {
+    pub id: String,
+    pub name: String,
+    /// `NW` (§ 45 KWahlG NRW) or `HE` (§ 34 KWG Hessen).
+    pub land: Land,
+    #[serde(default)]
+    pub electoral_system: ElectoralSystem,
+    /// Gesetzliche Mitgliederzahl; reduced by one for every seat left vacant (§ 45 Abs. 5 Satz 2 KWahlG NRW,
+    /// § 34 Abs. 1 Satz 2 KWG).
+    pub statutory_size: u32,
+    pub term: Term,
+    pub returning_officer: ReturningOfficer,
+}
+
+/// Kind of the Wahlvorschlag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ListKind {
+    /// Partei
+    Party,
+    /// Wählergruppe
+    VoterGroup,
+    /// Einzelbewerber: no list behind the candidate (§ 45 Abs. 5 Satz 1 KWahlG NRW).
+    Individual,
+}
+
+/// How a seat was won.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SeatVia {
+    /// Direktmandat im Wahlbezirk
+    District,
+    /// über die Reserveliste
+    List,
+    /// als Listennachfolger
+    Succession,
+}
+
+/// A seat held now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Seat {
+    pub since: NaiveDate,
+    pub via: SeatVia,
+}
+
+/// Form of a waiver (Verzicht auf die Anwartschaft).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum WaiverForm {
+    /// zur Niederschrift des Wahlleiters (§ 38 KWahlG NRW)
+    Recorded,
+    /// schriftlich (letter, fax, e-mail)
+    Written,
+}
+
+/// A dated fact about a candidate. All facts count as recorded; only intervals are judged at the
+/// reference time.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Fact {
+    /// left the party or voter group he stood for
+    LeftParty {
+        on: NaiveDate,
+    },
+    /// joined a party or voter group other than the nominating one after the list was drawn up
+    JoinedOtherParty {
+        on: NaiveDate,
+    },
+    /// Verzicht auf die Anwartschaft
+    Waived {
+        on: NaiveDate,
+        form: WaiverForm,
+    },
+    /// declined the election (Ablehnung der Wahl), or refused a succession
+    Declined {
+        on: NaiveDate,
+    },
+    Died {
+        on: NaiveDate,
+    },
+    /// not eligible (Wählbarkeit verloren) from `from` until `until` (inclusive; open-ended without it)
+    Ineligible {
+        from: NaiveDate,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        until: Option<NaiveDate>,
+    },
+    /// Hinderungsgrund / Unvereinbarkeit (§ 13 KWahlG NRW, § 37 HGO): e.g. employed by the municipality
+    Barred {
+        on: NaiveDate,
+        reason: String,
+    },
+    /// the bar has ended
+    BarCured {
+        on: NaiveDate,
+    },
+    /// held a seat in this term and left
+    FormerMember {
+        on: NaiveDate,
+    },
+}
+
+impl Fact {
+    /// The wire name of the fact type.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Fact::LeftParty { .. } => "left_party",
+            Fact::JoinedOtherParty { .. } => "joined_other_party",
+            Fact::Waived { .. } => "waived",
+            Fact::Declined { .. } => "declined",
+            Fact::Died { .. } => "died",
+            Fact::Ineligible { .. } => "ineligible",
+            Fact::Barred { .. } => "barred",
+            Fact::BarCured { .. } => "bar_cured",
+            Fact::FormerMember { .. } => "former_member",
+        }
+    }
+}
+
+/// Bewerber: a candidate of a list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Candidate {
+    pub id: String,
+    /// Position on the Reserveliste; `null` = not on the list (e.g. district only).
+    #[serde(default)]
+    pub position: Option<u32>,
+    pub given_name: String,
+    pub family_name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub postal_address: Option<String>,
+    /// Personal votes (Hessen; optional in NRW). Negative values are refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub votes: Option<i64>,
+    /// NRW Wahlbezirk of a district candidacy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub district: Option<String>,
+    /// Ersatzbewerber (§ 45 Abs. 2 Satz 1 KWahlG NRW, § 16 Abs. 2): named for that candidate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub substitute_for: Option<String>,
+    #[serde(default)]
+    pub seat: Option<Seat>,
+    #[serde(default)]
+    pub facts: Vec<Fact>,
+}
+
+impl Candidate {
+    pub fn full_name(&self) -> String {
+        format!("{} {}", self.given_name, self.family_name)
+    }
+    pub fn has_fact(&self, pred: impl Fn(&Fact) -> bool) -> bool {
+        self.facts.iter().any(pred)
+    }
+    /// A Hinderungsgrund is recorded and not cured.
+    pub fn is_barred(&self) -> bool {
+        self.has_fact(|f| matches!(f, Fact::Barred { .. })) && !self.has_fact(|f| matches!(f, Fact::BarCured { .. }))
+    }
+    pub fn bar_reason(&self) -> Option<&str> {
+        self.facts.iter().rev().find_map(|f| match f {
+            Fact::Barred { reason, .. } => Some(reason.as_str()),
+            _ => None,
+        })
+    }
+}
+
+/// Wahlvorschlag / Reserveliste.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct List {
+    pub id: String,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub short_name: Option<String>,
+    pub kind: ListKind,
+    pub candidates: Vec<Candidate>,
+}
+
+/// The election snapshot: `data` of `election.registered`, input of `nachfolge decide`, output of
+/// `nachfolge export`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Snapshot {
+    pub body: BodyInfo,
+    pub lists: Vec<List>,
+}
+
+/// A snapshot refused by validation: names the field and the problem.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{field}: {problem}")]
+pub struct ValidationError {
+    /// JSON path of the offending field, e.g. `lists[0].candidates[2].votes`.
+    pub field: String,
+    pub problem: String,
+}
+
+impl ValidationError {
+    pub fn new(field: impl Into<String>, problem: impl Into<String>) -> Self {
+        ValidationError { field: field.into(), problem: problem.into() }
+    }
+}
+
+/// Where a candidate stands: list index and candidate index in that list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Loc {
+    pub list: usize,
+    pub cand: usize,
+}
+
+/// The body aggregate: the validated snapshot, its indexes, and the succession cases.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Body {
+    pub snapshot: Snapshot,
+    /// Succession cases, open and closed, by case id.
+    #[serde(default)]
+    pub cases: BTreeMap<String, Case>,
+    /// Sequence for case ids.
+    #[serde(default)]
+    pub case_seq: u32,
+    #[serde(skip)]
+    index: HashMap<String, Loc>,
+}
+
+impl Body {
+    /// Validate a snapshot (CONTRACT.md "Validation") and build the aggregate.
+    pub fn from_snapshot(snapshot: Snapshot) -> Result<Body, ValidationError> {
+        validate(&snapshot)?;
+        let mut body = Body { snapshot, cases: BTreeMap::new(), case_seq: 0, index: HashMap::new() };
+        body.reindex();
+        Ok(body)
+    }
+
+    /// Rebuild the id index (after deserializing a stored aggregate).
+    pub fn reindex(&mut self) {
+        self.index.clear();
+        for (li, list) in self.snapshot.lists.iter().enumerate() {
+            for (ci, c) in list.candidates.iter().enumerate() {
+                self.index.insert(c.id.clone(), Loc { list: li, cand: ci });
+            }
+        }
+    }
+
+    pub fn id(&self) -> &str {
+        &self.snapshot.body.id
+    }
+    pub fn land(&self) -> Land {
+        self.snapshot.body.land
+    }
+    pub fn info(&self) -> &BodyInfo {
+        &self.snapshot.body
+    }
+    pub fn locate(&self, candidate: &str) -> Option<Loc> {
+        self.index.get(candidate).copied()
+    }
+    pub fn candidate(&self, id: &str) -> Option<&Candidate> {
+        self.locate(id).map(|l| &self.snapshot.lists[l.list].candidates[l.cand])
+    }
+    pub fn candidate_mut(&mut self, id: &str) -> Option<&mut Candidate> {
+        let l = self.locate(id)?;
+        Some(&mut self.snapshot.lists[l.list].candidates[l.cand])
+    }
+    pub fn list(&self, idx: usize) -> &List {
+        &self.snapshot.lists[idx]
+    }
+    pub fn list_of(&self, candidate: &str) -> Option<&List> {
+        self.locate(candidate).map(|l| &self.snapshot.lists[l.list])
+    }
+    /// Is any succession case still open?
+    pub fn has_open_case(&self) -> bool {
+        self.cases.values().any(|c| !c.is_closed())
+    }
+    /// Candidates who are the pending successor of an open case (offered, not yet a member).
+    pub fn pending_successors(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.cases.values().filter_map(|c| c.pending_successor().map(|s| (s, c.id.as_str())))
+    }
+    /// Number of candidates, for metrics and the `body.registered` answer.
+    pub fn candidate_count(&self) -> usize {
+        self.index.len()
+    }
+}
+
+fn validate(s: &Snapshot) -> Result<(), ValidationError> {
+    let b = &s.body;
+    if b.id.trim().is_empty() {
+        return Err(ValidationError::new("body.id", "must not be empty"));
+    }
+    if b.term.end < b.term.start {
+        return Err(ValidationError::new("body.term.end", "lies before body.term.start"));
+    }
+    if b.statutory_size == 0 {
+        return Err(ValidationError::new("body.statutory_size", "must be at least 1"));
+    }
+    if b.electoral_system == ElectoralSystem::Majority {
+        if b.land != Land::He {
+            return Err(ValidationError::new(
+                "body.electoral_system",
+                "majority election is only modelled for Hessen (§ 34 Abs. 1a KWG)",
+            ));
+        }
+        if s.lists.len() != 1 {
+            return Err(ValidationError::new(
+                "lists",
+                format!("a majority election has exactly one admitted list (§ 1 Abs. 2 KWG), found {}", s.lists.len()),
+            ));
+        }
+    }
+    let mut list_ids = HashMap::new();
+    let mut cand_ids: HashMap<&str, String> = HashMap::new();
+    for (li, list) in s.lists.iter().enumerate() {
+        if list.id.trim().is_empty() {
+            return Err(ValidationError::new(format!("lists[{li}].id"), "must not be empty"));
+        }
+        if list_ids.insert(list.id.as_str(), li).is_some() {
+            return Err(ValidationError::new(format!("lists[{li}].id"), format!("duplicate list id {:?}", list.id)));
+        }
+        let mut positions = HashMap::new();
+        for (ci, c) in list.candidates.iter().enumerate() {
+            let path = format!("lists[{li}].candidates[{ci}]");
+            if c.id.trim().is_empty() {
+                return Err(ValidationError::new(format!("{path}.id"), "must not be empty"));
+            }
+            if cand_ids.insert(c.id.as_str(), path.clone()).is_some() {
+                return Err(ValidationError::new(format!("{path}.id"), format!("duplicate candidate id {:?}", c.id)));
+            }
+            if let Some(p) = c.position {
+                if p == 0 {
+                    return Err(ValidationError::new(format!("{path}.position"), "positions start at 1"));
+                }
+                if let Some(other) = positions.insert(p, ci) {
+                    return Err(ValidationError::new(
+                        format!("{path}.position"),
+                        format!("position {p} is also held by lists[{li}].candidates[{other}]"),
+                    ));
+                }
+            }
+            match c.votes {
+                Some(v) if v < 0 => {
+                    return Err(ValidationError::new(
+                        format!("{path}.votes"),
+                        format!("must not be negative, got {v}"),
+                    ));
+                }
+                None if b.land == Land::He => {
+                    return Err(ValidationError::new(
+                        format!("{path}.votes"),
+                        "is required in a Hessen body (§ 34 Abs. 1 KWG ranks by personal votes)",
+                    ));
+                }
+                _ => {}
+            }
+            let former = c.facts.iter().any(|f| matches!(f, Fact::FormerMember { .. }));
+            if former && c.seat.is_some() {
+                return Err(ValidationError::new(
+                    format!("{path}.seat"),
+                    "a candidate with a former_member fact cannot hold a seat",
+                ));
+            }
+            for (fi, f) in c.facts.iter().enumerate() {
+                if let Fact::Ineligible { from, until: Some(until) } = f {
+                    if until < from {
+                        return Err(ValidationError::new(format!("{path}.facts[{fi}].until"), "lies before from"));
+                    }
+                }
+                if let Fact::Barred { reason, .. } = f {
+                    if reason.trim().is_empty() {
+                        return Err(ValidationError::new(format!("{path}.facts[{fi}].reason"), "must not be empty"));
+                    }
+                }
+            }
+        }
+    }
+    // substitute_for: known candidate, set only on list candidates, at most one per candidate.
+    let mut substituted: HashMap<&str, String> = HashMap::new();
+    for (li, list) in s.lists.iter().enumerate() {
+        for (ci, c) in list.candidates.iter().enumerate() {
+            let Some(target) = c.substitute_for.as_deref() else { continue };
+            let path = format!("lists[{li}].candidates[{ci}].substitute_for");
+            if b.land != Land::Nw {
+                return Err(ValidationError::new(path, "Ersatzbewerber exist only in NRW (§ 45 Abs. 2 KWahlG NRW)"));
+            }
+            if !cand_ids.contains_key(target) {
+                return Err(ValidationError::new(path, format!("names unknown candidate {target:?}")));
+            }
+            if target == c.id {
+                return Err(ValidationError::new(path, "a candidate cannot be his own substitute"));
+            }
+            if !list.candidates.iter().any(|o| o.id == target) {
+                return Err(ValidationError::new(path, format!("names candidate {target:?} of another list")));
+            }
+            if c.position.is_none() {
+                return Err(ValidationError::new(
+                    path,
+                    "is set on a candidate without a list position (an Ersatzbewerber stands on the Reserveliste, § 16 Abs. 2 KWahlG NRW)",
+                ));
+            }
+            if let Some(first) = substituted.insert(target, path.clone()) {
+                return Err(ValidationError::new(path, format!("{target:?} already has a substitute ({first})")));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Parse a snapshot from JSON, naming the field on a type error.
+pub fn parse_snapshot(json: &[u8]) -> Result<Snapshot, ValidationError> {
+    parse_json(json)
+}
+
+/// Parse any JSON document into `T`; a failure names the path and the problem.
+pub fn parse_json<T: serde::de::DeserializeOwned>(json: &[u8]) -> Result<T, ValidationError> {
+    let de = &mut serde_json::Deserializer::from_slice(json);
+    let value: T = serde_path_to_error::deserialize(de).map_err(|e| path_error("", e))?;
+    Ok(value)
+}
+
+/// Convert a value into `T`; a failure names the path below `prefix`.
+pub fn from_value<T: serde::de::DeserializeOwned>(
+    prefix: &str,
+    value: serde_json::Value,
+) -> Result<T, ValidationError> {
+    serde_path_to_error::deserialize(value).map_err(|e| path_error(prefix, e))
+}
+
+fn path_error<E: std::fmt::Display>(prefix: &str, e: serde_path_to_error::Error<E>) -> ValidationError {
+    let path = e.path().to_string();
+    let field = match (prefix.is_empty(), path.as_str()) {
+        (true, ".") => "$".to_owned(),
+        (true, p) => p.to_owned(),
+        (false, ".") => prefix.to_owned(),
+        (false, p) => format!("{prefix}.{p}"),
+    };
+    ValidationError::new(field, e.into_inner().to_string())
+}

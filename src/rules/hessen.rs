@@ -1,0 +1,140 @@
+//! Hessen: § 34 KWG, "Nachrücken".
+//!
+//! Proportional election: the next not-yet-called candidate of the departed's Wahlvorschlag with the most
+//! personal votes; on equal votes the list order decides (§ 34 Abs. 1 Satz 1). Majority election: the same
+//! by votes, but on equal votes the Wahlleiter draws a lot (§ 34 Abs. 1a). Excluded: left the party, waived
+//! in writing, died or ineligible (§ 34 Abs. 2). A bar to membership does not pass a candidate over: he gets
+//! one week to end it (§ 34 Abs. 3 Satz 2 i. V. m. § 23 Abs. 2). Exhausted: vacant, size − 1 (Abs. 1 Satz 2).
+
+use std::cmp::Reverse;
+
+use super::{DecideError, Decision, Outcome, Query, Standing, VacancyReason};
+use crate::model::{Body, Candidate, ElectoralSystem, Fact};
+use crate::trail::{TrailStep, Verdict};
+
+/// Citation of § 34 KWG (Hessen), e.g. `cite("Abs. 2 Nr. 1")`.
+pub fn cite(part: &str) -> String {
+    format!("§ 34 {part} KWG")
+}
+
+/// The reason a candidate is passed over, with its citation; `None` if he can succeed.
+fn exclusion(s: &Standing, c: &Candidate) -> Option<(&'static str, String)> {
+    let r = if s.seated(c) || s.former_member(c) || s.pending(c) {
+        // "der nächste noch nicht berufene Bewerber": holds or held a seat, or is offered another vacancy
+        ("already_called", cite("Abs. 1 Satz 1"))
+    } else if c.has_fact(|f| matches!(f, Fact::LeftParty { .. })) {
+        ("left_party", cite("Abs. 2 Nr. 1"))
+    } else if c.has_fact(|f| matches!(f, Fact::Waived { .. })) {
+        // in writing to the Wahlleiter; a waiver recorded by him counts too; irrevocable
+        ("waived", cite("Abs. 2 Nr. 2"))
+    } else if s.died(c) {
+        ("died", cite("Abs. 2 Nr. 3"))
+    } else if s.ineligible_now(c) {
+        ("ineligible", format!("{} i. V. m. § 33 Abs. 1 Nr. 2 KWG", cite("Abs. 2 Nr. 3")))
+    } else {
+        return None;
+    };
+    Some(r)
+}
+
+/// Recorded facts without effect in Hessen; noted in the trail.
+fn notes(c: &Candidate, trail: &mut Vec<TrailStep>) {
+    if c.has_fact(|f| matches!(f, Fact::JoinedOtherParty { .. })) {
+        // joining another party without leaving is no reason in Hessen
+        trail.push(TrailStep::new(Some(&c.id), Verdict::Noted, "joined_other_party_no_effect", cite("Abs. 2 Nr. 1")));
+    }
+    if c.has_fact(|f| matches!(f, Fact::Declined { .. })) {
+        trail.push(TrailStep::new(Some(&c.id), Verdict::Noted, "declined_no_effect", cite("Abs. 2")));
+    }
+}
+
+fn votes(c: &Candidate) -> i64 {
+    c.votes.unwrap_or(0)
+}
+
+pub(super) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
+    let loc = body.locate(q.departed).ok_or_else(|| DecideError::UnknownMember(q.departed.to_owned()))?;
+    let list = body.list(loc.list);
+    let s = Standing::new(body, q);
+    let majority = body.info().electoral_system == ElectoralSystem::Majority;
+    let mut trail = Vec::new();
+
+    // Ranking: most personal votes first; equal votes by the order of the Wahlvorschlag.
+    let mut ranking: Vec<(usize, &Candidate)> = list.candidates.iter().enumerate().collect();
+    ranking.sort_by_key(|(i, c)| (Reverse(votes(c)), c.position.unwrap_or(u32::MAX), *i));
+
+    let mut eligible = ranking.iter().map(|(_, c)| *c).filter(|c| {
+        if c.id == q.departed {
+            trail.push(TrailStep::new(Some(&c.id), Verdict::Skipped, "departed", cite("Abs. 1 Satz 1")));
+            return false;
+        }
+        if let Some((reason, citation)) = exclusion(&s, c) {
+            trail.push(TrailStep::new(Some(&c.id), Verdict::Skipped, reason, citation));
+            return false;
+        }
+        true
+    });
+    let Some(first) = eligible.next() else {
+        drop(eligible);
+        trail.push(TrailStep::new(None, Verdict::Noted, "list_exhausted", cite("Abs. 1 Satz 2")));
+        trail.push(TrailStep::new(None, Verdict::Noted, "statutory_size_reduced", cite("Abs. 1 Satz 2")));
+        let statutory_size = body.info().statutory_size.saturating_sub(1);
+        return Ok(Decision {
+            outcome: Outcome::Vacant { reason: VacancyReason::ListExhausted, statutory_size },
+            trail,
+        });
+    };
+    // Only the eligible candidates with the same votes matter for ties; stop the scan there.
+    let mut tied: Vec<&Candidate> = vec![first];
+    for c in eligible.by_ref() {
+        if votes(c) != votes(first) {
+            break;
+        }
+        tied.push(c);
+    }
+    drop(eligible);
+
+    let successor =
+        |c: &Candidate| Outcome::Successor { candidate: c.id.clone(), list: list.id.clone(), barred: c.is_barred() };
+    let chosen: &Candidate = if tied.len() > 1 && majority {
+        // § 34 Abs. 1a: the Wahlleiter draws the lot; the worker never draws it.
+        match q.lot_winner {
+            None => {
+                for c in &tied {
+                    notes(c, &mut trail);
+                    trail.push(TrailStep::new(Some(&c.id), Verdict::Tied, "equal_votes_lot", cite("Abs. 1a")));
+                }
+                let tied = tied.iter().map(|c| c.id.clone()).collect();
+                return Ok(Decision { outcome: Outcome::LotRequired { tied }, trail });
+            }
+            Some(w) => {
+                let winner =
+                    tied.iter().find(|c| c.id == w).ok_or_else(|| DecideError::LotWinnerNotTied(w.to_owned()))?;
+                for c in tied.iter().filter(|c| c.id != w) {
+                    trail.push(TrailStep::new(Some(&c.id), Verdict::Tied, "lost_lot", cite("Abs. 1a")));
+                }
+                notes(winner, &mut trail);
+                trail.push(TrailStep::new(Some(&winner.id), Verdict::Chosen, "won_lot", cite("Abs. 1a")));
+                winner
+            }
+        }
+    } else {
+        notes(first, &mut trail);
+        let (reason, citation) = match (majority, tied.len() > 1) {
+            (false, true) => ("most_votes_list_order", cite("Abs. 1 Satz 1 Halbsatz 2")),
+            (false, false) => ("most_votes", cite("Abs. 1 Satz 1")),
+            (true, _) => ("most_votes", cite("Abs. 1a")),
+        };
+        trail.push(TrailStep::new(Some(&first.id), Verdict::Chosen, reason, citation));
+        first
+    };
+    if chosen.is_barred() {
+        trail.push(TrailStep::new(
+            Some(&chosen.id),
+            Verdict::Noted,
+            "barred_must_prove_end",
+            format!("{} i. V. m. § 23 Abs. 2 KWG", cite("Abs. 3 Satz 2")),
+        ));
+    }
+    Ok(Decision { outcome: successor(chosen), trail })
+}

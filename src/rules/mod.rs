@@ -1,0 +1,132 @@
+//! Who succeeds: one rule set per Land, chosen by the body's `land`.
+//!
+//! * [`nrw`]: § 45 KWahlG NRW (Ersatzbewerber, then list order).
+//! * [`hessen`]: § 34 KWG (most personal votes, list order on ties; lot in a majority election).
+//!
+//! Adding a Land means adding one module with a `decide` function and its tests, and one arm in
+//! [`decide`]. Rule sets are pure: the body and a [`Query`] in, a [`Decision`] with its trail out.
+
+pub mod hessen;
+pub mod nrw;
+
+use std::collections::HashSet;
+
+use chrono::{DateTime, NaiveDate, Utc};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::deadline::local_date;
+use crate::model::{Body, Candidate, Fact, Land, SeatVia};
+use crate::trail::TrailStep;
+
+/// What the rules are asked: who succeeds the departed member at the reference time.
+#[derive(Debug, Clone)]
+pub struct Query<'a> {
+    /// The departed member (Ausgeschiedener).
+    pub departed: &'a str,
+    /// How the departed won his seat (for § 45 Abs. 4 KWahlG NRW); `None` if unknown.
+    pub departed_via: Option<SeatVia>,
+    /// Reference time: the moment of the determination.
+    pub at: DateTime<Utc>,
+    /// Hessen majority election: the winner of the lot, once drawn (§ 34 Abs. 1a KWG).
+    pub lot_winner: Option<&'a str>,
+    /// The case being decided; its own pending successor (if any) does not count as "called".
+    pub case: Option<&'a str>,
+}
+
+/// Why a seat stays vacant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum VacancyReason {
+    /// The departed did not stand for a party or voter group (§ 45 Abs. 5 Satz 1 KWahlG NRW).
+    IndividualCandidate,
+    /// Reserveliste / Wahlvorschlag erschöpft.
+    ListExhausted,
+}
+
+/// The result of the rules.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Listennachfolger / nachrückender Vertreter.
+    Successor {
+        candidate: String,
+        list: String,
+        /// A Hinderungsgrund / Unvereinbarkeit is recorded: he is determined, but must prove its end.
+        barred: bool,
+    },
+    /// Sitz bleibt unbesetzt; `statutory_size` is the reduced gesetzliche Mitgliederzahl.
+    Vacant { reason: VacancyReason, statutory_size: u32 },
+    /// Stimmengleichheit bei Mehrheitswahl: the Wahlleiter draws the lot (§ 34 Abs. 1a KWG).
+    LotRequired { tied: Vec<String> },
+}
+
+/// Outcome plus the trail that explains it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decision {
+    pub outcome: Outcome,
+    pub trail: Vec<TrailStep>,
+}
+
+/// A query the rules cannot answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DecideError {
+    #[error("member: unknown candidate {0:?}")]
+    UnknownMember(String),
+    #[error("winner: {0:?} is not one of the tied candidates")]
+    LotWinnerNotTied(String),
+}
+
+/// Determine the successor under the rule set of the body's Land.
+pub fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
+    if body.locate(q.departed).is_none() {
+        return Err(DecideError::UnknownMember(q.departed.to_owned()));
+    }
+    match body.land() {
+        Land::Nw => nrw::decide(body, q),
+        Land::He => hessen::decide(body, q),
+    }
+}
+
+/// Facts of one candidate evaluated at the reference time; shared by the rule sets.
+pub(crate) struct Standing<'a> {
+    pub body: &'a Body,
+    pub reference: NaiveDate,
+    pending: HashSet<&'a str>,
+}
+
+impl<'a> Standing<'a> {
+    pub fn new(body: &'a Body, q: &Query) -> Self {
+        let pending = body.pending_successors().filter(|(_, case)| Some(*case) != q.case).map(|(c, _)| c).collect();
+        Standing { body, reference: local_date(q.at), pending }
+    }
+    pub fn seated(&self, c: &Candidate) -> bool {
+        c.seat.is_some()
+    }
+    pub fn former_member(&self, c: &Candidate) -> bool {
+        c.has_fact(|f| matches!(f, Fact::FormerMember { .. }))
+    }
+    /// Offered another vacancy and not yet decided.
+    pub fn pending(&self, c: &Candidate) -> bool {
+        self.pending.contains(c.id.as_str())
+    }
+    pub fn died(&self, c: &Candidate) -> bool {
+        c.has_fact(|f| matches!(f, Fact::Died { .. }))
+    }
+    /// An ineligibility interval covers the reference day.
+    pub fn ineligible_now(&self, c: &Candidate) -> bool {
+        let r = self.reference;
+        c.has_fact(|f| matches!(f, Fact::Ineligible { from, until } if *from <= r && until.is_none_or(|u| u >= r)))
+    }
+    /// An ineligibility interval overlaps [term start, reference day].
+    pub fn ineligible_during_term(&self, c: &Candidate) -> bool {
+        let (start, r) = (self.body.info().term.start, self.reference);
+        c.has_fact(|f| matches!(f, Fact::Ineligible { from, until } if *from <= r && until.is_none_or(|u| u >= start)))
+    }
+}
+
+/// Candidates of a list that stand on the Reserveliste, in list order.
+pub(crate) fn in_list_order(candidates: &[Candidate]) -> Vec<&Candidate> {
+    let mut v: Vec<&Candidate> = candidates.iter().filter(|c| c.position.is_some()).collect();
+    v.sort_by_key(|c| c.position);
+    v
+}

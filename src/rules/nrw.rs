@@ -1,0 +1,125 @@
+//! Nordrhein-Westfalen: § 45 KWahlG NRW, "Ersatzbestimmung von Vertretern".
+//!
+//! Order of succession: the Ersatzbewerber named for the departed (§ 45 Abs. 2 Satz 1), unless § 45 Abs. 4
+//! takes his priority; then the Reserveliste in list order, passing over everyone who holds or held a seat,
+//! is offered another vacancy, or is excluded (§ 45 Abs. 2 Satz 2, Abs. 3). No one left, or no list behind
+//! the departed: the seat stays vacant and the statutory size shrinks (§ 45 Abs. 5).
+
+use super::{in_list_order, DecideError, Decision, Outcome, Query, Standing, VacancyReason};
+use crate::model::{Body, Candidate, Fact, ListKind, SeatVia, WaiverForm};
+use crate::trail::{TrailStep, Verdict};
+
+/// Citation of § 45 KWahlG NRW, e.g. `cite("Abs. 3 Satz 1")`.
+pub fn cite(part: &str) -> String {
+    format!("§ 45 {part} KWahlG NRW")
+}
+
+/// The reason a candidate is passed over, with its citation; `None` if he can succeed.
+fn exclusion(s: &Standing, c: &Candidate) -> Option<(&'static str, String)> {
+    let r = if s.seated(c) {
+        // holds a seat: not "der nächste Bewerber" (§ 45 Abs. 2 Satz 1)
+        ("seated", cite("Abs. 2 Satz 1"))
+    } else if s.former_member(c) {
+        // [decision] held a seat in this term and left: already called
+        ("former_member", cite("Abs. 2 Satz 1"))
+    } else if s.pending(c) {
+        ("pending_successor", cite("Abs. 2 Satz 1"))
+    } else if s.died(c) {
+        ("died", cite("Abs. 2 Satz 2"))
+    } else if s.ineligible_now(c) {
+        ("ineligible", cite("Abs. 2 Satz 2"))
+    } else if s.ineligible_during_term(c) {
+        ("not_continuously_eligible", cite("Abs. 2 Satz 2"))
+    } else if c.has_fact(|f| matches!(f, Fact::Declined { .. })) {
+        ("declined", cite("Abs. 3 Satz 2"))
+    } else if c.has_fact(|f| matches!(f, Fact::LeftParty { .. })) {
+        ("left_party", cite("Abs. 3 Satz 1"))
+    } else if c.has_fact(|f| matches!(f, Fact::JoinedOtherParty { .. })) {
+        ("joined_other_party", cite("Abs. 3 Satz 3"))
+    } else if c.has_fact(|f| matches!(f, Fact::Waived { form: WaiverForm::Recorded, .. })) {
+        ("waived", cite("Abs. 3 Satz 1"))
+    } else {
+        return None;
+    };
+    Some(r)
+}
+
+/// Facts that are recorded but have no effect; noted in the trail.
+fn notes(c: &Candidate, trail: &mut Vec<TrailStep>) {
+    if c.has_fact(|f| matches!(f, Fact::Waived { form: WaiverForm::Written, .. })) {
+        // a waiver by letter, fax or e-mail is not in the form of § 38 (zur Niederschrift)
+        trail.push(TrailStep::new(
+            Some(&c.id),
+            Verdict::Noted,
+            "waiver_not_in_form",
+            format!("{} i. V. m. § 38 KWahlG NRW", cite("Abs. 3 Satz 1")),
+        ));
+    }
+}
+
+/// Evaluate one candidate: passed over (trail step) or chosen.
+fn consider(s: &Standing, c: &Candidate, chosen_reason: &str, trail: &mut Vec<TrailStep>) -> bool {
+    if let Some((reason, citation)) = exclusion(s, c) {
+        trail.push(TrailStep::new(Some(&c.id), Verdict::Skipped, reason, citation));
+        return false;
+    }
+    notes(c, trail);
+    trail.push(TrailStep::new(Some(&c.id), Verdict::Chosen, chosen_reason, cite("Abs. 2 Satz 1")));
+    if c.is_barred() {
+        trail.push(TrailStep::new(
+            Some(&c.id),
+            Verdict::Noted,
+            "barred_must_prove_end",
+            "§ 13 KWahlG NRW, § 69 Abs. 2 i. V. m. § 62 Nr. 5 KWahlO NRW",
+        ));
+    }
+    true
+}
+
+pub(super) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
+    let loc = body.locate(q.departed).ok_or_else(|| DecideError::UnknownMember(q.departed.to_owned()))?;
+    let list = body.list(loc.list);
+    let departed = &list.candidates[loc.cand];
+    let s = Standing::new(body, q);
+    let mut trail = Vec::new();
+    let reduced = body.info().statutory_size.saturating_sub(1);
+
+    // § 45 Abs. 1 Satz 2: the departed's list at the election; a later change of party is irrelevant.
+    if list.kind == ListKind::Individual {
+        trail.push(TrailStep::new(None, Verdict::Noted, "individual_candidate", cite("Abs. 5 Satz 1")));
+        trail.push(TrailStep::new(None, Verdict::Noted, "statutory_size_reduced", cite("Abs. 5 Satz 2")));
+        return Ok(Decision {
+            outcome: Outcome::Vacant { reason: VacancyReason::IndividualCandidate, statutory_size: reduced },
+            trail,
+        });
+    }
+    let successor =
+        |c: &Candidate| Outcome::Successor { candidate: c.id.clone(), list: list.id.clone(), barred: c.is_barred() };
+
+    // Ersatzbewerber (§ 45 Abs. 2 Satz 1): named for the departed.
+    if let Some(sub) = list.candidates.iter().find(|c| c.substitute_for.as_deref() == Some(departed.id.as_str())) {
+        let district_via_list = departed.district.is_some() && q.departed_via != Some(SeatVia::District);
+        if district_via_list {
+            // § 45 Abs. 4: named only for a district candidate who entered through the list: no priority;
+            // [decision] he keeps his own list position.
+            trail.push(TrailStep::new(Some(&sub.id), Verdict::Noted, "substitute_without_priority", cite("Abs. 4")));
+        } else if consider(&s, sub, "substitute", &mut trail) {
+            return Ok(Decision { outcome: successor(sub), trail });
+        }
+    }
+
+    // The next candidate on the Reserveliste (§ 45 Abs. 2 Satz 1, Satz 2).
+    for c in in_list_order(&list.candidates) {
+        if c.id == departed.id {
+            trail.push(TrailStep::new(Some(&c.id), Verdict::Skipped, "departed", cite("Abs. 1 Satz 1")));
+            continue;
+        }
+        if consider(&s, c, "next_on_list", &mut trail) {
+            return Ok(Decision { outcome: successor(c), trail });
+        }
+    }
+
+    trail.push(TrailStep::new(None, Verdict::Noted, "list_exhausted", cite("Abs. 5 Satz 1")));
+    trail.push(TrailStep::new(None, Verdict::Noted, "statutory_size_reduced", cite("Abs. 5 Satz 2")));
+    Ok(Decision { outcome: Outcome::Vacant { reason: VacancyReason::ListExhausted, statutory_size: reduced }, trail })
+}

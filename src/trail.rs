@@ -1,0 +1,78 @@
+//! The decision trail: every step the rules took, with the statute it rests on.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// One step of a decision or deadline trail.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct TrailStep {
+    /// The candidate the step is about; absent for list-level findings (e.g. `list_exhausted`).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub candidate: Option<String>,
+    pub verdict: Verdict,
+    /// Machine-readable reason code, e.g. `left_party`.
+    pub reason: String,
+    /// The statute, e.g. `§ 45 Abs. 3 Satz 1 KWahlG NRW`.
+    pub citation: String,
+}
+
+/// What a step decided about its candidate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Passed over.
+    Skipped,
+    /// Determined as successor.
+    Chosen,
+    /// Equal votes in a majority election: the lot decides (§ 34 Abs. 1a KWG).
+    Tied,
+    /// A fact that was considered and has no effect (e.g. a waiver by letter in NRW).
+    Noted,
+}
+
+impl TrailStep {
+    pub fn new(
+        candidate: Option<&str>,
+        verdict: Verdict,
+        reason: impl Into<String>,
+        citation: impl Into<String>,
+    ) -> Self {
+        TrailStep { candidate: candidate.map(str::to_owned), verdict, reason: reason.into(), citation: citation.into() }
+    }
+}
+
+/// The German wording of a reason code, for e-mails and announcements.
+pub fn reason_de(reason: &str) -> String {
+    let text = match reason {
+        "seated" => "ist bereits Mitglied der Vertretung",
+        "former_member" => "war in dieser Wahlperiode bereits Mitglied der Vertretung",
+        "pending_successor" => "ist bereits als Listennachfolger für einen anderen Sitz festgestellt",
+        "already_called" => "ist bereits berufen",
+        "died" => "ist verstorben",
+        "ineligible" => "ist nicht wählbar",
+        "not_continuously_eligible" => "war während der Wahlperiode nicht durchgehend wählbar",
+        "declined" => "hat die Annahme der Wahl abgelehnt",
+        "left_party" => "ist aus der Partei oder Wählergruppe ausgeschieden, für die er bei der Wahl angetreten war",
+        "joined_other_party" => {
+            "ist nach Aufstellung der Reserveliste einer anderen Partei oder Wählergruppe beigetreten"
+        }
+        "waived" => "hat auf seine Anwartschaft verzichtet",
+        "departed" => "ist der ausgeschiedene Vertreter",
+        other => other,
+    };
+    text.to_owned()
+}
+
+/// The German wording of a departure reason.
+pub fn departure_de(reason: crate::messages::DepartureReason) -> &'static str {
+    use crate::messages::DepartureReason::*;
+    match reason {
+        Died => "Tod",
+        Declined => "Ablehnung der Wahl",
+        Resigned => "Verzicht auf den Sitz",
+        LostEligibility => "Verlust der Wählbarkeit",
+        LostSeat => "Verlust des Sitzes",
+        NotAcquired => "Nichterwerb der Mitgliedschaft",
+        Other => "sonstiges Ausscheiden",
+    }
+}
