@@ -342,13 +342,16 @@ impl Machine<'_> {
         if let Some(c) = self.body.candidate_mut(&f.candidate) {
             c.facts.push(f.fact);
         }
-        // NRW § 45 Abs. 2 Satz 2: the pending successor died or lost eligibility before accepting → next.
+        // NRW § 45 Abs. 2 Satz 2: the pending successor died or lost eligibility before his membership
+        // started → next. An offered NRW successor is never a member yet: also a barred one who accepted but
+        // has not proved the end of the incompatibility (§ 69 Abs. 2 i. V. m. § 62 Nr. 5 KWahlO) — waiting
+        // for the end of his period would only delay the next determination.
         if lapses && self.body.land() == Land::Nw {
             let pending: Vec<String> = self
                 .body
                 .cases
                 .values()
-                .filter(|c| matches!(&c.state, CaseState::Offered(o) if o.successor == f.candidate && o.accepted_at.is_none()))
+                .filter(|c| matches!(&c.state, CaseState::Offered(o) if o.successor == f.candidate))
                 .map(|c| c.id.clone())
                 .collect();
             for case in pending {
@@ -365,6 +368,25 @@ impl Machine<'_> {
     fn open_case(&mut self, v: VacancyReported) -> Result<(), Rejection> {
         let seat = check_vacancy(self.body, &v)?;
         let list = self.body.list_of(&v.member).map(|l| l.id.clone()).unwrap_or_default();
+        // Hessen: a barred successor is a member (without voting right) while his case waits for the proof
+        // (§ 34 Abs. 3 Satz 2 i. V. m. § 23 Abs. 2 KWG). If he leaves before that, his departure is the new
+        // trigger (§ 34 Abs. 1 Satz 1): the earlier case is closed with his membership, and its timer cancelled,
+        // so that the end of his period does not determine a second successor for the same seat.
+        let superseded: Vec<(String, u32, Offer)> = self
+            .body
+            .cases
+            .values()
+            .filter_map(|c| match &c.state {
+                CaseState::Offered(o) if o.successor == v.member => Some((c.id.clone(), c.round, o.clone())),
+                _ => None,
+            })
+            .collect();
+        for (case_id, round, o) in superseded {
+            self.effects.push(Effect::Cancel { key: timer_key(&case_id, round) });
+            let since = o.member_since.unwrap_or(o.determined_at);
+            self.case_mut(&case_id)?.state =
+                CaseState::Filled { successor: o.successor, since, basis: MembershipBasis::Determination };
+        }
         self.body.case_seq += 1;
         let id = format!("{}-{}", self.body.id(), self.body.case_seq);
         let effective_at = v.effective_at.with_timezone(&Utc);
@@ -626,10 +648,17 @@ impl Machine<'_> {
     }
 
     fn served(&mut self, s: NotificationServed) -> Result<(), Rejection> {
-        self.case(&s.case)?;
+        let filled = matches!(self.case(&s.case)?.state, CaseState::Filled { .. });
         let today = local_date(self.now);
         if s.on > today {
             return Err(invalid(format!("on: service date {} lies in the future", s.on)));
+        }
+        if filled {
+            // [decision] The successor is already a member: NRW, a valid acceptance that arrived before the
+            // service date was known (LAW.md §1 item 14); Hessen, a successor without a bar, for whom no
+            // period runs (§ 34 Abs. 3 Satz 2 i. V. m. § 23 KWG). The certificate is a normal part of the
+            // file, not an error: taken without effect instead of being dead-lettered.
+            return Ok(());
         }
         let Some(o) = self.offer_mut(&s.case) else {
             return Err(invalid(format!("case: case {:?} has no pending notification", s.case)));
@@ -699,7 +728,13 @@ impl Machine<'_> {
         let case = self.case(case_id)?.clone();
         self.candidate(candidate)?;
         if case.refused.iter().any(|r| r == candidate) {
-            self.reject_declaration(case_id, candidate, "refusal_irrevocable");
+            let reason = match self.body.land() {
+                // § 45 Abs. 6 Satz 6 KWahlG NRW: a refusal cannot be withdrawn
+                Land::Nw => "refusal_irrevocable",
+                // § 23 Abs. 2 KWG: his membership was deemed not acquired because the period ended unproven
+                Land::He => "after_deadline",
+            };
+            self.reject_declaration(case_id, candidate, reason);
             return Ok(None);
         }
         let offer = match &case.state {

@@ -56,6 +56,9 @@ pub struct AmqpConfig {
     pub commands_queue: String,
     /// Topic exchange the worker publishes its events to (routing key = event type).
     pub events_exchange: String,
+    /// Optional queue bound `#` to the events exchange (declared at start when not empty); empty by
+    /// default: consumers declare their own queues.
+    pub events_queue: String,
     /// Dead-letter exchange of the commands queue.
     pub dead_letter_exchange: String,
     /// Queue bound to the dead-letter exchange.
@@ -73,6 +76,7 @@ impl Default for AmqpConfig {
             commands_exchange: "nachfolge.commands".to_owned(),
             commands_queue: "nachfolge.commands".to_owned(),
             events_exchange: "nachfolge.events".to_owned(),
+            events_queue: String::new(),
             dead_letter_exchange: "nachfolge.dead-letter".to_owned(),
             dead_letter_queue: "nachfolge.dead-letter".to_owned(),
             prefetch: 32,
@@ -88,6 +92,7 @@ impl fmt::Debug for AmqpConfig {
             .field("commands_exchange", &self.commands_exchange)
             .field("commands_queue", &self.commands_queue)
             .field("events_exchange", &self.events_exchange)
+            .field("events_queue", &self.events_queue)
             .field("dead_letter_exchange", &self.dead_letter_exchange)
             .field("dead_letter_queue", &self.dead_letter_queue)
             .field("prefetch", &self.prefetch)
@@ -559,7 +564,8 @@ fn merge_env(
         }
         let default = schema.get(&section).and_then(|keys| keys.get(&key)).unwrap_or(&serde_json::Value::Null);
         let candidates = typed_candidates(default, &raw);
-        let mut last_error = String::new();
+        // Report the error of the most specific reading (e.g. "out of range" for a number).
+        let mut first_error: Option<String> = None;
         let mut accepted = None;
         for candidate in candidates {
             match check_value(&section, &key, &candidate) {
@@ -567,14 +573,16 @@ fn merge_env(
                     accepted = Some(candidate);
                     break;
                 }
-                Err(message) => last_error = message,
+                Err(message) => {
+                    first_error.get_or_insert(message);
+                }
             }
         }
         let Some(value) = accepted else {
             return Err(ConfigError::InvalidValue {
                 key: format!("{section}.{key}"),
                 origin: Origin::Env(var).to_string(),
-                message: last_error,
+                message: first_error.unwrap_or_default(),
             });
         };
         set_value(table, &section, &key, value);

@@ -9,13 +9,19 @@
 //! * shell: [`config`], [`store`] (PostgreSQL), [`bus`] (RabbitMQ), [`mail`] (SMTP), [`worker`],
 //!   [`http`], [`metrics`], [`telemetry`].
 
+pub mod bus;
 pub mod case;
+pub mod cli;
 pub mod config;
 pub mod deadline;
 pub mod http;
+pub mod mail;
 pub mod messages;
 pub mod metrics;
 pub mod model;
 pub mod rules;
+pub mod store;
 pub mod telemetry;
+pub mod templates;
 pub mod trail;
+pub mod worker;

@@ -1,1 +1,121 @@
-fn main() {}
+//! `nachfolge` command line: a thin shell over the library.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use chrono::{DateTime, FixedOffset};
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "nachfolge",
+    version,
+    about = "Listennachfolge for German municipal councils (NRW § 45 KWahlG, Hessen § 34 KWG)"
+)]
+struct Cli {
+    /// Configuration file (default: config/default.toml if present; env NACHFOLGE__… overrides)
+    #[arg(long, global = true)]
+    config: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Run the worker: consume commands, determine successors, send mail, fire deadlines, publish events.
+    Run,
+    /// Determine the successor offline from an election snapshot and a vacancy (no services needed).
+    Decide {
+        /// Election snapshot (JSON); `-` for stdin
+        #[arg(long)]
+        election: String,
+        /// `vacancy.reported` data (JSON); `-` for stdin
+        #[arg(long)]
+        vacancy: String,
+        /// Reference time (RFC 3339); default: the vacancy's effective_at
+        #[arg(long)]
+        at: Option<DateTime<FixedOffset>>,
+    },
+    /// Print the JSON Schemas of the snapshot and of every message.
+    Schema,
+    /// Create the database if needed and apply the migrations.
+    Migrate,
+    /// Print the current snapshot of a body, with its cases.
+    Export {
+        #[arg(long)]
+        body: String,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Cmd::Decide { election, vacancy, at } => {
+            nachfolge::telemetry::init(false);
+            let read = |p: &str| nachfolge::cli::read_input(p).map_err(|e| format!("{p}: {e}"));
+            let result = read(&election)
+                .and_then(|e| Ok((e, read(&vacancy)?)))
+                .and_then(|(e, v)| nachfolge::cli::decide(&e, &v, at));
+            match result {
+                Ok(v) => {
+                    println!("{v}");
+                    ExitCode::SUCCESS
+                }
+                Err(msg) => {
+                    eprintln!("error: {msg}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Cmd::Schema => match serde_json::to_string_pretty(&nachfolge::cli::schema()) {
+            Ok(s) => {
+                println!("{s}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        cmd => {
+            nachfolge::telemetry::init(true);
+            let config = match nachfolge::config::Config::load(cli.config.as_deref()) {
+                Ok(c) => c,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let rt = match tokio::runtime::Runtime::new() {
+                Ok(rt) => rt,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            let result = rt.block_on(async move {
+                match cmd {
+                    Cmd::Run => nachfolge::worker::run(config).await,
+                    Cmd::Migrate => {
+                        nachfolge::store::Store::connect(&config.database).await.map(|_| ()).map_err(Into::into)
+                    }
+                    Cmd::Export { body } => {
+                        let store = nachfolge::store::Store::connect(&config.database).await?;
+                        let json = store.export(&body).await?;
+                        println!("{}", serde_json::to_string_pretty(&json)?);
+                        Ok(())
+                    }
+                    Cmd::Decide { .. } | Cmd::Schema => Ok(()),
+                }
+            });
+            match result {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    tracing::error!(error = %format!("{e:#}"), "nachfolge failed");
+                    eprintln!("error: {e:#}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+    }
+}

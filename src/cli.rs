@@ -1,0 +1,48 @@
+//! Offline commands that need no services: `decide` and `schema`.
+
+use chrono::{DateTime, FixedOffset, Utc};
+use serde_json::{json, Value};
+
+use crate::case::check_vacancy;
+use crate::messages::VacancyReported;
+use crate::model::{parse_json, parse_snapshot, Body};
+use crate::rules::{self, Outcome, Query};
+
+/// `nachfolge decide`: determine the successor for a vacancy, offline. Returns the one JSON object the
+/// command prints, or an error message naming the field (exit 2).
+pub fn decide(election: &[u8], vacancy: &[u8], at: Option<DateTime<FixedOffset>>) -> Result<Value, String> {
+    let snapshot = parse_snapshot(election).map_err(|e| format!("election: {e}"))?;
+    let body = Body::from_snapshot(snapshot).map_err(|e| format!("election: {e}"))?;
+    let v: VacancyReported = parse_json(vacancy).map_err(|e| format!("vacancy: {e}"))?;
+    let seat = check_vacancy(&body, &v).map_err(|e| format!("vacancy: {e}"))?;
+    let at: DateTime<Utc> = at.unwrap_or(v.effective_at).with_timezone(&Utc);
+    let q = Query { departed: &v.member, departed_via: Some(seat.via), at, lot_winner: None, case: None };
+    let d = rules::decide(&body, &q).map_err(|e| format!("vacancy: {e}"))?;
+    Ok(match d.outcome {
+        Outcome::Successor { candidate, list, barred } => {
+            json!({"outcome": "successor", "successor": candidate, "list": list, "barred": barred, "trail": d.trail})
+        }
+        Outcome::Vacant { reason, statutory_size } => {
+            json!({"outcome": "vacant", "reason": reason, "statutory_size": statutory_size, "trail": d.trail})
+        }
+        Outcome::LotRequired { tied } => json!({"outcome": "lot_required", "tied": tied, "trail": d.trail}),
+    })
+}
+
+/// `nachfolge schema`: every JSON Schema, keyed by message type.
+pub fn schema() -> Value {
+    let map: serde_json::Map<String, Value> =
+        crate::messages::schemas().into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+    Value::Object(map)
+}
+
+/// Read a file argument; `-` is standard input.
+pub fn read_input(path: &str) -> std::io::Result<Vec<u8>> {
+    if path == "-" {
+        let mut buf = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf)?;
+        Ok(buf)
+    } else {
+        std::fs::read(path)
+    }
+}

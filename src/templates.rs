@@ -1,0 +1,94 @@
+//! E-mail and announcement texts (German), rendered with minijinja.
+//!
+//! The default templates live in `config/templates/` and are compiled into the binary; a deployment may
+//! override any of them from a directory (`templates.dir`) holding files of the same names.
+
+use std::path::Path;
+
+use minijinja::Environment;
+use serde_json::Value;
+
+/// Built-in templates: (name, source).
+const BUILTIN: &[(&str, &str)] = &[
+    ("mail/nrw_offer.txt", include_str!("../config/templates/mail/nrw_offer.txt")),
+    ("mail/nrw_offer.html", include_str!("../config/templates/mail/nrw_offer.html")),
+    ("mail/he_determination.txt", include_str!("../config/templates/mail/he_determination.txt")),
+    ("mail/he_determination.html", include_str!("../config/templates/mail/he_determination.html")),
+    ("announcement/nrw_successor.txt", include_str!("../config/templates/announcement/nrw_successor.txt")),
+    ("announcement/nrw_vacancy.txt", include_str!("../config/templates/announcement/nrw_vacancy.txt")),
+    ("announcement/he_successor.txt", include_str!("../config/templates/announcement/he_successor.txt")),
+    ("announcement/he_vacancy.txt", include_str!("../config/templates/announcement/he_vacancy.txt")),
+    ("announcement/he_not_acquired.txt", include_str!("../config/templates/announcement/he_not_acquired.txt")),
+];
+
+/// A template could not be loaded or rendered.
+#[derive(Debug, thiserror::Error)]
+pub enum TemplateError {
+    #[error("template {name}: {source}")]
+    Render { name: String, source: minijinja::Error },
+    #[error("template file {path}: {source}")]
+    Io { path: String, source: std::io::Error },
+}
+
+/// The loaded templates.
+pub struct Templates {
+    env: Environment<'static>,
+}
+
+/// A rendered e-mail body.
+#[derive(Debug, Clone)]
+pub struct RenderedMail {
+    pub text: String,
+    pub html: String,
+}
+
+impl Templates {
+    /// The built-in templates, overridden by files of the same name under `dir`.
+    pub fn load(dir: Option<&Path>) -> Result<Templates, TemplateError> {
+        let mut env = Environment::new();
+        env.set_trim_blocks(true);
+        env.set_lstrip_blocks(true);
+        env.set_keep_trailing_newline(true);
+        env.set_undefined_behavior(minijinja::UndefinedBehavior::Chainable);
+        // html templates escape by extension
+        env.set_auto_escape_callback(|name| {
+            if name.ends_with(".html") {
+                minijinja::AutoEscape::Html
+            } else {
+                minijinja::AutoEscape::None
+            }
+        });
+        for (name, src) in BUILTIN {
+            let source = match dir {
+                Some(d) if d.join(name).is_file() => {
+                    let path = d.join(name);
+                    std::fs::read_to_string(&path)
+                        .map_err(|source| TemplateError::Io { path: path.display().to_string(), source })?
+                }
+                _ => (*src).to_owned(),
+            };
+            env.add_template_owned(*name, source)
+                .map_err(|source| TemplateError::Render { name: (*name).to_owned(), source })?;
+        }
+        Ok(Templates { env })
+    }
+
+    fn render(&self, name: &str, ctx: &Value) -> Result<String, TemplateError> {
+        let t =
+            self.env.get_template(name).map_err(|source| TemplateError::Render { name: name.to_owned(), source })?;
+        t.render(ctx).map_err(|source| TemplateError::Render { name: name.to_owned(), source })
+    }
+
+    /// Render `mail/<template>.txt` and `.html`.
+    pub fn mail(&self, template: &str, ctx: &Value) -> Result<RenderedMail, TemplateError> {
+        Ok(RenderedMail {
+            text: self.render(&format!("mail/{template}.txt"), ctx)?,
+            html: self.render(&format!("mail/{template}.html"), ctx)?,
+        })
+    }
+
+    /// Render `announcement/<template>.txt`.
+    pub fn announcement(&self, template: &str, ctx: &Value) -> Result<String, TemplateError> {
+        self.render(&format!("announcement/{template}.txt"), ctx)
+    }
+}

@@ -1,0 +1,757 @@
+//! The worker: consumer lanes, outbox relay, mail sender, timer loop, stats and HTTP, wired together.
+//!
+//! * inbound: each delivery is parsed, routed to a lane by body id (one lane processes one body's messages
+//!   in arrival order), applied in one transaction ([`Store::apply_inbound`]) and acked after commit;
+//!   refused messages go to the dead-letter exchange with `x-rejection-reason` and a `message.rejected`.
+//! * outbound: the relay publishes the outbox in id order with confirms; the mail sender sends the mail
+//!   outbox; the timer loop fires due deadlines. All three are woken on commit and poll as a fallback.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use chrono::{DateTime, Utc};
+use futures_util::StreamExt;
+use lapin::message::Delivery;
+use lapin::options::{BasicAckOptions, BasicCancelOptions, BasicConsumeOptions, BasicNackOptions, BasicQosOptions};
+use lapin::types::FieldTable;
+use lapin::{Channel, Connection};
+use tokio::sync::{mpsc, watch, Notify};
+
+use crate::bus::{self, Published};
+use crate::case::{Command, Settings};
+use crate::config::Config;
+use crate::mail::{Mailer, SendResult};
+use crate::messages::Inbound;
+use crate::metrics::Metrics;
+use crate::store::{Applied, Cause, Step, Store, StoreError};
+use crate::templates::Templates;
+
+/// The worker's clock: system time shifted by `clock.offset_secs` (and, in tests, advanced at will).
+#[derive(Debug, Default)]
+pub struct Clock {
+    offset_ms: AtomicI64,
+}
+
+impl Clock {
+    pub fn with_offset_secs(secs: i64) -> Clock {
+        Clock { offset_ms: AtomicI64::new(secs.saturating_mul(1000)) }
+    }
+    pub fn now(&self) -> DateTime<Utc> {
+        Utc::now() + chrono::Duration::milliseconds(self.offset_ms.load(Ordering::Relaxed))
+    }
+    /// Move the clock forward (tests, staging).
+    pub fn advance(&self, by: chrono::Duration) {
+        self.offset_ms.fetch_add(by.num_milliseconds(), Ordering::Relaxed);
+    }
+}
+
+/// Shared state of one worker process.
+pub struct Shared {
+    pub config: Config,
+    pub store: Store,
+    pub templates: Templates,
+    pub settings: Settings,
+    pub metrics: Arc<Metrics>,
+    pub clock: Arc<Clock>,
+    pub wake_relay: Notify,
+    pub wake_mail: Notify,
+    pub broker_connected: AtomicBool,
+    pub consumer_registered: AtomicBool,
+    /// First time a message naming something unknown was seen (retry window).
+    unknown_since: Mutex<HashMap<String, Instant>>,
+}
+
+/// A running worker; drop the shutdown sender or call [`Worker::shutdown`] to stop it.
+pub struct Worker {
+    pub shared: Arc<Shared>,
+    shutdown: watch::Sender<bool>,
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+    pub http_addr: Option<std::net::SocketAddr>,
+}
+
+/// `nachfolge run`: start and wait for SIGTERM / SIGINT.
+pub async fn run(config: Config) -> anyhow::Result<()> {
+    let clock = Arc::new(Clock::with_offset_secs(config.clock.offset_secs));
+    if config.clock.offset_secs != 0 {
+        tracing::warn!(
+            offset_secs = config.clock.offset_secs,
+            "clock.offset_secs is set: the worker's clock is shifted"
+        );
+    }
+    let worker = Worker::start(config, clock).await?;
+    wait_for_signal().await;
+    tracing::info!("shutdown requested");
+    worker.shutdown().await;
+    Ok(())
+}
+
+async fn wait_for_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = term.recv() => {}
+                    _ = tokio::signal::ctrl_c() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+impl Worker {
+    /// Connect to the database (creating and migrating it), start every loop, and return.
+    pub async fn start(config: Config, clock: Arc<Clock>) -> anyhow::Result<Worker> {
+        let store = connect_store(&config).await?;
+        let templates = Templates::load(config.templates.dir.as_deref()).context("templates")?;
+        let mailer = Mailer::new(&config.smtp).context("smtp")?;
+        let settings = Settings {
+            email_fiction_days: config.service.email_fiction_days,
+            fixed_end_date: config.rules.fixed_end_date,
+            announce_at_determination: config.rules.announce_at_determination,
+        };
+        let metrics = Arc::new(Metrics::new());
+        describe_metrics(&metrics);
+        let shared = Arc::new(Shared {
+            config,
+            store,
+            templates,
+            settings,
+            metrics,
+            clock,
+            wake_relay: Notify::new(),
+            wake_mail: Notify::new(),
+            broker_connected: AtomicBool::new(false),
+            consumer_registered: AtomicBool::new(false),
+            unknown_since: Mutex::new(HashMap::new()),
+        });
+        let (tx, rx) = watch::channel(false);
+        let mut tasks = Vec::new();
+        let listener = tokio::net::TcpListener::bind(&shared.config.http.addr)
+            .await
+            .with_context(|| format!("http.addr {}", shared.config.http.addr))?;
+        let http_addr = listener.local_addr().ok();
+        let http_state =
+            crate::http::HttpState { metrics: shared.metrics.clone(), readiness: Arc::new(Ready(shared.clone())) };
+        let mut srx = rx.clone();
+        tasks.push(tokio::spawn(crate::http::serve(listener, http_state, async move {
+            let _ = srx.wait_for(|s| *s).await;
+        })));
+        tasks.push(tokio::spawn(consume_loop(shared.clone(), rx.clone())));
+        tasks.push(tokio::spawn(relay_loop(shared.clone(), rx.clone())));
+        tasks.push(tokio::spawn(mail_loop(shared.clone(), mailer, rx.clone())));
+        tasks.push(tokio::spawn(timer_loop(shared.clone(), rx.clone())));
+        tasks.push(tokio::spawn(stats_loop(shared.clone(), rx)));
+        tracing::info!(http = ?http_addr, amqp = %crate::config::redact_url(&shared.config.amqp.url), "worker started");
+        Ok(Worker { shared, shutdown: tx, tasks, http_addr })
+    }
+
+    /// Stop consuming, finish in-flight work, flush the outbox once more, close connections.
+    pub async fn shutdown(self) {
+        let _ = self.shutdown.send(true);
+        for t in self.tasks {
+            let _ = tokio::time::timeout(Duration::from_secs(20), t).await;
+        }
+        self.shared.store.pool.close().await;
+        tracing::info!("worker stopped");
+    }
+}
+
+async fn connect_store(config: &Config) -> anyhow::Result<Store> {
+    let mut delay = Duration::from_millis(500);
+    loop {
+        match Store::connect(&config.database).await {
+            Ok(s) => return Ok(s),
+            Err(StoreError::Db(e)) if is_transient(&e) => {
+                tracing::warn!(error = %e, "database not reachable, retrying");
+                tokio::time::sleep(delay).await;
+                delay = (delay * 2).min(Duration::from_secs(10));
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+}
+
+fn is_transient(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Tls(_))
+        || matches!(e, sqlx::Error::Database(d) if d.code().is_some_and(|c| c.starts_with("57") || c.starts_with("08") || c == "40001" || c == "40P01"))
+}
+
+struct Ready(Arc<Shared>);
+
+impl crate::http::Readiness for Ready {
+    fn check(&self) -> std::pin::Pin<Box<dyn std::future::Future<Output = Vec<(&'static str, bool)>> + Send + '_>> {
+        Box::pin(async move {
+            vec![
+                ("database", self.0.store.ping().await),
+                ("broker", self.0.broker_connected.load(Ordering::Relaxed)),
+                ("consumer", self.0.consumer_registered.load(Ordering::Relaxed)),
+            ]
+        })
+    }
+}
+
+fn describe_metrics(m: &Metrics) {
+    m.help("nachfolge_messages_total", "Inbound messages by type and outcome");
+    m.help("nachfolge_handler_seconds", "Time to process one inbound message");
+    m.help("nachfolge_outbox_backlog", "Unpublished events in the outbox");
+    m.help("nachfolge_outbox_oldest_seconds", "Age of the oldest unpublished event");
+    m.help("nachfolge_timers_due", "Deadline timers due and not fired");
+    m.help("nachfolge_timers_pending", "Deadline timers not fired");
+    m.help("nachfolge_mails_total", "E-mails by outcome");
+    m.help("nachfolge_events_published_total", "Events published with a broker confirm");
+    m.help("nachfolge_timers_fired_total", "Deadline timers fired");
+}
+
+/// Resolves when shutdown was requested.
+async fn stopped(rx: &mut watch::Receiver<bool>) {
+    let _ = rx.wait_for(|v| *v).await;
+}
+
+fn backoff(attempt: u32) -> Duration {
+    Duration::from_millis((250u64 << attempt.min(7)).min(30_000))
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Inbound
+
+async fn consume_loop(shared: Arc<Shared>, shutdown: watch::Receiver<bool>) {
+    let mut attempt = 0;
+    loop {
+        if *shutdown.borrow() {
+            break;
+        }
+        match consume_session(&shared, shutdown.clone()).await {
+            Ok(()) => break,
+            Err(e) => {
+                shared.broker_connected.store(false, Ordering::Relaxed);
+                shared.consumer_registered.store(false, Ordering::Relaxed);
+                tracing::warn!(error = %e, "consumer session ended, reconnecting");
+                let mut s = shutdown.clone();
+                tokio::select! {
+                    _ = tokio::time::sleep(backoff(attempt)) => {}
+                    _ = stopped(&mut s) => {}
+                }
+                attempt += 1;
+            }
+        }
+    }
+}
+
+/// One delivery handed to a lane.
+struct Job {
+    delivery: Delivery,
+}
+
+async fn consume_session(shared: &Arc<Shared>, mut shutdown: watch::Receiver<bool>) -> anyhow::Result<()> {
+    let cfg = &shared.config.amqp;
+    let conn = bus::connect(&cfg.url, "nachfolge-consumer").await?;
+    let ch = conn.create_channel().await?;
+    bus::declare_topology(&ch, cfg).await?;
+    ch.basic_qos(cfg.prefetch, BasicQosOptions::default()).await?;
+    let dlx = bus::confirm_channel(&conn).await?;
+    let mut consumer = ch
+        .basic_consume(
+            cfg.commands_queue.as_str().into(),
+            "".into(),
+            BasicConsumeOptions::default(),
+            FieldTable::default(),
+        )
+        .await?;
+    let tag = consumer.tag();
+    shared.broker_connected.store(true, Ordering::Relaxed);
+    shared.consumer_registered.store(true, Ordering::Relaxed);
+    tracing::info!(queue = %cfg.commands_queue, prefetch = cfg.prefetch, "consuming");
+
+    // lanes: one body's messages are processed in order by one lane
+    let lanes = usize::from(cfg.prefetch.clamp(1, 64));
+    let mut senders = Vec::with_capacity(lanes);
+    let mut handles = Vec::with_capacity(lanes);
+    for _ in 0..lanes {
+        let (tx, mut rx) = mpsc::channel::<Job>(16);
+        senders.push(tx);
+        let (shared, dlx) = (shared.clone(), dlx.clone());
+        handles.push(tokio::spawn(async move {
+            while let Some(job) = rx.recv().await {
+                handle_delivery(&shared, &dlx, job.delivery).await;
+            }
+        }));
+    }
+    let result = loop {
+        tokio::select! {
+            _ = stopped(&mut shutdown) => {
+                let _ = ch.basic_cancel(tag.clone(), BasicCancelOptions::default()).await;
+                break Ok(());
+            }
+            next = consumer.next() => match next {
+                None => break Err(anyhow::anyhow!("consumer stream ended")),
+                Some(Err(e)) => {
+                    shared.consumer_registered.store(false, Ordering::Relaxed);
+                    match ch.wait_for_recovery(e).await {
+                        Ok(()) => {
+                            tracing::info!("broker connection recovered");
+                            shared.consumer_registered.store(true, Ordering::Relaxed);
+                            continue;
+                        }
+                        Err(e) => break Err(e.into()),
+                    }
+                }
+                Some(Ok(delivery)) => {
+                    let lane = lane_of(&delivery, lanes);
+                    if senders[lane].send(Job { delivery }).await.is_err() {
+                        break Err(anyhow::anyhow!("lane stopped"));
+                    }
+                }
+            }
+        }
+    };
+    // finish in-flight work
+    drop(senders);
+    for h in handles {
+        let _ = h.await;
+    }
+    shared.consumer_registered.store(false, Ordering::Relaxed);
+    let _ = conn.close(200, "bye".into()).await;
+    result
+}
+
+/// Route by body id (the CloudEvents `subject`, else a cheap look into the data), so one body's messages
+/// keep their order.
+fn lane_of(d: &Delivery, lanes: usize) -> usize {
+    use std::hash::{Hash, Hasher};
+    let key = serde_json::from_slice::<serde_json::Value>(&d.data)
+        .ok()
+        .and_then(|v| {
+            v.get("subject")
+                .and_then(|s| s.as_str().map(str::to_owned))
+                .or_else(|| v.pointer("/data/body").and_then(|s| s.as_str().map(str::to_owned)))
+                .or_else(|| v.pointer("/data/body/id").and_then(|s| s.as_str().map(str::to_owned)))
+                .or_else(|| v.get("body").and_then(|s| s.as_str().map(str::to_owned)))
+        })
+        .unwrap_or_default();
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    key.hash(&mut h);
+    (h.finish() % lanes as u64) as usize
+}
+
+async fn handle_delivery(shared: &Arc<Shared>, dlx: &Channel, d: Delivery) {
+    let start = Instant::now();
+    let max = shared.config.worker.max_message_bytes;
+    let (ty_label, outcome) = match bus::parse_envelope(&d.data, &d.properties, max) {
+        Err(e) => {
+            let cause = Cause {
+                key: e.id.clone().unwrap_or_default(),
+                ty: e.ty.clone().unwrap_or_default(),
+                payload: serde_json::json!({"invalid": true}),
+            };
+            reject(shared, dlx, &d, &cause, None, &e.reason).await;
+            ("invalid".to_owned(), "rejected")
+        }
+        Ok(env) => {
+            let cause = Cause { key: env.id.clone(), ty: env.ty.clone(), payload: env.data.clone() };
+            let label = if crate::messages::INBOUND_TYPES.contains(&env.ty.as_str()) {
+                env.ty.clone()
+            } else {
+                "unknown".into()
+            };
+            match Inbound::parse(&env.ty, env.data) {
+                Err(e) => {
+                    reject(shared, dlx, &d, &cause, None, &e.to_string()).await;
+                    (label, "rejected")
+                }
+                Ok(inbound) => (label, apply(shared, dlx, &d, &cause, inbound).await),
+            }
+        }
+    };
+    shared.metrics.inc_counter("nachfolge_messages_total", &[("type", &ty_label), ("outcome", outcome)], 1);
+    shared.metrics.observe_since("nachfolge_handler_seconds", &[("type", &ty_label)], start);
+}
+
+async fn apply(shared: &Arc<Shared>, dlx: &Channel, d: &Delivery, cause: &Cause, inbound: Inbound) -> &'static str {
+    let body_id = inbound.body_id().to_owned();
+    let (cmd, snapshot) = match inbound {
+        Inbound::ElectionRegistered(s) => (None, Some(*s)),
+        other => (Some(Command::Inbound(other)), None),
+    };
+    let mut attempt = 0;
+    loop {
+        let now = shared.clock.now();
+        let result = shared
+            .store
+            .apply_inbound(cause, &body_id, cmd.clone(), snapshot.clone(), now, &shared.settings, &shared.templates)
+            .await;
+        match result {
+            Ok(Applied::Applied) => {
+                forget_unknown(shared, &cause.key);
+                shared.wake_relay.notify_one();
+                shared.wake_mail.notify_one();
+                ack(d).await;
+                tracing::info!(message_id = %cause.key, r#type = %cause.ty, body = %body_id, "applied");
+                return "applied";
+            }
+            Ok(Applied::Duplicate) => {
+                ack(d).await;
+                tracing::info!(message_id = %cause.key, r#type = %cause.ty, "duplicate, ignored");
+                return "duplicate";
+            }
+            Ok(Applied::Rejected(reason)) => {
+                forget_unknown(shared, &cause.key);
+                // record_rejection is idempotent; for an id reused with other data it records the new reason
+                reject(shared, dlx, d, cause, Some(&body_id), &reason).await;
+                return "rejected";
+            }
+            Ok(Applied::Unknown(reason)) => {
+                let first = {
+                    let mut map = shared.unknown_since.lock().unwrap_or_else(|p| p.into_inner());
+                    *map.entry(cause.key.clone()).or_insert_with(Instant::now)
+                };
+                if first.elapsed() >= shared.config.worker.unknown_retry() {
+                    forget_unknown(shared, &cause.key);
+                    reject(shared, dlx, d, cause, Some(&body_id), &reason).await;
+                    return "rejected";
+                }
+                let delay = backoff(attempt_of(first));
+                tracing::info!(message_id = %cause.key, reason = %reason, delay_ms = delay.as_millis() as u64, "names something unknown yet, retrying later");
+                // requeue after a delay without blocking the lane
+                let acker = d.acker.clone();
+                tokio::spawn(async move {
+                    tokio::time::sleep(delay).await;
+                    let _ = acker.nack(BasicNackOptions { multiple: false, requeue: true }).await;
+                });
+                return "retried";
+            }
+            Err(e) => {
+                // database or template trouble: retry with backoff, never dead-letter
+                tracing::warn!(message_id = %cause.key, error = %e, attempt, "transient failure, retrying");
+                tokio::time::sleep(backoff(attempt)).await;
+                attempt += 1;
+            }
+        }
+    }
+}
+
+fn attempt_of(first: Instant) -> u32 {
+    (first.elapsed().as_secs_f64().max(0.25) / 0.25).log2() as u32
+}
+
+fn forget_unknown(shared: &Shared, key: &str) {
+    shared.unknown_since.lock().unwrap_or_else(|p| p.into_inner()).remove(key);
+}
+
+async fn ack(d: &Delivery) {
+    if let Err(e) = d.acker.ack(BasicAckOptions::default()).await {
+        // the channel broke after commit: the message comes again and the inbox deduplicates it
+        tracing::warn!(error = %e, "ack failed; the redelivery will be deduplicated");
+    }
+}
+
+/// Record the refusal (inbox, audit, `message.rejected`), copy the message to the dead-letter exchange
+/// with its reason, then ack it.
+async fn reject(shared: &Arc<Shared>, dlx: &Channel, d: &Delivery, cause: &Cause, body: Option<&str>, reason: &str) {
+    tracing::warn!(message_id = %cause.key, r#type = %cause.ty, reason = %reason, "message rejected");
+    let mut attempt = 0;
+    loop {
+        match shared.store.record_rejection(cause, body, reason, shared.clock.now()).await {
+            Ok(()) => break,
+            Err(e) => {
+                tracing::warn!(error = %e, "recording a rejection failed, retrying");
+                tokio::time::sleep(backoff(attempt)).await;
+                attempt += 1;
+            }
+        }
+    }
+    shared.wake_relay.notify_one();
+    let routing_key = d.routing_key.as_str().to_owned();
+    match bus::dead_letter(dlx, &shared.config.amqp.dead_letter_exchange, &routing_key, &d.data, &d.properties, reason)
+        .await
+    {
+        Ok(Published::Confirmed) => ack(d).await,
+        Ok(other) => {
+            tracing::error!(outcome = ?other, "dead-lettering was not confirmed; requeueing");
+            let _ = d.acker.nack(BasicNackOptions { multiple: false, requeue: true }).await;
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "dead-lettering failed; requeueing");
+            let _ = d.acker.nack(BasicNackOptions { multiple: false, requeue: true }).await;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Outbox relay
+
+async fn relay_loop(shared: Arc<Shared>, mut shutdown: watch::Receiver<bool>) {
+    let mut attempt = 0;
+    loop {
+        if *shutdown.borrow() {
+            break;
+        }
+        match relay_session(&shared, shutdown.clone()).await {
+            Ok(()) => break,
+            Err(e) => {
+                tracing::warn!(error = %e, "outbox relay session ended, reconnecting");
+                tokio::select! {
+                    _ = tokio::time::sleep(backoff(attempt)) => {}
+                    _ = stopped(&mut shutdown) => {}
+                }
+                attempt += 1;
+            }
+        }
+    }
+}
+
+async fn relay_session(shared: &Arc<Shared>, mut shutdown: watch::Receiver<bool>) -> anyhow::Result<()> {
+    let cfg = &shared.config.amqp;
+    let conn: Connection = bus::connect(&cfg.url, "nachfolge-publisher").await?;
+    let ch = bus::confirm_channel(&conn).await?;
+    bus::declare_topology(&ch, cfg).await?;
+    let poll = shared.config.worker.poll_interval();
+    loop {
+        let stopping = *shutdown.borrow();
+        let published = relay_once(shared, &ch).await?;
+        if stopping {
+            break;
+        }
+        if published == 0 {
+            tokio::select! {
+                _ = shared.wake_relay.notified() => {}
+                _ = tokio::time::sleep(poll) => {}
+                _ = stopped(&mut shutdown) => {}
+            }
+        }
+    }
+    let _ = conn.close(200, "bye".into()).await;
+    Ok(())
+}
+
+/// Publish one batch; returns how many were confirmed. Several replicas: only the holder of the relay
+/// lock publishes, so the per-body order holds.
+async fn relay_once(shared: &Arc<Shared>, ch: &Channel) -> anyhow::Result<usize> {
+    let store = &shared.store;
+    let mut lock = store.pool.acquire().await?;
+    let locked: bool = sqlx::query_scalar("SELECT pg_try_advisory_lock(4242002)").fetch_one(&mut *lock).await?;
+    if !locked {
+        return Ok(0);
+    }
+    let result = async {
+        let now = shared.clock.now();
+        let batch = store.pending_events(i64::from(shared.config.worker.outbox_batch), now).await?;
+        if batch.is_empty() {
+            return Ok::<usize, anyhow::Error>(0);
+        }
+        // pipeline: publish the batch, then collect the confirms in order
+        let mut confirms = Vec::with_capacity(batch.len());
+        for ev in &batch {
+            confirms.push(bus::publish_event(ch, &shared.config.amqp.events_exchange, &ev.event).await?);
+        }
+        let mut ok = Vec::new();
+        let mut failed_bodies = std::collections::HashSet::new();
+        for (ev, confirm) in batch.iter().zip(confirms) {
+            let outcome: Published = confirm.await?.into();
+            let key = ev.body_id.clone().unwrap_or_default();
+            if outcome == Published::Confirmed && !failed_bodies.contains(&key) {
+                ok.push(ev.id);
+                continue;
+            }
+            // keep the order per body: everything after a failure is published again later
+            let why = match outcome {
+                Published::Unroutable => "unroutable: no queue bound for this event type",
+                Published::Nacked => "nacked by the broker",
+                Published::Confirmed => "an earlier event of this body is not yet published",
+            };
+            if failed_bodies.insert(key) {
+                tracing::warn!(event_type = %ev.ty, reason = why, "event not published, will retry");
+            }
+            let retry =
+                shared.clock.now() + chrono::Duration::from_std(backoff(ev.attempts as u32)).unwrap_or_default();
+            store.mark_publish_failed(ev.id, why, retry).await?;
+        }
+        store.mark_published(&ok, shared.clock.now()).await?;
+        shared.metrics.inc_counter("nachfolge_events_published_total", &[], ok.len() as u64);
+        Ok(ok.len())
+    }
+    .await;
+    let _ = sqlx::query("SELECT pg_advisory_unlock(4242002)").execute(&mut *lock).await;
+    result
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Mail sender
+
+async fn mail_loop(shared: Arc<Shared>, mailer: Mailer, mut shutdown: watch::Receiver<bool>) {
+    let poll = shared.config.worker.poll_interval();
+    let lease = shared.config.smtp.timeout() * 3;
+    loop {
+        if *shutdown.borrow() {
+            break;
+        }
+        let now = shared.clock.now();
+        let batch = match shared.store.claim_mails(20, now, lease).await {
+            Ok(b) => b,
+            Err(e) => {
+                tracing::warn!(error = %e, "claiming mails failed");
+                Vec::new()
+            }
+        };
+        for m in &batch {
+            let result = mailer.send(m).await;
+            let now = shared.clock.now();
+            let (cmd, step, outcome) = match &result {
+                SendResult::Sent => (
+                    Command::NotificationSent {
+                        case: m.case_id.clone(),
+                        round: m.round as u32,
+                        message_id: m.message_id.clone(),
+                        sent_at: now,
+                    },
+                    Step::MailSent { message_id: &m.message_id },
+                    "sent",
+                ),
+                SendResult::Permanent(reason) => (
+                    Command::NotificationFailed {
+                        case: m.case_id.clone(),
+                        round: m.round as u32,
+                        reason: reason.clone(),
+                    },
+                    Step::MailFailed { message_id: &m.message_id, reason },
+                    "failed",
+                ),
+                SendResult::Transient(reason) => {
+                    tracing::warn!(case = %m.case_id, attempts = m.attempts, reason = %reason, "mail not sent, will retry");
+                    let retry = now + chrono::Duration::from_std(backoff(m.attempts as u32 + 4)).unwrap_or_default();
+                    if let Err(e) = shared.store.mail_retry(&m.message_id, reason, retry).await {
+                        tracing::warn!(error = %e, "recording a mail retry failed");
+                    }
+                    shared.metrics.inc_counter("nachfolge_mails_total", &[("outcome", "retry")], 1);
+                    continue;
+                }
+            };
+            let cause = Cause {
+                key: format!("mail:{}", m.message_id),
+                ty: if outcome == "sent" { "mail.sent".into() } else { "mail.failed".into() },
+                payload: serde_json::json!({"message_id": m.message_id, "case": m.case_id, "round": m.round}),
+            };
+            let mut attempt = 0;
+            loop {
+                match shared
+                    .store
+                    .apply_internal(&cause, &m.body_id, cmd.clone(), step, now, &shared.settings, &shared.templates)
+                    .await
+                {
+                    Ok(Ok(())) => break,
+                    Ok(Err(e)) => {
+                        tracing::error!(case = %m.case_id, error = %e, "mail result not applicable");
+                        break;
+                    }
+                    Err(e) => {
+                        tracing::warn!(error = %e, "recording a mail result failed, retrying");
+                        tokio::time::sleep(backoff(attempt)).await;
+                        attempt += 1;
+                    }
+                }
+            }
+            tracing::info!(case = %m.case_id, round = m.round, outcome, "mail processed");
+            shared.metrics.inc_counter("nachfolge_mails_total", &[("outcome", outcome)], 1);
+            shared.wake_relay.notify_one();
+        }
+        if batch.is_empty() {
+            tokio::select! {
+                _ = shared.wake_mail.notified() => {}
+                _ = tokio::time::sleep(poll) => {}
+                _ = stopped(&mut shutdown) => {}
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Timers
+
+async fn timer_loop(shared: Arc<Shared>, mut shutdown: watch::Receiver<bool>) {
+    let poll = shared.config.worker.poll_interval().min(Duration::from_millis(500));
+    loop {
+        if *shutdown.borrow() {
+            break;
+        }
+        let fired = fire_due_timers(&shared).await;
+        if fired == 0 {
+            tokio::select! {
+                _ = tokio::time::sleep(poll) => {}
+                _ = stopped(&mut shutdown) => {}
+            }
+        }
+    }
+}
+
+/// Fire every due timer once; returns how many fired.
+pub async fn fire_due_timers(shared: &Arc<Shared>) -> usize {
+    let now = shared.clock.now();
+    let due = match shared.store.claim_timers(500, now, Duration::from_secs(60)).await {
+        Ok(d) => d,
+        Err(e) => {
+            tracing::warn!(error = %e, "claiming timers failed");
+            return 0;
+        }
+    };
+    let mut fired = 0;
+    for t in due {
+        let cause = Cause {
+            key: format!("timer:{}:{}", t.key, t.due_at.timestamp()),
+            ty: "deadline.expired".into(),
+            payload: serde_json::json!({"key": t.key, "case": t.case_id, "round": t.round, "due_at": t.due_at}),
+        };
+        let cmd = Command::DeadlineExpired { case: t.case_id.clone(), round: t.round as u32 };
+        let step = Step::TimerFired { key: &t.key, due_at: t.due_at };
+        match shared.store.apply_internal(&cause, &t.body_id, cmd, step, now, &shared.settings, &shared.templates).await
+        {
+            Ok(Ok(())) => {
+                fired += 1;
+                let lag = (shared.clock.now() - t.due_at).num_milliseconds() as f64 / 1000.0;
+                shared.metrics.observe("nachfolge_timer_lag_seconds", &[], lag.max(0.0));
+                tracing::info!(case = %t.case_id, round = t.round, "deadline fired");
+            }
+            Ok(Err(e)) => tracing::error!(case = %t.case_id, error = %e, "deadline not applicable"),
+            Err(e) => {
+                tracing::warn!(case = %t.case_id, error = %e, "firing a deadline failed; the lease will expire and it fires again")
+            }
+        }
+    }
+    if fired > 0 {
+        shared.metrics.inc_counter("nachfolge_timers_fired_total", &[], fired as u64);
+        shared.wake_relay.notify_one();
+        shared.wake_mail.notify_one();
+    }
+    fired
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Stats
+
+async fn stats_loop(shared: Arc<Shared>, mut shutdown: watch::Receiver<bool>) {
+    loop {
+        let now = shared.clock.now();
+        if let Ok((n, age)) = shared.store.outbox_backlog(now).await {
+            shared.metrics.set_gauge("nachfolge_outbox_backlog", &[], n as f64);
+            shared.metrics.set_gauge("nachfolge_outbox_oldest_seconds", &[], age);
+        }
+        if let Ok((due, pending)) = shared.store.timer_counts(now).await {
+            shared.metrics.set_gauge("nachfolge_timers_due", &[], due as f64);
+            shared.metrics.set_gauge("nachfolge_timers_pending", &[], pending as f64);
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(Duration::from_secs(5)) => {}
+            _ = stopped(&mut shutdown) => break,
+        }
+    }
+}

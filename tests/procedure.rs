@@ -1,0 +1,1303 @@
+//! The succession procedure as a pure state machine (`case::handle`), driven command by command, without
+//! services. Every test that checks a statutory rule is named after its citation; each asserts the exact
+//! effects (events in order, key data fields, timers, mails, announcements) and the resulting case state.
+//!
+//! Calendar used throughout (2025, NRW and Hessen): Pfingstmontag 9 Jun, Fronleichnam 19 Jun.
+
+use chrono::{DateTime, FixedOffset, NaiveDate, Utc};
+use serde_json::{json, Value};
+
+use nachfolge::case::{self, timer_key, CaseState, Command, Effect, Rejection, Settings};
+use nachfolge::messages::*;
+use nachfolge::model::{Body, Fact, Snapshot};
+
+// ---------------------------------------------------------------------------------------------------------
+// Builders
+
+fn t(s: &str) -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(s).expect("test instant").with_timezone(&Utc)
+}
+
+fn tz(s: &str) -> DateTime<FixedOffset> {
+    DateTime::parse_from_rfc3339(s).expect("test instant")
+}
+
+fn d(s: &str) -> NaiveDate {
+    NaiveDate::parse_from_str(s, "%Y-%m-%d").expect("test date")
+}
+
+fn cand(id: &str, position: Option<u32>, seat: Option<&str>) -> Value {
+    let mut c = json!({
+        "id": id,
+        "position": position,
+        "given_name": "Vorname",
+        "family_name": format!("Nachname {id}"),
+        "email": format!("{}@example.org", id.to_lowercase()),
+    });
+    if let Some(via) = seat {
+        c["seat"] = json!({ "since": "2020-11-01", "via": via });
+    }
+    c
+}
+
+fn officer() -> Value {
+    json!({ "name": "Wahlleitung", "email": "wahlleitung@example.org" })
+}
+
+/// NRW council "rat": list L1 (party) with two seated members and four more candidates, list E1 (an
+/// individual candidate who won a district).
+fn nrw_snapshot() -> Value {
+    json!({
+        "body": {
+            "id": "rat", "name": "Rat der Stadt Musterstadt", "land": "NW", "statutory_size": 10,
+            "term": { "start": "2020-11-01", "end": "2025-10-31" },
+            "returning_officer": officer(),
+        },
+        "lists": [
+            { "id": "L1", "name": "Partei A", "kind": "party", "candidates": [
+                cand("L1-01", Some(1), Some("list")),
+                cand("L1-02", Some(2), Some("list")),
+                cand("L1-03", Some(3), None),
+                cand("L1-04", Some(4), None),
+                cand("L1-05", Some(5), None),
+                cand("L1-06", Some(6), None),
+            ]},
+            { "id": "E1", "name": "Einzelbewerber", "kind": "individual", "candidates": [
+                cand("E1-01", None, Some("district")),
+            ]},
+        ],
+    })
+}
+
+/// Hessen council "hrat": list A, ranked by personal votes (A-03 first among the not-yet-called).
+fn he_snapshot(system: &str) -> Value {
+    let v = |id: &str, pos: u32, votes: i64, seat: Option<&str>| {
+        let mut c = cand(id, Some(pos), seat);
+        c["votes"] = json!(votes);
+        c
+    };
+    json!({
+        "body": {
+            "id": "hrat", "name": "Gemeindevertretung Musterdorf", "land": "HE",
+            "electoral_system": system, "statutory_size": 10,
+            "term": { "start": "2021-04-01", "end": "2026-03-31" },
+            "returning_officer": officer(),
+        },
+        "lists": [
+            { "id": "A", "name": "Liste A", "kind": "voter_group", "candidates": [
+                v("A-01", 1, 900, Some("list")),
+                v("A-02", 2, 800, Some("list")),
+                v("A-03", 3, 300, None),
+                v("A-04", 4, 500, None),
+                v("A-05", 5, 400, None),
+                v("A-06", 6, 400, None),
+            ]},
+        ],
+    })
+}
+
+fn body_from(snapshot: Value) -> Body {
+    let snap: Snapshot = serde_json::from_value(snapshot).expect("test snapshot");
+    let (body, effects) = case::register(None, snap).expect("registration");
+    assert_eq!(kinds(&effects), ["publish:body.registered"]);
+    body
+}
+
+fn nrw() -> Body {
+    body_from(nrw_snapshot())
+}
+
+fn add_fact(snapshot: &mut Value, list: usize, cand: usize, fact: Value) {
+    let facts = &mut snapshot["lists"][list]["candidates"][cand]["facts"];
+    if facts.is_null() {
+        *facts = json!([]);
+    }
+    facts.as_array_mut().expect("facts").push(fact);
+}
+
+fn vacancy(body: &str, member: &str, reason: DepartureReason, effective_at: &str) -> Command {
+    Command::Inbound(Inbound::VacancyReported(VacancyReported {
+        body: body.into(),
+        member: member.into(),
+        reason,
+        effective_at: tz(effective_at),
+    }))
+}
+
+fn sent(case: &str, round: u32, at: &str) -> Command {
+    Command::NotificationSent {
+        case: case.into(),
+        round,
+        message_id: format!("<{case}.{round}@nachfolge>"),
+        sent_at: t(at),
+    }
+}
+
+fn served(body: &str, case: &str, method: ServiceMethod, on: &str) -> Command {
+    Command::Inbound(Inbound::NotificationServed(NotificationServed {
+        body: body.into(),
+        case: case.into(),
+        method,
+        on: d(on),
+    }))
+}
+
+fn declare(body: &str, case: &str, candidate: &str, kind: DeclarationKind, at: &str) -> Command {
+    Command::Inbound(Inbound::DeclarationReceived(DeclarationReceived {
+        body: body.into(),
+        case: case.into(),
+        candidate: candidate.into(),
+        kind,
+        received_at: tz(at),
+    }))
+}
+
+fn cured(body: &str, case: &str, candidate: &str, at: &str) -> Command {
+    Command::Inbound(Inbound::BarCured(BarCuredReceived {
+        body: body.into(),
+        case: case.into(),
+        candidate: candidate.into(),
+        proven_at: tz(at),
+    }))
+}
+
+fn fact(body: &str, candidate: &str, fact: Fact) -> Command {
+    Command::Inbound(Inbound::FactRecorded(FactRecorded { body: body.into(), candidate: candidate.into(), fact }))
+}
+
+fn expired(case: &str, round: u32) -> Command {
+    Command::DeadlineExpired { case: case.into(), round }
+}
+
+fn run(body: &mut Body, cmd: Command, now: &str) -> Vec<Effect> {
+    run_with(body, cmd, now, &Settings::default())
+}
+
+fn run_with(body: &mut Body, cmd: Command, now: &str, settings: &Settings) -> Vec<Effect> {
+    case::handle(body, cmd, t(now), settings).unwrap_or_else(|e| panic!("command refused: {e}"))
+}
+
+/// A command that must be refused; the body is worked on a copy (the shell rolls back on `Err`).
+fn refuse(body: &Body, cmd: Command, now: &str) -> Rejection {
+    let mut copy = body.clone();
+    match case::handle(&mut copy, cmd, t(now), &Settings::default()) {
+        Ok(effects) => panic!("expected a rejection, got {:?}", kinds(&effects)),
+        Err(e) => e,
+    }
+}
+
+/// The effects in a compact, comparable form.
+fn kinds(effects: &[Effect]) -> Vec<String> {
+    effects
+        .iter()
+        .map(|e| match e {
+            Effect::Publish { event_type, .. } => format!("publish:{event_type}"),
+            Effect::Mail(m) => format!("mail:{}", m.template),
+            Effect::Announce(a) => format!("announce:{}", a.kind),
+            Effect::Schedule { key, .. } => format!("schedule:{key}"),
+            Effect::Cancel { key } => format!("cancel:{key}"),
+        })
+        .collect()
+}
+
+/// The data of the `n`th published event of a type.
+fn nth<'a>(effects: &'a [Effect], ty: &str, n: usize) -> &'a Value {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Publish { event_type, data } if *event_type == ty => Some(data),
+            _ => None,
+        })
+        .nth(n)
+        .unwrap_or_else(|| panic!("no {ty} #{n} in {:?}", kinds(effects)))
+}
+
+fn event<'a>(effects: &'a [Effect], ty: &str) -> &'a Value {
+    nth(effects, ty, 0)
+}
+
+fn mail(effects: &[Effect]) -> &case::MailRequest {
+    effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Mail(m) => Some(m),
+            _ => None,
+        })
+        .expect("a mail request")
+}
+
+fn schedule(effects: &[Effect]) -> (String, DateTime<Utc>, u32) {
+    effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Schedule { key, due_at, round, .. } => Some((key.clone(), *due_at, *round)),
+            _ => None,
+        })
+        .expect("a schedule effect")
+}
+
+fn announcement(effects: &[Effect]) -> &case::Announcement {
+    effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Announce(a) => Some(a),
+            _ => None,
+        })
+        .expect("an announcement")
+}
+
+fn state<'a>(body: &'a Body, case: &str) -> &'a CaseState {
+    &body.cases[case].state
+}
+
+fn offer<'a>(body: &'a Body, case: &str) -> &'a case::Offer {
+    match state(body, case) {
+        CaseState::Offered(o) => o,
+        other => panic!("case {case} is not offered: {other:?}"),
+    }
+}
+
+fn has_fact(body: &Body, candidate: &str, kind: &str) -> bool {
+    body.candidate(candidate).expect("candidate").facts.iter().any(|f| f.kind() == kind)
+}
+
+/// Same instant, whatever the offset it is written with.
+fn same_instant(v: &Value, expected: &str) {
+    let got = DateTime::parse_from_rfc3339(v.as_str().unwrap_or_else(|| panic!("not a time: {v}")))
+        .expect("RFC 3339")
+        .with_timezone(&Utc);
+    assert_eq!(got, t(expected), "instant {v}");
+}
+
+const CASE: &str = "rat-1";
+const OPENED: &str = "2025-06-02T10:00:00+02:00";
+const SENT: &str = "2025-06-02T12:00:00+02:00";
+
+/// NRW: L1-02 resigned; L1-03 offered (round 1).
+fn nrw_open() -> Body {
+    let mut b = nrw();
+    run(&mut b, vacancy("rat", "L1-02", DepartureReason::Resigned, OPENED), OPENED);
+    b
+}
+
+/// NRW: offered and the notification e-mail sent.
+fn nrw_notified() -> Body {
+    let mut b = nrw_open();
+    run(&mut b, sent(CASE, 1, SENT), SENT);
+    b
+}
+
+/// NRW: served Tue 3 Jun 2025 → the week ends Tue 10 Jun 2025 24:00 (= 2025-06-10T22:00Z).
+fn nrw_served() -> Body {
+    let mut b = nrw_notified();
+    run(&mut b, served("rat", CASE, ServiceMethod::Certificate, "2025-06-03"), "2025-06-04T09:00:00+02:00");
+    b
+}
+const ENDS: &str = "2025-06-11T00:00:00+02:00";
+
+// ---------------------------------------------------------------------------------------------------------
+// NRW § 45 Abs. 6 KWahlG
+
+#[test]
+fn nrw_45_abs_6_satz_1_vacancy_determines_successor_and_requests_declaration() {
+    let mut b = nrw();
+    let fx = run(&mut b, vacancy("rat", "L1-02", DepartureReason::Resigned, OPENED), OPENED);
+    assert_eq!(kinds(&fx), ["publish:membership.changed", "publish:succession.determined", "mail:nrw_offer"]);
+
+    let left = event(&fx, "membership.changed");
+    assert_eq!(left["change"], "left");
+    assert_eq!(left["basis"], "vacancy");
+    assert_eq!(left["person"]["id"], "L1-02");
+    assert_eq!(left["list"], "L1");
+    assert_eq!(left["voting_right"], false);
+    same_instant(&left["effective_at"], OPENED);
+    assert_eq!(left["membership"]["endDate"], "2025-06-02");
+    assert_eq!(left["membership"]["startDate"], "2020-11-01");
+
+    let det = event(&fx, "succession.determined");
+    assert_eq!(det["case"], CASE);
+    assert_eq!(det["round"], 1);
+    assert_eq!(det["successor"]["id"], "L1-03");
+    assert_eq!(det["successor"]["list"], "L1");
+    assert_eq!(det["vacancy"]["member"], "L1-02");
+    assert_eq!(det["vacancy"]["reason"], "resigned");
+    assert_eq!(det["barred"], false);
+    let chosen = det["trail"].as_array().expect("trail").iter().find(|s| s["verdict"] == "chosen").expect("chosen");
+    assert_eq!(chosen["candidate"], "L1-03");
+    assert_eq!(chosen["citation"], "§ 45 Abs. 2 Satz 1 KWahlG NRW");
+
+    let m = mail(&fx);
+    assert_eq!((m.case.as_str(), m.round, m.candidate.as_str()), (CASE, 1, "L1-03"));
+    assert_eq!(m.to.as_deref(), Some("l1-03@example.org"));
+    assert_eq!(m.reply_to, "wahlleitung@example.org");
+
+    // no announcement yet: [decision] NRW announces when membership starts (§ 45 Abs. 6 Satz 7)
+    let o = offer(&b, CASE);
+    assert_eq!(o.successor, "L1-03");
+    assert_eq!((o.notified_at, o.deadline.as_ref(), o.accepted_at), (None, None, None));
+    assert_eq!(b.cases[CASE].round, 1);
+    assert!(b.candidate("L1-02").expect("departed").seat.is_none());
+    assert!(has_fact(&b, "L1-02", "former_member"));
+}
+
+#[test]
+fn nrw_45_abs_6_satz_7_switch_announces_at_determination() {
+    let mut b = nrw();
+    let settings = Settings { announce_at_determination: true, ..Settings::default() };
+    let fx = run_with(&mut b, vacancy("rat", "L1-02", DepartureReason::Resigned, OPENED), OPENED, &settings);
+    assert_eq!(
+        kinds(&fx),
+        ["publish:membership.changed", "publish:succession.determined", "mail:nrw_offer", "announce:successor"]
+    );
+    run_with(&mut b, sent(CASE, 1, SENT), SENT, &settings);
+    let fx = run_with(
+        &mut b,
+        declare("rat", CASE, "L1-03", DeclarationKind::Accept, "2025-06-03T08:00:00+02:00"),
+        "2025-06-03T08:00:00+02:00",
+        &settings,
+    );
+    // announced once, at the determination
+    assert_eq!(kinds(&fx), ["publish:declaration.recorded", "cancel:rat-1#1", "publish:membership.changed"]);
+}
+
+#[test]
+fn nrw_45_abs_6_satz_2_notification_sent_reports_successor_notified_without_deadline() {
+    let mut b = nrw_open();
+    let fx = run(&mut b, sent(CASE, 1, SENT), SENT);
+    // without an e-mail fiction no period runs until notification.served
+    assert_eq!(kinds(&fx), ["publish:successor.notified"]);
+    let n = event(&fx, "successor.notified");
+    assert_eq!(n["candidate"], "L1-03");
+    assert_eq!(n["round"], 1);
+    assert_eq!(n["message_id"], "<rat-1.1@nachfolge>");
+    same_instant(&n["sent_at"], SENT);
+    let o = offer(&b, CASE);
+    assert_eq!(o.notified_at, Some(t(SENT)));
+    assert!(o.deadline.is_none());
+}
+
+#[test]
+fn nrw_45_abs_6_satz_2_email_fiction_starts_period_when_sent() {
+    let mut b = nrw_open();
+    let settings = Settings { email_fiction_days: Some(3), ..Settings::default() };
+    let fx = run_with(&mut b, sent(CASE, 1, SENT), SENT, &settings);
+    assert_eq!(kinds(&fx), ["publish:successor.notified", "schedule:rat-1#1", "publish:deadline.set"]);
+    // sent Mon 2 Jun → deemed served Thu 5 Jun → the week ends Thu 12 Jun 2025 24:00
+    let ds = event(&fx, "deadline.set");
+    assert_eq!(ds["candidate"], "L1-03");
+    assert_eq!(ds["served_on"], "2025-06-05");
+    assert_eq!(ds["last_day"], "2025-06-12");
+    same_instant(&ds["ends_at"], "2025-06-13T00:00:00+02:00");
+    assert!(ds["trail"].as_array().expect("trail").iter().any(|s| s["reason"] == "service_fiction"));
+    assert_eq!(schedule(&fx), ("rat-1#1".into(), t("2025-06-13T00:00:00+02:00"), 1));
+    assert_eq!(offer(&b, CASE).deadline.as_ref().map(|d| d.last_day), Some(d("2025-06-12")));
+}
+
+#[test]
+fn nrw_45_abs_6_satz_2_service_starts_one_week_period() {
+    let mut b = nrw_notified();
+    let fx = run(&mut b, served("rat", CASE, ServiceMethod::Certificate, "2025-06-03"), "2025-06-04T09:00:00+02:00");
+    assert_eq!(kinds(&fx), ["schedule:rat-1#1", "publish:deadline.set"]);
+    let ds = event(&fx, "deadline.set");
+    assert_eq!((ds["served_on"].as_str(), ds["last_day"].as_str()), (Some("2025-06-03"), Some("2025-06-10")));
+    same_instant(&ds["ends_at"], ENDS);
+    assert_eq!(ds["round"], 1);
+    assert_eq!(schedule(&fx), (timer_key(CASE, 1), t(ENDS), 1));
+    let dl = offer(&b, CASE).deadline.clone().expect("deadline");
+    assert_eq!((dl.served_on, dl.last_day, dl.ends_at), (d("2025-06-03"), d("2025-06-10"), t(ENDS)));
+}
+
+#[test]
+fn lzg_nrw_4_abs_2_explicit_service_overrides_email_fiction_and_registered_letter_counts_4th_day() {
+    let mut b = nrw_open();
+    let settings = Settings { email_fiction_days: Some(3), ..Settings::default() };
+    run_with(&mut b, sent(CASE, 1, SENT), SENT, &settings);
+    // registered letter posted Fri 6 Jun 2025 → served Tue 10 Jun → ends Tue 17 Jun 2025 24:00; moves the timer
+    let fx = run_with(
+        &mut b,
+        served("rat", CASE, ServiceMethod::RegisteredLetterPosted, "2025-06-06"),
+        "2025-06-06T15:00:00+02:00",
+        &settings,
+    );
+    assert_eq!(kinds(&fx), ["schedule:rat-1#1", "publish:deadline.set"]);
+    let ds = event(&fx, "deadline.set");
+    assert_eq!((ds["served_on"].as_str(), ds["last_day"].as_str()), (Some("2025-06-10"), Some("2025-06-17")));
+    assert_eq!(schedule(&fx).1, t("2025-06-18T00:00:00+02:00"));
+    // the old fiction's end is no longer the end: a timer at that moment does nothing
+    let fx = run(&mut b, expired(CASE, 1), "2025-06-13T00:00:00+02:00");
+    assert!(fx.is_empty(), "{:?}", kinds(&fx));
+    assert!(matches!(state(&b, CASE), CaseState::Offered(_)));
+}
+
+#[test]
+fn vwvfg_nrw_31_abs_3_satz_1_period_ending_on_fronleichnam_ends_next_working_day() {
+    let mut b = nrw_open();
+    run(&mut b, sent(CASE, 1, SENT), SENT);
+    // served Thu 12 Jun 2025 → the week ends Thu 19 Jun, Fronleichnam → Fri 20 Jun 2025 24:00
+    let fx =
+        run(&mut b, served("rat", CASE, ServiceMethod::Acknowledgement, "2025-06-12"), "2025-06-12T18:00:00+02:00");
+    let ds = event(&fx, "deadline.set");
+    assert_eq!((ds["served_on"].as_str(), ds["last_day"].as_str()), (Some("2025-06-12"), Some("2025-06-20")));
+    same_instant(&ds["ends_at"], "2025-06-21T00:00:00+02:00");
+    assert!(ds["trail"]
+        .as_array()
+        .expect("trail")
+        .iter()
+        .any(|s| s["reason"].as_str().is_some_and(|r| r.starts_with("extended_public_holiday:Fronleichnam"))
+            && s["citation"].as_str().is_some_and(|c| c.contains("§ 31 Abs. 3 Satz 1"))));
+    assert_eq!(schedule(&fx).1, t("2025-06-21T00:00:00+02:00"));
+    // an acceptance on the holiday's next day is still in time
+    let fx = run(
+        &mut b,
+        declare("rat", CASE, "L1-03", DeclarationKind::Accept, "2025-06-20T23:59:00+02:00"),
+        "2025-06-20T23:59:30+02:00",
+    );
+    assert_eq!(event(&fx, "membership.changed")["basis"], "acceptance");
+}
+
+#[test]
+fn vwvfg_nrw_31_abs_3_satz_2_fixed_end_date_is_not_extended() {
+    let mut b = nrw_open();
+    let settings = Settings { fixed_end_date: true, ..Settings::default() };
+    run_with(&mut b, sent(CASE, 1, SENT), SENT, &settings);
+    let fx = run_with(
+        &mut b,
+        served("rat", CASE, ServiceMethod::Acknowledgement, "2025-06-12"),
+        "2025-06-12T18:00:00+02:00",
+        &settings,
+    );
+    assert_eq!(event(&fx, "deadline.set")["last_day"], "2025-06-19");
+}
+
+#[test]
+fn nrw_45_abs_6_satz_3_acceptance_starts_membership_when_it_reaches_the_officer() {
+    let mut b = nrw_served();
+    let at = "2025-06-05T11:30:00+02:00";
+    let fx = run(&mut b, declare("rat", CASE, "L1-03", DeclarationKind::Accept, at), "2025-06-05T12:00:00+02:00");
+    assert_eq!(
+        kinds(&fx),
+        ["publish:declaration.recorded", "cancel:rat-1#1", "publish:membership.changed", "announce:successor"]
+    );
+    let rec = event(&fx, "declaration.recorded");
+    assert_eq!((rec["candidate"].as_str(), rec["kind"].as_str()), (Some("L1-03"), Some("accept")));
+    same_instant(&rec["received_at"], at);
+    let m = event(&fx, "membership.changed");
+    assert_eq!((m["change"].as_str(), m["basis"].as_str()), (Some("joined"), Some("acceptance")));
+    assert_eq!(m["person"]["id"], "L1-03");
+    assert_eq!(m["voting_right"], true);
+    same_instant(&m["effective_at"], at);
+    assert_eq!(m["membership"]["startDate"], "2025-06-05");
+    let a = announcement(&fx);
+    assert_eq!(a.legal_basis, "§ 45 Abs. 6 Satz 7 KWahlG NRW");
+    assert!(a.objection_period.contains("§ 39 Abs. 1"));
+    assert_eq!(a.template, "nrw_successor");
+    match state(&b, CASE) {
+        CaseState::Filled { successor, since, basis } => {
+            assert_eq!((successor.as_str(), *since, *basis), ("L1-03", t(at), MembershipBasis::Acceptance));
+        }
+        other => panic!("not filled: {other:?}"),
+    }
+    let seat = b.candidate("L1-03").and_then(|c| c.seat.clone()).expect("seat");
+    assert_eq!(seat.since, d("2025-06-05"));
+    assert!(!b.has_open_case());
+}
+
+#[test]
+fn nrw_45_abs_6_satz_3_membership_not_before_departure_of_predecessor() {
+    let mut b = nrw();
+    // L1-02 resigns on 2 Jun with effect from 1 Jul 2025
+    let departure = "2025-07-01T00:00:00+02:00";
+    let fx = run(&mut b, vacancy("rat", "L1-02", DepartureReason::Resigned, departure), OPENED);
+    same_instant(&event(&fx, "membership.changed")["effective_at"], departure);
+    run(&mut b, sent(CASE, 1, SENT), SENT);
+    let fx = run(
+        &mut b,
+        declare("rat", CASE, "L1-03", DeclarationKind::Accept, "2025-06-03T09:00:00+02:00"),
+        "2025-06-03T09:00:00+02:00",
+    );
+    let m = event(&fx, "membership.changed");
+    assert_eq!(m["basis"], "acceptance");
+    same_instant(&m["effective_at"], departure);
+    assert_eq!(m["membership"]["startDate"], "2025-07-01");
+    assert!(matches!(state(&b, CASE), CaseState::Filled { since, .. } if *since == t(departure)));
+}
+
+#[test]
+fn nrw_45_abs_2_satz_2_refusal_determines_next_successor() {
+    let mut b = nrw_served();
+    let at = "2025-06-05T11:30:00+02:00";
+    let fx = run(&mut b, declare("rat", CASE, "L1-03", DeclarationKind::Refuse, at), "2025-06-05T12:00:00+02:00");
+    assert_eq!(
+        kinds(&fx),
+        ["publish:declaration.recorded", "cancel:rat-1#1", "publish:succession.determined", "mail:nrw_offer"]
+    );
+    assert_eq!(event(&fx, "declaration.recorded")["kind"], "refuse");
+    let det = event(&fx, "succession.determined");
+    assert_eq!((det["round"].as_u64(), det["successor"]["id"].as_str()), (Some(2), Some("L1-04")));
+    let trail = det["trail"].as_array().expect("trail");
+    assert!(trail.iter().any(|s| s["candidate"] == "L1-03" && s["verdict"] == "skipped" && s["reason"] == "declined"));
+    let m = mail(&fx);
+    assert_eq!((m.round, m.candidate.as_str()), (2, "L1-04"));
+    // round 2 starts afresh: no notification, no deadline; the refusal is a fact
+    let o = offer(&b, CASE);
+    assert_eq!((o.successor.as_str(), o.notified_at, o.deadline.is_none()), ("L1-04", None, true));
+    assert_eq!(b.cases[CASE].round, 2);
+    assert_eq!(b.cases[CASE].refused, ["L1-03"]);
+    assert!(has_fact(&b, "L1-03", "declined"));
+    // the stale round-1 timer and a stale round-1 mail report change nothing
+    assert!(run(&mut b, expired(CASE, 1), "2025-06-11T00:00:00+02:00").is_empty());
+    assert!(run(&mut b, sent(CASE, 1, SENT), "2025-06-11T00:00:00+02:00").is_empty());
+    assert_eq!(offer(&b, CASE).notified_at, None);
+}
+
+#[test]
+fn nrw_45_abs_6_satz_5_reservation_counts_as_refusal() {
+    let mut b = nrw_served();
+    let at = "2025-06-05T11:30:00+02:00";
+    let fx = run(&mut b, declare("rat", CASE, "L1-03", DeclarationKind::AcceptWithReservation, at), at);
+    assert_eq!(
+        kinds(&fx),
+        ["publish:declaration.recorded", "cancel:rat-1#1", "publish:succession.determined", "mail:nrw_offer"]
+    );
+    assert_eq!(event(&fx, "declaration.recorded")["kind"], "accept_with_reservation");
+    assert_eq!(event(&fx, "succession.determined")["successor"]["id"], "L1-04");
+    assert!(has_fact(&b, "L1-03", "declined"));
+    assert!(b.candidate("L1-03").expect("c").seat.is_none());
+}
+
+#[test]
+fn nrw_45_abs_6_satz_6_refusal_cannot_be_withdrawn() {
+    let mut b = nrw_served();
+    run(
+        &mut b,
+        declare("rat", CASE, "L1-03", DeclarationKind::Refuse, "2025-06-05T11:30:00+02:00"),
+        "2025-06-05T11:30:00+02:00",
+    );
+    let fx = run(
+        &mut b,
+        declare("rat", CASE, "L1-03", DeclarationKind::Accept, "2025-06-05T15:00:00+02:00"),
+        "2025-06-05T15:00:00+02:00",
+    );
+    assert_eq!(kinds(&fx), ["publish:declaration.rejected"]);
+    let r = event(&fx, "declaration.rejected");
+    assert_eq!((r["candidate"].as_str(), r["reason"].as_str()), (Some("L1-03"), Some("refusal_irrevocable")));
+    assert_eq!(offer(&b, CASE).successor, "L1-04");
+    assert!(b.candidate("L1-03").expect("c").seat.is_none());
+}
+
+#[test]
+fn nrw_45_abs_6_satz_2_declaration_before_notification_sent_is_rejected() {
+    let mut b = nrw_open();
+    let fx = run(
+        &mut b,
+        declare("rat", CASE, "L1-03", DeclarationKind::Accept, "2025-06-02T11:00:00+02:00"),
+        "2025-06-02T11:00:00+02:00",
+    );
+    assert_eq!(kinds(&fx), ["publish:declaration.rejected"]);
+    assert_eq!(event(&fx, "declaration.rejected")["reason"], "before_notification");
+    assert_eq!(offer(&b, CASE).accepted_at, None);
+    // received before the mail went out, but entered after: still before the notification
+    run(&mut b, sent(CASE, 1, SENT), SENT);
+    let fx = run(
+        &mut b,
+        declare("rat", CASE, "L1-03", DeclarationKind::Refuse, "2025-06-02T11:59:00+02:00"),
+        "2025-06-02T13:00:00+02:00",
+    );
+    assert_eq!(event(&fx, "declaration.rejected")["reason"], "before_notification");
+    assert_eq!(offer(&b, CASE).successor, "L1-03");
+}
+
+#[test]
+fn nrw_45_abs_6_satz_4_declaration_after_end_of_period_is_rejected() {
+    let mut b = nrw_served();
+    // reached the officer at 00:00 after the last day; the timer has not fired yet
+    let fx = run(&mut b, declare("rat", CASE, "L1-03", DeclarationKind::Refuse, ENDS), "2025-06-11T00:00:30+02:00");
+    assert_eq!(kinds(&fx), ["publish:declaration.rejected"]);
+    assert_eq!(event(&fx, "declaration.rejected")["reason"], "after_deadline");
+    assert!(!has_fact(&b, "L1-03", "declined"));
+    // the period ended in silence: deemed accepted
+    let fx = run(&mut b, expired(CASE, 1), "2025-06-11T00:01:00+02:00");
+    assert_eq!(event(&fx, "membership.changed")["basis"], "deemed_acceptance");
+}
+
+#[test]
+fn nrw_45_abs_6_declaration_from_person_not_pending_successor_is_invalid() {
+    let b = nrw_served();
+    let at = "2025-06-05T11:30:00+02:00";
+    let err = refuse(&b, declare("rat", CASE, "L1-04", DeclarationKind::Accept, at), at);
+    assert!(matches!(&err, Rejection::Invalid(m) if m.contains("not the pending successor")), "{err:?}");
+    // the departed member himself is not the pending successor either
+    let err = refuse(&b, declare("rat", CASE, "L1-02", DeclarationKind::Refuse, at), at);
+    assert!(matches!(err, Rejection::Invalid(_)), "{err:?}");
+    // an unknown candidate or case may still be on its way: retried, not dead-lettered at once
+    let err = refuse(&b, declare("rat", CASE, "X-99", DeclarationKind::Accept, at), at);
+    assert!(matches!(err, Rejection::Unknown(_)), "{err:?}");
+    let err = refuse(&b, declare("rat", "rat-9", "L1-03", DeclarationKind::Accept, at), at);
+    assert!(matches!(err, Rejection::Unknown(_)), "{err:?}");
+    // a declaration dated in the future is bad input
+    let err = refuse(&b, declare("rat", CASE, "L1-03", DeclarationKind::Accept, "2025-06-06T11:30:00+02:00"), at);
+    assert!(matches!(&err, Rejection::Invalid(m) if m.contains("future")), "{err:?}");
+}
+
+#[test]
+fn nrw_45_abs_6_satz_3_acceptance_before_service_date_known_is_valid() {
+    let mut b = nrw_notified();
+    let at = "2025-06-02T18:00:00+02:00";
+    let fx = run(&mut b, declare("rat", CASE, "L1-03", DeclarationKind::Accept, at), at);
+    assert_eq!(
+        kinds(&fx),
+        ["publish:declaration.recorded", "cancel:rat-1#1", "publish:membership.changed", "announce:successor"]
+    );
+    same_instant(&event(&fx, "membership.changed")["effective_at"], at);
+    assert!(matches!(state(&b, CASE), CaseState::Filled { basis: MembershipBasis::Acceptance, .. }));
+    // [decision] the service certificate that arrives afterwards is taken without effect, not dead-lettered
+    let fx = run(&mut b, served("rat", CASE, ServiceMethod::Certificate, "2025-06-03"), "2025-06-04T09:00:00+02:00");
+    assert!(fx.is_empty(), "{:?}", kinds(&fx));
+    assert!(matches!(state(&b, CASE), CaseState::Filled { .. }));
+}
+
+#[test]
+fn nrw_45_abs_6_satz_4_silence_deemed_accepted_at_end_of_period() {
+    let mut b = nrw_served();
+    let fx = run(&mut b, expired(CASE, 1), "2025-06-11T00:00:02+02:00");
+    assert_eq!(kinds(&fx), ["cancel:rat-1#1", "publish:membership.changed", "announce:successor"]);
+    let m = event(&fx, "membership.changed");
+    assert_eq!((m["change"].as_str(), m["basis"].as_str()), (Some("joined"), Some("deemed_acceptance")));
+    assert_eq!(m["person"]["id"], "L1-03");
+    assert_eq!(m["voting_right"], true);
+    same_instant(&m["effective_at"], ENDS);
+    match state(&b, CASE) {
+        CaseState::Filled { successor, since, basis } => {
+            assert_eq!((successor.as_str(), *since, *basis), ("L1-03", t(ENDS), MembershipBasis::DeemedAcceptance));
+        }
+        other => panic!("not filled: {other:?}"),
+    }
+    // a declaration arriving after that changes nothing
+    let fx = run(
+        &mut b,
+        declare("rat", CASE, "L1-03", DeclarationKind::Refuse, "2025-06-11T09:00:00+02:00"),
+        "2025-06-11T09:00:00+02:00",
+    );
+    assert_eq!(kinds(&fx), ["publish:declaration.rejected"]);
+    assert!(b.candidate("L1-03").expect("c").seat.is_some());
+    // the timer firing again (at-least-once) changes nothing either
+    assert!(run(&mut b, expired(CASE, 1), "2025-06-11T00:05:00+02:00").is_empty());
+}
+
+#[test]
+fn nrw_45_abs_6_satz_4_timer_before_end_of_period_or_for_stale_round_has_no_effect() {
+    let mut b = nrw_served();
+    let before = b.cases[CASE].clone();
+    assert!(run(&mut b, expired(CASE, 1), "2025-06-10T23:59:59+02:00").is_empty());
+    assert!(run(&mut b, expired(CASE, 2), "2025-06-12T00:00:00+02:00").is_empty());
+    assert!(run(&mut b, expired(CASE, 0), "2025-06-12T00:00:00+02:00").is_empty());
+    assert_eq!(b.cases[CASE], before);
+    // no service date → no period runs → nothing is ever deemed (LAW.md § 4)
+    let mut b = nrw_notified();
+    assert!(run(&mut b, expired(CASE, 1), "2025-08-01T00:00:00+02:00").is_empty());
+    assert!(matches!(state(&b, CASE), CaseState::Offered(_)));
+}
+
+#[test]
+fn nrw_45_abs_6_satz_4_deemed_acceptance_not_before_departure_of_predecessor() {
+    let mut b = nrw();
+    let departure = "2025-07-01T00:00:00+02:00";
+    run(&mut b, vacancy("rat", "L1-02", DepartureReason::Resigned, departure), OPENED);
+    run(&mut b, sent(CASE, 1, SENT), SENT);
+    run(&mut b, served("rat", CASE, ServiceMethod::Certificate, "2025-06-03"), "2025-06-04T09:00:00+02:00");
+    let fx = run(&mut b, expired(CASE, 1), ENDS);
+    same_instant(&event(&fx, "membership.changed")["effective_at"], departure);
+}
+
+/// NRW snapshot whose next candidate L1-03 is barred (employed by the municipality).
+fn nrw_barred() -> Body {
+    let mut s = nrw_snapshot();
+    add_fact(&mut s, 0, 2, json!({ "type": "barred", "on": "2024-01-01", "reason": "Beschäftigter der Stadt" }));
+    let mut b = body_from(s);
+    let fx = run(&mut b, vacancy("rat", "L1-02", DepartureReason::Resigned, OPENED), OPENED);
+    let det = event(&fx, "succession.determined");
+    assert_eq!((det["successor"]["id"].as_str(), det["barred"].as_bool()), (Some("L1-03"), Some(true)));
+    assert!(det["trail"].as_array().expect("trail").iter().any(|s| s["reason"] == "barred_must_prove_end"));
+    assert!(mail(&fx).context["successor"]["barred"].as_bool().expect("barred flag"));
+    run(&mut b, sent(CASE, 1, SENT), SENT);
+    run(&mut b, served("rat", CASE, ServiceMethod::Certificate, "2025-06-03"), "2025-06-04T09:00:00+02:00");
+    assert!(offer(&b, CASE).barred);
+    b
+}
+
+#[test]
+fn kwahlo_nrw_69_abs_2_62_nr_5_barred_successor_without_proof_deemed_refusal() {
+    let mut b = nrw_barred();
+    // he even accepted, but never proved that the employment ended
+    let fx = run(
+        &mut b,
+        declare("rat", CASE, "L1-03", DeclarationKind::Accept, "2025-06-05T10:00:00+02:00"),
+        "2025-06-05T10:00:00+02:00",
+    );
+    assert_eq!(kinds(&fx), ["publish:declaration.recorded"]);
+    assert!(matches!(state(&b, CASE), CaseState::Offered(_)));
+    let fx = run(&mut b, expired(CASE, 1), "2025-06-11T00:00:01+02:00");
+    assert_eq!(
+        kinds(&fx),
+        ["publish:declaration.recorded", "cancel:rat-1#1", "publish:succession.determined", "mail:nrw_offer"]
+    );
+    let rec = event(&fx, "declaration.recorded");
+    assert_eq!((rec["candidate"].as_str(), rec["kind"].as_str()), (Some("L1-03"), Some("deemed_refusal")));
+    same_instant(&rec["received_at"], ENDS);
+    let det = event(&fx, "succession.determined");
+    assert_eq!((det["round"].as_u64(), det["successor"]["id"].as_str()), (Some(2), Some("L1-04")));
+    assert!(has_fact(&b, "L1-03", "declined"));
+    assert!(b.candidate("L1-03").expect("c").seat.is_none());
+    assert_eq!(b.cases[CASE].refused, ["L1-03"]);
+}
+
+#[test]
+fn kwahlg_nrw_13_barred_successor_accepts_and_proves_in_time_becomes_member() {
+    // acceptance first, then the proof: membership from the proof
+    let mut b = nrw_barred();
+    run(
+        &mut b,
+        declare("rat", CASE, "L1-03", DeclarationKind::Accept, "2025-06-04T10:00:00+02:00"),
+        "2025-06-04T10:00:00+02:00",
+    );
+    let proof = "2025-06-06T10:00:00+02:00";
+    let fx = run(&mut b, cured("rat", CASE, "L1-03", proof), proof);
+    assert_eq!(
+        kinds(&fx),
+        ["publish:declaration.recorded", "cancel:rat-1#1", "publish:membership.changed", "announce:successor"]
+    );
+    assert_eq!(event(&fx, "declaration.recorded")["kind"], "bar_cured");
+    let m = event(&fx, "membership.changed");
+    assert_eq!((m["change"].as_str(), m["basis"].as_str()), (Some("joined"), Some("acceptance")));
+    assert_eq!(m["voting_right"], true);
+    same_instant(&m["effective_at"], proof);
+    assert!(matches!(state(&b, CASE), CaseState::Filled { since, .. } if *since == t(proof)));
+    assert!(has_fact(&b, "L1-03", "bar_cured"));
+
+    // the proof first, then the acceptance: membership from the acceptance
+    let mut b = nrw_barred();
+    let fx = run(&mut b, cured("rat", CASE, "L1-03", "2025-06-04T10:00:00+02:00"), "2025-06-04T10:00:00+02:00");
+    assert_eq!(kinds(&fx), ["publish:declaration.recorded"]);
+    let at = "2025-06-06T10:00:00+02:00";
+    let fx = run(&mut b, declare("rat", CASE, "L1-03", DeclarationKind::Accept, at), at);
+    same_instant(&event(&fx, "membership.changed")["effective_at"], at);
+
+    // the proof and silence: deemed accepted at the end of the period
+    let mut b = nrw_barred();
+    run(&mut b, cured("rat", CASE, "L1-03", "2025-06-04T10:00:00+02:00"), "2025-06-04T10:00:00+02:00");
+    let fx = run(&mut b, expired(CASE, 1), ENDS);
+    assert_eq!(event(&fx, "membership.changed")["basis"], "deemed_acceptance");
+
+    // a proof after the period is too late
+    let mut b = nrw_barred();
+    let fx = run(&mut b, cured("rat", CASE, "L1-03", "2025-06-11T08:00:00+02:00"), "2025-06-11T08:00:00+02:00");
+    assert_eq!(event(&fx, "declaration.rejected")["reason"], "after_deadline");
+}
+
+#[test]
+fn nrw_45_abs_2_satz_2_pending_successor_dies_before_acceptance_next_round() {
+    let mut b = nrw_served();
+    let fx = run(&mut b, fact("rat", "L1-03", Fact::Died { on: d("2025-06-05") }), "2025-06-05T15:00:00+02:00");
+    assert_eq!(kinds(&fx), ["cancel:rat-1#1", "publish:succession.determined", "mail:nrw_offer"]);
+    let det = event(&fx, "succession.determined");
+    assert_eq!((det["round"].as_u64(), det["successor"]["id"].as_str()), (Some(2), Some("L1-04")));
+    assert!(det["trail"].as_array().expect("trail").iter().any(|s| s["candidate"] == "L1-03" && s["reason"] == "died"));
+    assert_eq!(offer(&b, CASE).successor, "L1-04");
+    // a fact about someone else changes nothing in the case
+    let fx = run(&mut b, fact("rat", "L1-06", Fact::Died { on: d("2025-06-05") }), "2025-06-05T15:00:00+02:00");
+    assert!(fx.is_empty());
+    assert_eq!(b.cases[CASE].round, 2);
+}
+
+#[test]
+fn nrw_45_abs_2_satz_2_pending_successor_loses_eligibility_before_acceptance_next_round() {
+    let mut b = nrw_served();
+    let fx = run(
+        &mut b,
+        fact("rat", "L1-03", Fact::Ineligible { from: d("2025-06-05"), until: None }),
+        "2025-06-05T15:00:00+02:00",
+    );
+    assert_eq!(kinds(&fx), ["cancel:rat-1#1", "publish:succession.determined", "mail:nrw_offer"]);
+    assert_eq!(event(&fx, "succession.determined")["successor"]["id"], "L1-04");
+}
+
+#[test]
+fn nrw_45_abs_2_satz_2_barred_successor_dies_after_acceptance_before_proof_next_round() {
+    let mut b = nrw_barred();
+    run(
+        &mut b,
+        declare("rat", CASE, "L1-03", DeclarationKind::Accept, "2025-06-04T10:00:00+02:00"),
+        "2025-06-04T10:00:00+02:00",
+    );
+    // his acceptance took no effect yet (no proof): his death makes way for the next at once
+    let fx = run(&mut b, fact("rat", "L1-03", Fact::Died { on: d("2025-06-05") }), "2025-06-05T15:00:00+02:00");
+    assert_eq!(kinds(&fx), ["cancel:rat-1#1", "publish:succession.determined", "mail:nrw_offer"]);
+    assert_eq!(event(&fx, "succession.determined")["successor"]["id"], "L1-04");
+    assert_eq!(b.cases[CASE].round, 2);
+}
+
+#[test]
+fn nrw_45_abs_2_satz_1_pending_successor_of_first_vacancy_not_offered_second() {
+    let mut b = nrw_open();
+    let fx = run(&mut b, vacancy("rat", "L1-01", DepartureReason::Died, OPENED), "2025-06-02T10:30:00+02:00");
+    let det = event(&fx, "succession.determined");
+    assert_eq!(det["case"], "rat-2");
+    assert_eq!((det["round"].as_u64(), det["successor"]["id"].as_str()), (Some(1), Some("L1-04")));
+    let trail = det["trail"].as_array().expect("trail");
+    assert!(trail.iter().any(|s| s["candidate"] == "L1-03" && s["reason"] == "pending_successor"));
+    assert_eq!(mail(&fx).candidate, "L1-04");
+    assert!(has_fact(&b, "L1-01", "died"));
+    assert_eq!(offer(&b, "rat-1").successor, "L1-03");
+    assert_eq!(offer(&b, "rat-2").successor, "L1-04");
+    // L1-03 refuses the first: the first case goes on with L1-05, the second stays with L1-04
+    run(&mut b, sent("rat-1", 1, SENT), SENT);
+    let fx = run(
+        &mut b,
+        declare("rat", "rat-1", "L1-03", DeclarationKind::Refuse, "2025-06-03T10:00:00+02:00"),
+        "2025-06-03T10:00:00+02:00",
+    );
+    assert_eq!(event(&fx, "succession.determined")["successor"]["id"], "L1-05");
+    assert_eq!(offer(&b, "rat-2").successor, "L1-04");
+    // and L1-03 cannot answer the other case's offer
+    let err = refuse(
+        &b,
+        declare("rat", "rat-2", "L1-03", DeclarationKind::Accept, "2025-06-03T11:00:00+02:00"),
+        "2025-06-03T11:00:00+02:00",
+    );
+    assert!(matches!(err, Rejection::Invalid(_)), "{err:?}");
+}
+
+#[test]
+fn contract_notification_served_date_in_future_or_before_notification_is_invalid() {
+    let b = nrw_notified();
+    let err = refuse(&b, served("rat", CASE, ServiceMethod::Certificate, "2025-06-05"), "2025-06-04T09:00:00+02:00");
+    assert!(matches!(&err, Rejection::Invalid(m) if m.contains("future")), "{err:?}");
+    let err = refuse(&b, served("rat", CASE, ServiceMethod::Certificate, "2025-06-01"), "2025-06-04T09:00:00+02:00");
+    assert!(matches!(&err, Rejection::Invalid(m) if m.contains("before the notification")), "{err:?}");
+    // the day of sending itself is fine: served Mon 2 Jun → Mon 9 Jun is Pfingstmontag → Tue 10 Jun
+    let mut b = b;
+    let fx = run(&mut b, served("rat", CASE, ServiceMethod::Certificate, "2025-06-02"), "2025-06-04T09:00:00+02:00");
+    assert_eq!(event(&fx, "deadline.set")["last_day"], "2025-06-10");
+}
+
+#[test]
+fn nrw_45_abs_6_satz_2_failed_notification_waits_for_service() {
+    let mut b = nrw_open();
+    let fx = run(
+        &mut b,
+        Command::NotificationFailed { case: CASE.into(), round: 1, reason: "no e-mail address".into() },
+        SENT,
+    );
+    assert_eq!(kinds(&fx), ["publish:notification.failed"]);
+    let f = event(&fx, "notification.failed");
+    assert_eq!((f["candidate"].as_str(), f["reason"].as_str()), (Some("L1-03"), Some("no e-mail address")));
+    assert!(offer(&b, CASE).notification_failed);
+    assert!(offer(&b, CASE).deadline.is_none());
+    // a stale round's failure report changes nothing
+    assert!(
+        run(&mut b, Command::NotificationFailed { case: CASE.into(), round: 7, reason: "x".into() }, SENT).is_empty()
+    );
+    // no period without service: the timer never fires, nothing is deemed
+    assert!(run(&mut b, expired(CASE, 1), "2025-07-01T00:00:00+02:00").is_empty());
+    // the officer serves by post
+    let fx = run(
+        &mut b,
+        served("rat", CASE, ServiceMethod::RegisteredLetterPosted, "2025-06-06"),
+        "2025-06-06T15:00:00+02:00",
+    );
+    assert_eq!(kinds(&fx), ["schedule:rat-1#1", "publish:deadline.set"]);
+    assert_eq!(event(&fx, "deadline.set")["last_day"], "2025-06-17");
+    // the letter answered in time
+    let fx = run(
+        &mut b,
+        declare("rat", CASE, "L1-03", DeclarationKind::Accept, "2025-06-12T10:00:00+02:00"),
+        "2025-06-12T10:00:00+02:00",
+    );
+    assert_eq!(event(&fx, "membership.changed")["basis"], "acceptance");
+}
+
+#[test]
+fn nrw_45_abs_5_satz_1_individual_candidate_leaves_seat_vacant_size_reduced() {
+    let mut b = nrw();
+    let fx = run(&mut b, vacancy("rat", "E1-01", DepartureReason::Died, OPENED), OPENED);
+    assert_eq!(kinds(&fx), ["publish:membership.changed", "publish:seat.left_vacant", "announce:vacancy"]);
+    let v = event(&fx, "seat.left_vacant");
+    assert_eq!((v["reason"].as_str(), v["statutory_size"].as_u64()), (Some("individual_candidate"), Some(9)));
+    assert_eq!(v["case"], CASE);
+    assert!(v["trail"].as_array().expect("trail").iter().any(|s| s["citation"] == "§ 45 Abs. 5 Satz 2 KWahlG NRW"));
+    assert_eq!(announcement(&fx).template, "nrw_vacancy");
+    assert_eq!(b.info().statutory_size, 9);
+    assert!(matches!(state(&b, CASE), CaseState::Vacant { .. }));
+    assert!(!b.has_open_case());
+}
+
+#[test]
+fn nrw_45_abs_5_satz_1_list_exhausted_seat_vacant_size_reduced() {
+    let mut b = nrw();
+    // everyone after L1-02 refuses in turn
+    let mut now = t(OPENED);
+    run(&mut b, vacancy("rat", "L1-02", DepartureReason::Resigned, OPENED), OPENED);
+    for (round, who) in [(1, "L1-03"), (2, "L1-04"), (3, "L1-05")] {
+        assert_eq!(offer(&b, CASE).successor, who);
+        now += chrono::Duration::hours(1);
+        let at = now.to_rfc3339();
+        run(&mut b, sent(CASE, round, &at), &at);
+        now += chrono::Duration::hours(1);
+        let at = now.to_rfc3339();
+        run(&mut b, declare("rat", CASE, who, DeclarationKind::Refuse, &at), &at);
+    }
+    now += chrono::Duration::hours(1);
+    let at = now.to_rfc3339();
+    run(&mut b, sent(CASE, 4, &at), &at);
+    now += chrono::Duration::hours(1);
+    let at = now.to_rfc3339();
+    let fx = run(&mut b, declare("rat", CASE, "L1-06", DeclarationKind::Refuse, &at), &at);
+    assert_eq!(
+        kinds(&fx),
+        ["publish:declaration.recorded", "cancel:rat-1#4", "publish:seat.left_vacant", "announce:vacancy"]
+    );
+    let v = event(&fx, "seat.left_vacant");
+    assert_eq!(
+        (v["reason"].as_str(), v["statutory_size"].as_u64(), v["round"].as_u64()),
+        (Some("list_exhausted"), Some(9), Some(5))
+    );
+    assert_eq!(b.info().statutory_size, 9);
+    assert!(matches!(state(&b, CASE), CaseState::Vacant { .. }));
+}
+
+#[test]
+fn nrw_45_case_commands_for_another_body_or_unsupported_are_refused() {
+    let b = nrw();
+    let err = refuse(&b, vacancy("other", "L1-02", DepartureReason::Resigned, OPENED), OPENED);
+    assert!(matches!(err, Rejection::Invalid(_)));
+    let err = refuse(&b, vacancy("rat", "L1-03", DepartureReason::Resigned, OPENED), OPENED);
+    assert!(matches!(&err, Rejection::Invalid(m) if m.contains("holds no seat")), "{err:?}");
+    let err = refuse(&b, vacancy("rat", "X-1", DepartureReason::Resigned, OPENED), OPENED);
+    assert!(matches!(err, Rejection::Unknown(_)));
+    // the same vacancy twice: the member no longer holds the seat
+    let b = nrw_open();
+    let err = refuse(&b, vacancy("rat", "L1-02", DepartureReason::Resigned, OPENED), OPENED);
+    assert!(matches!(err, Rejection::Invalid(_)));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Hessen § 34 KWG i. V. m. § 23 KWG
+
+const HCASE: &str = "hrat-1";
+const HOPENED: &str = "2025-06-02T10:00:00+02:00";
+
+fn he() -> Body {
+    body_from(he_snapshot("proportional"))
+}
+
+#[test]
+fn he_34_abs_3_satz_2_23_membership_acquired_with_determination() {
+    let mut b = he();
+    let fx = run(&mut b, vacancy("hrat", "A-02", DepartureReason::Resigned, HOPENED), HOPENED);
+    assert_eq!(
+        kinds(&fx),
+        [
+            "publish:membership.changed",
+            "publish:succession.determined",
+            "publish:membership.changed",
+            "mail:he_determination",
+            "announce:successor",
+        ]
+    );
+    assert_eq!(nth(&fx, "membership.changed", 0)["change"], "left");
+    let det = event(&fx, "succession.determined");
+    // most personal votes: A-04 (500) ahead of A-03 (300) who stands higher on the list
+    assert_eq!((det["round"].as_u64(), det["successor"]["id"].as_str()), (Some(1), Some("A-04")));
+    let m = nth(&fx, "membership.changed", 1);
+    assert_eq!((m["change"].as_str(), m["basis"].as_str()), (Some("joined"), Some("determination")));
+    assert_eq!(m["person"]["id"], "A-04");
+    assert_eq!(m["voting_right"], true);
+    same_instant(&m["effective_at"], HOPENED);
+    let mr = mail(&fx);
+    assert_eq!((mr.round, mr.candidate.as_str()), (1, "A-04"));
+    let a = announcement(&fx);
+    assert_eq!(
+        (a.template.as_str(), a.legal_basis.as_str()),
+        ("he_successor", "§ 34 Abs. 3 Satz 1 KWG i. V. m. § 58 KWO")
+    );
+    match state(&b, HCASE) {
+        CaseState::Filled { successor, since, basis } => {
+            assert_eq!((successor.as_str(), *since, *basis), ("A-04", t(HOPENED), MembershipBasis::Determination));
+        }
+        other => panic!("not filled: {other:?}"),
+    }
+    assert!(b.candidate("A-04").expect("c").seat.is_some());
+    assert!(!b.has_open_case());
+
+    // the mail report closes nothing and sets no period (no acceptance step, no bar)
+    let fx = run(&mut b, sent(HCASE, 1, SENT), SENT);
+    assert_eq!(kinds(&fx), ["publish:successor.notified"]);
+    let fx =
+        run_with(&mut b, sent(HCASE, 1, SENT), SENT, &Settings { email_fiction_days: Some(3), ..Default::default() });
+    assert_eq!(kinds(&fx), ["publish:successor.notified"]);
+    // [decision] a service report for a successor without a bar is taken without effect
+    let fx = run(&mut b, served("hrat", HCASE, ServiceMethod::Certificate, "2025-06-03"), "2025-06-04T09:00:00+02:00");
+    assert!(fx.is_empty(), "{:?}", kinds(&fx));
+}
+
+#[test]
+fn he_34_abs_3_satz_2_23_membership_not_before_predecessor_departure() {
+    let mut b = he();
+    let departure = "2025-07-01T00:00:00+02:00";
+    let fx = run(&mut b, vacancy("hrat", "A-02", DepartureReason::Resigned, departure), HOPENED);
+    let m = nth(&fx, "membership.changed", 1);
+    assert_eq!(m["basis"], "determination");
+    same_instant(&m["effective_at"], departure);
+    assert_eq!(m["membership"]["startDate"], "2025-07-01");
+}
+
+#[test]
+fn he_23_abs_2_declarations_rejected_no_acceptance_procedure() {
+    let mut b = he();
+    run(&mut b, vacancy("hrat", "A-02", DepartureReason::Resigned, HOPENED), HOPENED);
+    for kind in [DeclarationKind::Accept, DeclarationKind::Refuse, DeclarationKind::AcceptWithReservation] {
+        let fx =
+            run(&mut b, declare("hrat", HCASE, "A-04", kind, "2025-06-03T10:00:00+02:00"), "2025-06-03T10:00:00+02:00");
+        assert_eq!(kinds(&fx), ["publish:declaration.rejected"]);
+        let r = event(&fx, "declaration.rejected");
+        assert_eq!((r["candidate"].as_str(), r["reason"].as_str()), (Some("A-04"), Some("no_acceptance_procedure")));
+    }
+    // a refusal does not take the seat away
+    assert!(matches!(state(&b, HCASE), CaseState::Filled { .. }));
+    assert!(b.candidate("A-04").expect("c").seat.is_some());
+}
+
+/// Hessen: A-04 (most votes) barred; determined, joined without voting right, notified and served
+/// Tue 3 Jun 2025 → the week ends Tue 10 Jun 2025 24:00.
+fn he_barred() -> Body {
+    let mut s = he_snapshot("proportional");
+    add_fact(&mut s, 0, 3, json!({ "type": "barred", "on": "2024-01-01", "reason": "Beschäftigter der Gemeinde" }));
+    let mut b = body_from(s);
+    let fx = run(&mut b, vacancy("hrat", "A-02", DepartureReason::Resigned, HOPENED), HOPENED);
+    assert_eq!(
+        kinds(&fx),
+        [
+            "publish:membership.changed",
+            "publish:succession.determined",
+            "publish:membership.changed",
+            "mail:he_determination",
+            "announce:successor",
+        ]
+    );
+    assert_eq!(event(&fx, "succession.determined")["barred"], true);
+    let m = nth(&fx, "membership.changed", 1);
+    assert_eq!((m["change"].as_str(), m["basis"].as_str()), (Some("joined"), Some("determination")));
+    assert_eq!(m["voting_right"], false);
+    assert_eq!(m["membership"]["votingRight"], false);
+    let o = offer(&b, HCASE);
+    assert_eq!((o.successor.as_str(), o.barred, o.member_since), ("A-04", true, Some(t(HOPENED))));
+    assert!(b.candidate("A-04").expect("c").seat.is_some());
+    assert!(b.has_open_case());
+    run(&mut b, sent(HCASE, 1, SENT), SENT);
+    let fx = run(&mut b, served("hrat", HCASE, ServiceMethod::Certificate, "2025-06-03"), "2025-06-04T09:00:00+02:00");
+    assert_eq!(kinds(&fx), ["schedule:hrat-1#1", "publish:deadline.set"]);
+    let ds = event(&fx, "deadline.set");
+    assert_eq!((ds["candidate"].as_str(), ds["last_day"].as_str()), (Some("A-04"), Some("2025-06-10")));
+    assert!(ds["trail"]
+        .as_array()
+        .expect("trail")
+        .iter()
+        .any(|s| s["citation"].as_str().is_some_and(|c| c.contains("HVwVfG") || c.contains("HVwZG"))));
+    b
+}
+
+#[test]
+fn he_23_abs_2_barred_successor_joins_without_voting_right_and_gets_one_week() {
+    let b = he_barred();
+    assert_eq!(offer(&b, HCASE).deadline.as_ref().map(|d| d.ends_at), Some(t(ENDS)));
+}
+
+#[test]
+fn he_23_abs_2_bar_cured_in_time_grants_full_rights_from_the_proof() {
+    let mut b = he_barred();
+    let proof = "2025-06-06T10:00:00+02:00";
+    let fx = run(&mut b, cured("hrat", HCASE, "A-04", proof), proof);
+    assert_eq!(kinds(&fx), ["publish:declaration.recorded", "cancel:hrat-1#1", "publish:membership.changed"]);
+    assert_eq!(event(&fx, "declaration.recorded")["kind"], "bar_cured");
+    let m = event(&fx, "membership.changed");
+    assert_eq!((m["change"].as_str(), m["basis"].as_str()), (Some("updated"), Some("bar_cured")));
+    assert_eq!(m["voting_right"], true);
+    same_instant(&m["effective_at"], proof);
+    match state(&b, HCASE) {
+        CaseState::Filled { successor, since, basis } => {
+            // a member since the determination; full rights since the proof
+            assert_eq!((successor.as_str(), *since, *basis), ("A-04", t(HOPENED), MembershipBasis::BarCured));
+        }
+        other => panic!("not filled: {other:?}"),
+    }
+    assert!(!b.has_open_case());
+    // the stale timer changes nothing
+    assert!(run(&mut b, expired(HCASE, 1), ENDS).is_empty());
+}
+
+#[test]
+fn he_23_abs_2_satz_3_no_proof_membership_deemed_not_acquired_retroactively_next_round() {
+    let mut b = he_barred();
+    // a proof after the period is too late
+    let fx = run(&mut b, cured("hrat", HCASE, "A-04", "2025-06-11T08:00:00+02:00"), "2025-06-11T08:00:00+02:00");
+    assert_eq!(kinds(&fx), ["publish:declaration.rejected"]);
+    assert_eq!(event(&fx, "declaration.rejected")["reason"], "after_deadline");
+
+    let fx = run(&mut b, expired(HCASE, 1), "2025-06-11T09:00:00+02:00");
+    assert_eq!(
+        kinds(&fx),
+        [
+            "publish:membership.changed",
+            "announce:not_acquired",
+            "publish:succession.determined",
+            "publish:membership.changed",
+            "mail:he_determination",
+            "announce:successor",
+        ]
+    );
+    let left = nth(&fx, "membership.changed", 0);
+    assert_eq!((left["change"].as_str(), left["basis"].as_str()), (Some("left"), Some("deemed_not_acquired")));
+    assert_eq!(left["person"]["id"], "A-04");
+    assert_eq!(left["voting_right"], false);
+    // retroactive: effective at the original start
+    same_instant(&left["effective_at"], HOPENED);
+    assert_eq!(left["membership"]["startDate"], "2025-06-02");
+    assert_eq!(left["membership"]["endDate"], "2025-06-02");
+    let det = event(&fx, "succession.determined");
+    // next by votes: A-05 and A-06 (400 each) → list order: A-05
+    assert_eq!((det["round"].as_u64(), det["successor"]["id"].as_str()), (Some(2), Some("A-05")));
+    let trail = det["trail"].as_array().expect("trail");
+    assert!(trail.iter().any(|s| s["candidate"] == "A-04" && s["reason"] == "already_called"));
+    let joined = nth(&fx, "membership.changed", 1);
+    assert_eq!((joined["person"]["id"].as_str(), joined["voting_right"].as_bool()), (Some("A-05"), Some(true)));
+    assert!(matches!(state(&b, HCASE), CaseState::Filled { successor, .. } if successor == "A-05"));
+    assert!(b.candidate("A-04").expect("c").seat.is_none());
+    assert!(has_fact(&b, "A-04", "former_member"));
+    assert_eq!(b.cases[HCASE].round, 2);
+    // his late proof now changes nothing
+    let fx = run(&mut b, cured("hrat", HCASE, "A-04", "2025-06-11T10:00:00+02:00"), "2025-06-11T10:00:00+02:00");
+    assert_eq!(kinds(&fx), ["publish:declaration.rejected"]);
+}
+
+#[test]
+fn he_34_abs_1_satz_1_barred_successor_leaving_before_proof_is_a_new_trigger_not_two_successors() {
+    let mut b = he_barred();
+    let left = "2025-06-05T10:00:00+02:00";
+    let fx = run(&mut b, vacancy("hrat", "A-04", DepartureReason::Resigned, left), left);
+    assert_eq!(
+        kinds(&fx),
+        [
+            "cancel:hrat-1#1",
+            "publish:membership.changed",
+            "publish:succession.determined",
+            "publish:membership.changed",
+            "mail:he_determination",
+            "announce:successor",
+        ]
+    );
+    let det = event(&fx, "succession.determined");
+    assert_eq!((det["case"].as_str(), det["successor"]["id"].as_str()), (Some("hrat-2"), Some("A-05")));
+    match state(&b, HCASE) {
+        CaseState::Filled { successor, since, basis } => {
+            assert_eq!((successor.as_str(), *since, *basis), ("A-04", t(HOPENED), MembershipBasis::Determination));
+        }
+        other => panic!("first case not closed: {other:?}"),
+    }
+    // the end of his period determines no second successor
+    assert!(run(&mut b, expired(HCASE, 1), ENDS).is_empty());
+    assert_eq!(b.cases.values().filter(|c| !c.is_closed()).count(), 0);
+}
+
+#[test]
+fn he_34_abs_1a_majority_tie_requests_lot_and_records_winner() {
+    let mut s = he_snapshot("majority");
+    // A-04 waived in writing: tie with 400 votes
+    add_fact(&mut s, 0, 3, json!({ "type": "waived", "on": "2024-01-01", "form": "written" }));
+    let mut b = body_from(s);
+    let fx = run(&mut b, vacancy("hrat", "A-02", DepartureReason::Died, HOPENED), HOPENED);
+    assert_eq!(kinds(&fx), ["publish:membership.changed", "publish:lot.requested"]);
+    let lr = event(&fx, "lot.requested");
+    assert_eq!(lr["tied"], json!(["A-05", "A-06"]));
+    assert_eq!(lr["case"], HCASE);
+    assert!(lr["trail"]
+        .as_array()
+        .expect("trail")
+        .iter()
+        .any(|s| s["verdict"] == "tied" && s["citation"] == "§ 34 Abs. 1a KWG"));
+    assert!(matches!(state(&b, HCASE), CaseState::AwaitingLot { tied } if tied == &["A-05", "A-06"]));
+    assert!(b.has_open_case());
+
+    // a winner who is not tied is refused
+    let lot = |winner: &str| {
+        Command::Inbound(Inbound::LotDrawn(LotDrawn {
+            body: "hrat".into(),
+            case: HCASE.into(),
+            winner: winner.into(),
+            drawn_at: tz("2025-06-03T10:00:00+02:00"),
+            drawn_by: "Wahlleiter".into(),
+        }))
+    };
+    let err = refuse(&b, lot("A-03"), "2025-06-03T10:00:00+02:00");
+    assert!(matches!(&err, Rejection::Invalid(m) if m.contains("not one of the tied")), "{err:?}");
+
+    let now = "2025-06-03T10:05:00+02:00";
+    let fx = run(&mut b, lot("A-06"), now);
+    assert_eq!(
+        kinds(&fx),
+        ["publish:succession.determined", "publish:membership.changed", "mail:he_determination", "announce:successor"]
+    );
+    let det = event(&fx, "succession.determined");
+    assert_eq!((det["round"].as_u64(), det["successor"]["id"].as_str()), (Some(1), Some("A-06")));
+    let trail = det["trail"].as_array().expect("trail");
+    assert!(trail.iter().any(|s| s["candidate"] == "A-06" && s["verdict"] == "chosen" && s["reason"] == "won_lot"));
+    assert!(trail.iter().any(|s| s["candidate"] == "A-05" && s["reason"] == "lost_lot"));
+    same_instant(&event(&fx, "membership.changed")["effective_at"], now);
+    assert!(matches!(state(&b, HCASE), CaseState::Filled { successor, .. } if successor == "A-06"));
+    // a second lot for a case that no longer waits is refused
+    let err = refuse(&b, lot("A-05"), now);
+    assert!(matches!(&err, Rejection::Invalid(m) if m.contains("not waiting for a lot")), "{err:?}");
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Registration
+
+#[test]
+fn contract_election_registered_replacing_body_with_open_case_is_refused() {
+    let b = nrw_open();
+    let snap: Snapshot = serde_json::from_value(nrw_snapshot()).expect("snapshot");
+    let err = case::register(Some(&b), snap).expect_err("open case");
+    assert!(matches!(&err, Rejection::Invalid(m) if m.contains("open succession case")), "{err:?}");
+}
+
+#[test]
+fn contract_election_registered_replacing_body_keeps_case_history() {
+    let mut b = nrw_open();
+    run(&mut b, sent(CASE, 1, SENT), SENT);
+    run(
+        &mut b,
+        declare("rat", CASE, "L1-03", DeclarationKind::Accept, "2025-06-03T10:00:00+02:00"),
+        "2025-06-03T10:00:00+02:00",
+    );
+    assert!(!b.has_open_case());
+    let mut s = nrw_snapshot();
+    s["body"]["statutory_size"] = json!(12);
+    let snap: Snapshot = serde_json::from_value(s).expect("snapshot");
+    let (mut nb, fx) = case::register(Some(&b), snap).expect("replace");
+    assert_eq!(kinds(&fx), ["publish:body.registered"]);
+    let r = event(&fx, "body.registered");
+    assert_eq!(
+        (r["lists"].as_u64(), r["candidates"].as_u64(), r["statutory_size"].as_u64()),
+        (Some(2), Some(7), Some(12))
+    );
+    assert_eq!(nb.cases, b.cases);
+    assert_eq!(nb.case_seq, 1);
+    // a new vacancy gets a fresh case id
+    let fx = run(&mut nb, vacancy("rat", "L1-01", DepartureReason::Resigned, OPENED), "2025-06-05T10:00:00+02:00");
+    assert_eq!(event(&fx, "succession.determined")["case"], "rat-2");
+    // an invalid snapshot is refused, naming the field
+    let mut s = nrw_snapshot();
+    s["body"]["statutory_size"] = json!(0);
+    let snap: Snapshot = serde_json::from_value(s).expect("snapshot");
+    let err = case::register(None, snap).expect_err("invalid");
+    assert!(matches!(&err, Rejection::Invalid(m) if m.contains("body.statutory_size")), "{err:?}");
+}

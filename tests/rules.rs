@@ -1,0 +1,1529 @@
+//! The rules engine (`rules::decide`) against LAW.md, and snapshot validation against CONTRACT.md.
+//!
+//! Tests of who succeeds are named after the citation they exercise (LAW.md § 5 "Edge cases"); each asserts
+//! the exact outcome and the exact trail. The property tests at the end check random NRW and Hessen
+//! snapshots against an independent reading of the rules.
+
+#[path = "support/fixtures.rs"]
+mod fixtures;
+
+use fixtures::*;
+use nachfolge::case::{self, Command, Effect, Settings};
+use nachfolge::messages::{DepartureReason, Inbound, VacancyReported};
+use nachfolge::model::{parse_snapshot, Body, Candidate, Fact, SeatVia, Snapshot, WaiverForm};
+use nachfolge::rules::{decide, DecideError, Decision, Outcome, VacancyReason};
+use nachfolge::trail::{TrailStep, Verdict};
+
+// ---------------------------------------------------------------------------------------------------------
+// Citations, written out so that the format itself is tested.
+
+const NW_1_1: &str = "§ 45 Abs. 1 Satz 1 KWahlG NRW";
+const NW_2_1: &str = "§ 45 Abs. 2 Satz 1 KWahlG NRW";
+const NW_2_2: &str = "§ 45 Abs. 2 Satz 2 KWahlG NRW";
+const NW_3_1: &str = "§ 45 Abs. 3 Satz 1 KWahlG NRW";
+const NW_3_1_38: &str = "§ 45 Abs. 3 Satz 1 KWahlG NRW i. V. m. § 38 KWahlG NRW";
+const NW_3_2: &str = "§ 45 Abs. 3 Satz 2 KWahlG NRW";
+const NW_3_3: &str = "§ 45 Abs. 3 Satz 3 KWahlG NRW";
+const NW_4: &str = "§ 45 Abs. 4 KWahlG NRW";
+const NW_5_1: &str = "§ 45 Abs. 5 Satz 1 KWahlG NRW";
+const NW_5_2: &str = "§ 45 Abs. 5 Satz 2 KWahlG NRW";
+const NW_BARRED: &str = "§ 13 KWahlG NRW, § 69 Abs. 2 i. V. m. § 62 Nr. 5 KWahlO NRW";
+
+const HE_1_1: &str = "§ 34 Abs. 1 Satz 1 KWG";
+const HE_1_1_HS_2: &str = "§ 34 Abs. 1 Satz 1 Halbsatz 2 KWG";
+const HE_1_2: &str = "§ 34 Abs. 1 Satz 2 KWG";
+const HE_1A: &str = "§ 34 Abs. 1a KWG";
+const HE_2: &str = "§ 34 Abs. 2 KWG";
+const HE_2_1: &str = "§ 34 Abs. 2 Nr. 1 KWG";
+const HE_2_2: &str = "§ 34 Abs. 2 Nr. 2 KWG";
+const HE_2_3: &str = "§ 34 Abs. 2 Nr. 3 KWG";
+const HE_2_3_33: &str = "§ 34 Abs. 2 Nr. 3 KWG i. V. m. § 33 Abs. 1 Nr. 2 KWG";
+const HE_BARRED: &str = "§ 34 Abs. 3 Satz 2 KWG i. V. m. § 23 Abs. 2 KWG";
+
+// ---------------------------------------------------------------------------------------------------------
+// Helpers
+
+fn skipped(c: &str, reason: &str, citation: &str) -> TrailStep {
+    TrailStep::new(Some(c), Verdict::Skipped, reason, citation)
+}
+fn chosen(c: &str, reason: &str, citation: &str) -> TrailStep {
+    TrailStep::new(Some(c), Verdict::Chosen, reason, citation)
+}
+fn noted(c: &str, reason: &str, citation: &str) -> TrailStep {
+    TrailStep::new(Some(c), Verdict::Noted, reason, citation)
+}
+fn tied(c: &str, reason: &str, citation: &str) -> TrailStep {
+    TrailStep::new(Some(c), Verdict::Tied, reason, citation)
+}
+/// A list-level finding (no candidate).
+fn finding(reason: &str, citation: &str) -> TrailStep {
+    TrailStep::new(None, Verdict::Noted, reason, citation)
+}
+
+fn successor(c: &str, list: &str) -> Outcome {
+    Outcome::Successor { candidate: c.to_owned(), list: list.to_owned(), barred: false }
+}
+fn barred_successor(c: &str, list: &str) -> Outcome {
+    Outcome::Successor { candidate: c.to_owned(), list: list.to_owned(), barred: true }
+}
+fn vacant(reason: VacancyReason, statutory_size: u32) -> Outcome {
+    Outcome::Vacant { reason, statutory_size }
+}
+
+#[track_caller]
+fn assert_decision(d: Decision, outcome: Outcome, trail: Vec<TrailStep>) {
+    assert_eq!(d.outcome, outcome, "outcome; trail: {:#?}", d.trail);
+    assert_eq!(d.trail, trail, "trail");
+}
+
+/// NRW list L1: L1-01 (pos. 1, seated via list, the departed), `second` (pos. 2), L1-03 (pos. 3, free).
+fn nrw_abc(second: Candidate) -> Body {
+    nrw().list(party("L1", vec![cand("L1-01", 1).seated(SeatVia::List), second, cand("L1-03", 3)])).body()
+}
+
+/// `nrw_abc` with L1-02 passed over for `reason` under `citation`: the successor is L1-03.
+#[track_caller]
+fn assert_nrw_second_skipped(second: Candidate, reason: &str, citation: &str) {
+    let body = nrw_abc(second);
+    let d = decide(&body, &query("L1-01").via(SeatVia::List)).unwrap();
+    assert_decision(
+        d,
+        successor("L1-03", "L1"),
+        vec![
+            skipped("L1-01", "departed", NW_1_1),
+            skipped("L1-02", reason, citation),
+            chosen("L1-03", "next_on_list", NW_2_1),
+        ],
+    );
+}
+
+/// `nrw_abc` in which L1-02 is not passed over.
+#[track_caller]
+fn assert_nrw_second_chosen(second: Candidate) {
+    let body = nrw_abc(second);
+    let d = decide(&body, &query("L1-01").via(SeatVia::List)).unwrap();
+    assert_decision(
+        d,
+        successor("L1-02", "L1"),
+        vec![skipped("L1-01", "departed", NW_1_1), chosen("L1-02", "next_on_list", NW_2_1)],
+    );
+}
+
+/// Hessen list W1: W1-01 (pos. 1, 900 votes, seated, the departed), `second` (pos. 2, 500 votes), W1-03
+/// (pos. 3, 300 votes).
+fn he_abc(second: Candidate) -> Body {
+    hessen()
+        .list(party("W1", vec![hcand("W1-01", 1, 900).seated(SeatVia::List), second, hcand("W1-03", 3, 300)]))
+        .body()
+}
+
+#[track_caller]
+fn assert_he_second_skipped(second: Candidate, reason: &str, citation: &str) {
+    let body = he_abc(second);
+    let d = decide(&body, &query("W1-01")).unwrap();
+    assert_decision(
+        d,
+        successor("W1-03", "W1"),
+        vec![
+            skipped("W1-01", "departed", HE_1_1),
+            skipped("W1-02", reason, citation),
+            chosen("W1-03", "most_votes", HE_1_1),
+        ],
+    );
+}
+
+// =========================================================================================================
+// NRW — § 45 KWahlG NRW
+
+#[test]
+fn nrw_45_abs_2_satz_1_next_on_list_without_substitute() {
+    assert_nrw_second_chosen(cand("L1-02", 2));
+}
+
+#[test]
+fn nrw_45_abs_2_satz_1_substitute_for_direct_winner_has_priority() {
+    let body = nrw()
+        .list(party(
+            "L1",
+            vec![
+                cand("L1-01", 1).seated(SeatVia::List),
+                cand("L1-02", 2),
+                off_list("L1-D7").district("07").seated(SeatVia::District),
+                cand("L1-05", 5).substitute_for("L1-D7"),
+            ],
+        ))
+        .body();
+    let d = decide(&body, &query("L1-D7").via(SeatVia::District)).unwrap();
+    assert_decision(d, successor("L1-05", "L1"), vec![chosen("L1-05", "substitute", NW_2_1)]);
+}
+
+#[test]
+fn nrw_45_abs_2_satz_1_substitute_for_district_winner_also_on_list_has_priority() {
+    // a district winner who also stood on the list: he won directly, so his substitute takes priority
+    let body = nrw()
+        .list(party(
+            "L1",
+            vec![
+                cand("L1-01", 1).district("03").seated(SeatVia::District),
+                cand("L1-02", 2),
+                cand("L1-06", 6).substitute_for("L1-01"),
+            ],
+        ))
+        .body();
+    let d = decide(&body, &query("L1-01").via(SeatVia::District)).unwrap();
+    assert_decision(d, successor("L1-06", "L1"), vec![chosen("L1-06", "substitute", NW_2_1)]);
+}
+
+#[test]
+fn nrw_45_abs_2_satz_1_substitute_for_list_candidate_has_priority() {
+    let body = nrw()
+        .list(party(
+            "L1",
+            vec![cand("L1-01", 1).seated(SeatVia::List), cand("L1-02", 2), cand("L1-06", 6).substitute_for("L1-01")],
+        ))
+        .body();
+    let d = decide(&body, &query("L1-01").via(SeatVia::List)).unwrap();
+    assert_decision(d, successor("L1-06", "L1"), vec![chosen("L1-06", "substitute", NW_2_1)]);
+}
+
+/// Abs. 4 district candidate entered by list: L1-01 stood in district 03, lost it, entered by the list.
+fn nrw_abs_4_body(third: Candidate) -> Body {
+    nrw()
+        .list(party(
+            "L1",
+            vec![
+                cand("L1-01", 1).district("03").seated(SeatVia::List),
+                cand("L1-02", 2).seated(SeatVia::List),
+                third,
+                cand("L1-04", 4).substitute_for("L1-01"),
+                cand("L1-05", 5),
+            ],
+        ))
+        .body()
+}
+
+#[test]
+fn nrw_45_abs_4_substitute_for_district_candidate_entered_by_list_has_no_priority() {
+    let body = nrw_abs_4_body(cand("L1-03", 3));
+    let d = decide(&body, &query("L1-01").via(SeatVia::List)).unwrap();
+    assert_decision(
+        d,
+        successor("L1-03", "L1"),
+        vec![
+            noted("L1-04", "substitute_without_priority", NW_4),
+            skipped("L1-01", "departed", NW_1_1),
+            skipped("L1-02", "seated", NW_2_1),
+            chosen("L1-03", "next_on_list", NW_2_1),
+        ],
+    );
+}
+
+#[test]
+fn nrw_45_abs_4_substitute_for_district_candidate_entered_by_list_keeps_list_position() {
+    // [decision] the substitute without priority still succeeds at his own list position
+    let body = nrw_abs_4_body(cand("L1-03", 3).died());
+    let d = decide(&body, &query("L1-01").via(SeatVia::List)).unwrap();
+    assert_decision(
+        d,
+        successor("L1-04", "L1"),
+        vec![
+            noted("L1-04", "substitute_without_priority", NW_4),
+            skipped("L1-01", "departed", NW_1_1),
+            skipped("L1-02", "seated", NW_2_1),
+            skipped("L1-03", "died", NW_2_2),
+            chosen("L1-04", "next_on_list", NW_2_1),
+        ],
+    );
+}
+
+#[test]
+fn nrw_45_abs_4_departed_via_taken_from_the_seat_when_the_query_does_not_say() {
+    // the query does not say how the departed won his seat: the snapshot's seat does
+    let body = nrw_abs_4_body(cand("L1-03", 3));
+    let d = decide(&body, &query("L1-01")).unwrap();
+    assert_eq!(d.outcome, successor("L1-03", "L1"));
+    let direct = nrw()
+        .list(party(
+            "L1",
+            vec![cand("L1-01", 1).district("03").seated(SeatVia::District), cand("L1-04", 4).substitute_for("L1-01")],
+        ))
+        .body();
+    let d = decide(&direct, &query("L1-01")).unwrap();
+    assert_decision(d, successor("L1-04", "L1"), vec![chosen("L1-04", "substitute", NW_2_1)]);
+}
+
+#[test]
+fn nrw_45_abs_2_satz_2_substitute_died_list_order_applies() {
+    let body = nrw()
+        .list(party(
+            "L1",
+            vec![
+                cand("L1-01", 1).seated(SeatVia::List),
+                cand("L1-02", 2),
+                cand("L1-05", 5).substitute_for("L1-01").died(),
+            ],
+        ))
+        .body();
+    let d = decide(&body, &query("L1-01").via(SeatVia::List)).unwrap();
+    assert_decision(
+        d,
+        successor("L1-02", "L1"),
+        vec![
+            skipped("L1-05", "died", NW_2_2),
+            skipped("L1-01", "departed", NW_1_1),
+            chosen("L1-02", "next_on_list", NW_2_1),
+        ],
+    );
+}
+
+#[test]
+fn nrw_45_abs_2_satz_2_substitute_ineligible_list_order_applies() {
+    let body = nrw()
+        .list(party(
+            "L1",
+            vec![
+                cand("L1-01", 1).seated(SeatVia::List),
+                cand("L1-02", 2),
+                cand("L1-05", 5).substitute_for("L1-01").ineligible("2026-03-01", None),
+            ],
+        ))
+        .body();
+    let d = decide(&body, &query("L1-01").via(SeatVia::List)).unwrap();
+    assert_decision(
+        d,
+        successor("L1-02", "L1"),
+        vec![
+            skipped("L1-05", "ineligible", NW_2_2),
+            skipped("L1-01", "departed", NW_1_1),
+            chosen("L1-02", "next_on_list", NW_2_1),
+        ],
+    );
+}
+
+#[test]
+fn nrw_45_abs_3_satz_2_declining_substitute_loses_own_list_position() {
+    // the substitute stands right behind the departed: having declined, he is passed over there too
+    // (§ 69 Abs. 2 KWahlO)
+    let body = nrw()
+        .list(party(
+            "L1",
+            vec![
+                cand("L1-01", 1).seated(SeatVia::List),
+                cand("L1-02", 2).substitute_for("L1-01").declined(),
+                cand("L1-03", 3),
+            ],
+        ))
+        .body();
+    let d = decide(&body, &query("L1-01").via(SeatVia::List)).unwrap();
+    assert_decision(
+        d,
+        successor("L1-03", "L1"),
+        vec![
+            skipped("L1-02", "declined", NW_3_2),
+            skipped("L1-01", "departed", NW_1_1),
+            skipped("L1-02", "declined", NW_3_2),
+            chosen("L1-03", "next_on_list", NW_2_1),
+        ],
+    );
+}
+
+#[test]
+fn nrw_45_abs_2_satz_1_next_on_list_already_seated_skipped() {
+    let body = nrw()
+        .list(party(
+            "L1",
+            vec![
+                cand("L1-01", 1).seated(SeatVia::List),
+                cand("L1-02", 2).district("01").seated(SeatVia::District),
+                cand("L1-03", 3).seated(SeatVia::List),
+                cand("L1-04", 4).seated(SeatVia::Succession),
+                cand("L1-05", 5),
+            ],
+        ))
+        .body();
+    let d = decide(&body, &query("L1-01").via(SeatVia::List)).unwrap();
+    assert_decision(
+        d,
+        successor("L1-05", "L1"),
+        vec![
+            skipped("L1-01", "departed", NW_1_1),
+            skipped("L1-02", "seated", NW_2_1),
+            skipped("L1-03", "seated", NW_2_1),
+            skipped("L1-04", "seated", NW_2_1),
+            chosen("L1-05", "next_on_list", NW_2_1),
+        ],
+    );
+}
+
+#[test]
+fn nrw_45_abs_2_satz_1_former_member_passed_over() {
+    // [decision] a former member of this term was already called
+    assert_nrw_second_skipped(cand("L1-02", 2).former_member(), "former_member", NW_2_1);
+}
+
+#[test]
+fn nrw_45_abs_2_satz_1_candidates_without_list_position_are_not_on_the_list() {
+    let body = nrw()
+        .list(party(
+            "L1",
+            vec![cand("L1-01", 1).seated(SeatVia::List), off_list("L1-D2").district("02"), cand("L1-03", 3)],
+        ))
+        .body();
+    let d = decide(&body, &query("L1-01").via(SeatVia::List)).unwrap();
+    assert_decision(
+        d,
+        successor("L1-03", "L1"),
+        vec![skipped("L1-01", "departed", NW_1_1), chosen("L1-03", "next_on_list", NW_2_1)],
+    );
+}
+
+#[test]
+fn nrw_45_abs_2_satz_1_list_order_follows_position_not_snapshot_order() {
+    let body = nrw()
+        .list(party("L1", vec![cand("L1-09", 9), cand("L1-03", 3), cand("L1-01", 1).seated(SeatVia::List)]))
+        .body();
+    let d = decide(&body, &query("L1-01").via(SeatVia::List)).unwrap();
+    assert_decision(
+        d,
+        successor("L1-03", "L1"),
+        vec![skipped("L1-01", "departed", NW_1_1), chosen("L1-03", "next_on_list", NW_2_1)],
+    );
+}
+
+#[test]
+fn nrw_45_abs_2_satz_2_died_skipped() {
+    assert_nrw_second_skipped(cand("L1-02", 2).died(), "died", NW_2_2);
+}
+
+#[test]
+fn nrw_45_abs_2_satz_2_ineligible_at_reference_skipped() {
+    assert_nrw_second_skipped(cand("L1-02", 2).ineligible("2026-05-01", Some("2026-07-31")), "ineligible", NW_2_2);
+}
+
+#[test]
+fn nrw_45_abs_2_satz_2_ineligible_on_the_reference_day_itself_skipped() {
+    assert_nrw_second_skipped(cand("L1-02", 2).ineligible("2026-06-01", None), "ineligible", NW_2_2);
+    assert_nrw_second_skipped(cand("L1-02", 2).ineligible("2026-01-01", Some("2026-06-01")), "ineligible", NW_2_2);
+}
+
+#[test]
+fn nrw_45_abs_2_satz_2_not_continuously_eligible_skipped() {
+    // ineligible for a while during the term, eligible again at the determination
+    assert_nrw_second_skipped(
+        cand("L1-02", 2).ineligible("2026-01-01", Some("2026-03-31")),
+        "not_continuously_eligible",
+        NW_2_2,
+    );
+    // an interval that straddles the term start
+    assert_nrw_second_skipped(
+        cand("L1-02", 2).ineligible("2025-09-01", Some("2025-11-01")),
+        "not_continuously_eligible",
+        NW_2_2,
+    );
+}
+
+#[test]
+fn nrw_45_abs_2_satz_2_ineligible_before_term_not_skipped() {
+    assert_nrw_second_chosen(cand("L1-02", 2).ineligible("2025-01-01", Some("2025-10-31")));
+}
+
+#[test]
+fn nrw_45_abs_2_satz_2_ineligible_after_reference_not_skipped() {
+    assert_nrw_second_chosen(cand("L1-02", 2).ineligible("2026-06-02", None));
+}
+
+#[test]
+fn nrw_45_abs_3_satz_1_left_party_skipped() {
+    assert_nrw_second_skipped(cand("L1-02", 2).left_party(), "left_party", NW_3_1);
+}
+
+#[test]
+fn nrw_45_abs_3_satz_1_waiver_recorded_skipped() {
+    assert_nrw_second_skipped(cand("L1-02", 2).waived_recorded(), "waived", NW_3_1);
+}
+
+#[test]
+fn nrw_45_abs_3_satz_1_waiver_by_letter_not_effective_noted() {
+    let body = nrw_abc(cand("L1-02", 2).waived_written());
+    let d = decide(&body, &query("L1-01").via(SeatVia::List)).unwrap();
+    assert_decision(
+        d,
+        successor("L1-02", "L1"),
+        vec![
+            skipped("L1-01", "departed", NW_1_1),
+            noted("L1-02", "waiver_not_in_form", NW_3_1_38),
+            chosen("L1-02", "next_on_list", NW_2_1),
+        ],
+    );
+}
+
+#[test]
+fn nrw_45_abs_3_satz_2_earlier_refusal_skipped_for_good() {
+    // declined the election (in a district, from the list, or an earlier succession): never again
+    assert_nrw_second_skipped(cand("L1-02", 2).declined(), "declined", NW_3_2);
+}
+
+#[test]
+fn nrw_45_abs_3_satz_3_non_member_joined_other_party_skipped() {
+    assert_nrw_second_skipped(cand("L1-02", 2).joined_other_party(), "joined_other_party", NW_3_3);
+}
+
+#[test]
+fn nrw_45_abs_3_satz_3_joined_nominating_party_not_skipped() {
+    // joining the nominating party is no fact of the snapshot (only joining another one is): he succeeds
+    assert_nrw_second_chosen(cand("L1-02", 2));
+}
+
+#[test]
+fn nrw_45_abs_1_satz_2_departed_switched_party_original_list() {
+    let body = nrw()
+        .list(party(
+            "L1",
+            vec![cand("L1-01", 1).seated(SeatVia::List).left_party().joined_other_party(), cand("L1-02", 2)],
+        ))
+        .list(party("L2", vec![cand("L2-01", 1)]))
+        .body();
+    let d = decide(&body, &query("L1-01").via(SeatVia::List)).unwrap();
+    assert_decision(
+        d,
+        successor("L1-02", "L1"),
+        vec![skipped("L1-01", "departed", NW_1_1), chosen("L1-02", "next_on_list", NW_2_1)],
+    );
+}
+
+#[test]
+fn nrw_45_abs_1_satz_1_voter_group_list_filled_like_a_party_list() {
+    let body = nrw().list(voter_group("WG", vec![cand("WG-01", 1).seated(SeatVia::List), cand("WG-02", 2)])).body();
+    let d = decide(&body, &query("WG-01").via(SeatVia::List)).unwrap();
+    assert_eq!(d.outcome, successor("WG-02", "WG"));
+}
+
+#[test]
+fn nrw_45_abs_5_satz_1_individual_candidate_vacant_size_reduced() {
+    let body = nrw()
+        .size(44)
+        .list(party("L1", vec![cand("L1-01", 1)]))
+        .list(individual("E1", off_list("E1-01").district("05").seated(SeatVia::District)))
+        .body();
+    let d = decide(&body, &query("E1-01").via(SeatVia::District)).unwrap();
+    assert_decision(
+        d,
+        vacant(VacancyReason::IndividualCandidate, 43),
+        vec![finding("individual_candidate", NW_5_1), finding("statutory_size_reduced", NW_5_2)],
+    );
+}
+
+#[test]
+fn nrw_45_abs_5_satz_1_list_exhausted_vacant_size_reduced() {
+    let body = nrw()
+        .size(20)
+        .list(party(
+            "L1",
+            vec![
+                cand("L1-01", 1).seated(SeatVia::List),
+                cand("L1-02", 2).seated(SeatVia::List),
+                cand("L1-03", 3).left_party(),
+                off_list("L1-D4").district("04"),
+            ],
+        ))
+        .list(party("L2", vec![cand("L2-01", 1)]))
+        .body();
+    let d = decide(&body, &query("L1-01").via(SeatVia::List)).unwrap();
+    assert_decision(
+        d,
+        vacant(VacancyReason::ListExhausted, 19),
+        vec![
+            skipped("L1-01", "departed", NW_1_1),
+            skipped("L1-02", "seated", NW_2_1),
+            skipped("L1-03", "left_party", NW_3_1),
+            finding("list_exhausted", NW_5_1),
+            finding("statutory_size_reduced", NW_5_2),
+        ],
+    );
+}
+
+#[test]
+fn nrw_45_abs_2_satz_1_barred_candidate_determined_not_skipped() {
+    let body = nrw_abc(cand("L1-02", 2).barred("Beschäftigter der Stadt"));
+    let d = decide(&body, &query("L1-01").via(SeatVia::List)).unwrap();
+    assert_decision(
+        d,
+        barred_successor("L1-02", "L1"),
+        vec![
+            skipped("L1-01", "departed", NW_1_1),
+            chosen("L1-02", "next_on_list", NW_2_1),
+            noted("L1-02", "barred_must_prove_end", NW_BARRED),
+        ],
+    );
+    // once the bar is cured he is an ordinary successor
+    assert_nrw_second_chosen(cand("L1-02", 2).barred("Beschäftigter der Stadt").bar_cured());
+}
+
+#[test]
+fn nrw_45_abs_2_satz_1_pending_successor_of_other_case_skipped() {
+    // two vacancies on one list: L1-03 was determined for L1-01 and has not declared yet
+    let mut body = nrw()
+        .list(party(
+            "L1",
+            vec![
+                cand("L1-01", 1).former_member(),
+                cand("L1-02", 2).seated(SeatVia::List),
+                cand("L1-03", 3),
+                cand("L1-04", 4),
+            ],
+        ))
+        .body();
+    with_pending_case(&mut body, "musterstadt-rat-1", "L1-01", "L1-03");
+    let d = decide(&body, &query("L1-02").via(SeatVia::List).case("musterstadt-rat-2")).unwrap();
+    assert_decision(
+        d,
+        successor("L1-04", "L1"),
+        vec![
+            skipped("L1-01", "former_member", NW_2_1),
+            skipped("L1-02", "departed", NW_1_1),
+            skipped("L1-03", "pending_successor", NW_2_1),
+            chosen("L1-04", "next_on_list", NW_2_1),
+        ],
+    );
+    // in its own case the pending successor is not passed over (a redetermination finds him again)
+    let d = decide(&body, &query("L1-01").via(SeatVia::List).case("musterstadt-rat-1")).unwrap();
+    assert_eq!(d.outcome, successor("L1-03", "L1"));
+}
+
+fn determined(effects: &[Effect]) -> serde_json::Value {
+    effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Publish { event_type: "succession.determined", data } => Some(data.clone()),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no succession.determined in {effects:#?}"))
+}
+
+#[test]
+fn nrw_45_abs_2_satz_1_two_vacancies_on_one_list_pending_successor_not_offered_the_second() {
+    let mut body = nrw()
+        .list(party(
+            "L1",
+            vec![
+                cand("L1-01", 1).seated(SeatVia::List),
+                cand("L1-02", 2).seated(SeatVia::List),
+                cand("L1-03", 3),
+                cand("L1-04", 4),
+            ],
+        ))
+        .body();
+    let vacancy = |member: &str| {
+        Command::Inbound(Inbound::VacancyReported(VacancyReported {
+            body: "musterstadt-rat".to_owned(),
+            member: member.to_owned(),
+            reason: DepartureReason::Resigned,
+            effective_at: t("2026-05-31T22:00:00Z").fixed_offset(),
+        }))
+    };
+    let settings = Settings::default();
+    let first = case::handle(&mut body, vacancy("L1-01"), t(REFERENCE), &settings).unwrap();
+    assert_eq!(determined(&first)["successor"]["id"], "L1-03");
+    let second = case::handle(&mut body, vacancy("L1-02"), t(REFERENCE), &settings).unwrap();
+    let data = determined(&second);
+    assert_eq!(data["successor"]["id"], "L1-04");
+    let trail: Vec<TrailStep> = serde_json::from_value(data["trail"].clone()).unwrap();
+    assert!(trail.contains(&skipped("L1-03", "pending_successor", NW_2_1)), "{trail:#?}");
+}
+
+#[test]
+fn nrw_unknown_departed_is_an_error() {
+    let body = nrw_abc(cand("L1-02", 2));
+    assert_eq!(decide(&body, &query("nobody")), Err(DecideError::UnknownMember("nobody".to_owned())));
+}
+
+// =========================================================================================================
+// Hessen — § 34 KWG
+
+#[test]
+fn he_34_abs_1_satz_1_most_votes_wins() {
+    // W1-04 holds a seat but ranks behind the successor: he is not part of the trail
+    let body = hessen()
+        .list(party(
+            "W1",
+            vec![
+                hcand("W1-01", 1, 900).seated(SeatVia::List),
+                hcand("W1-02", 2, 100),
+                hcand("W1-03", 3, 300),
+                hcand("W1-04", 4, 200).seated(SeatVia::List),
+            ],
+        ))
+        .body();
+    let d = decide(&body, &query("W1-01")).unwrap();
+    assert_decision(
+        d,
+        successor("W1-03", "W1"),
+        vec![skipped("W1-01", "departed", HE_1_1), chosen("W1-03", "most_votes", HE_1_1)],
+    );
+}
+
+#[test]
+fn he_34_abs_1_satz_1_tie_list_order() {
+    // equal votes: the list position decides, not the order of the snapshot
+    let body = hessen()
+        .list(party(
+            "W1",
+            vec![
+                hcand("W1-01", 1, 900).seated(SeatVia::List),
+                hcand("W1-05", 5, 300),
+                hcand("W1-04", 4, 300),
+                hcand("W1-02", 2, 100),
+            ],
+        ))
+        .body();
+    let d = decide(&body, &query("W1-01")).unwrap();
+    assert_decision(
+        d,
+        successor("W1-04", "W1"),
+        vec![skipped("W1-01", "departed", HE_1_1), chosen("W1-04", "most_votes_list_order", HE_1_1_HS_2)],
+    );
+}
+
+/// A majority election: one list, W1-02 and W1-03 tied at 300 votes.
+fn he_majority() -> Body {
+    hessen()
+        .majority()
+        .list(voter_group(
+            "W1",
+            vec![
+                hcand("W1-01", 1, 900).seated(SeatVia::List),
+                hcand("W1-02", 2, 300),
+                hcand("W1-03", 3, 300),
+                hcand("W1-04", 4, 100),
+            ],
+        ))
+        .body()
+}
+
+#[test]
+fn he_34_abs_1a_majority_tie_requests_lot() {
+    let d = decide(&he_majority(), &query("W1-01")).unwrap();
+    assert_decision(
+        d,
+        Outcome::LotRequired { tied: vec!["W1-02".to_owned(), "W1-03".to_owned()] },
+        vec![
+            skipped("W1-01", "departed", HE_1_1),
+            tied("W1-02", "equal_votes_lot", HE_1A),
+            tied("W1-03", "equal_votes_lot", HE_1A),
+        ],
+    );
+}
+
+#[test]
+fn he_34_abs_1a_majority_lot_winner_chosen() {
+    let d = decide(&he_majority(), &query("W1-01").lot("W1-03")).unwrap();
+    assert_decision(
+        d,
+        successor("W1-03", "W1"),
+        vec![skipped("W1-01", "departed", HE_1_1), tied("W1-02", "lost_lot", HE_1A), chosen("W1-03", "won_lot", HE_1A)],
+    );
+}
+
+#[test]
+fn he_34_abs_1a_majority_lot_winner_not_tied_is_error() {
+    let r = decide(&he_majority(), &query("W1-01").lot("W1-04"));
+    assert_eq!(r, Err(DecideError::LotWinnerNotTied("W1-04".to_owned())));
+}
+
+#[test]
+fn he_34_abs_1a_majority_most_votes_without_tie() {
+    let body = hessen()
+        .majority()
+        .list(voter_group(
+            "W1",
+            vec![hcand("W1-01", 1, 900).seated(SeatVia::List), hcand("W1-02", 2, 300), hcand("W1-03", 3, 400)],
+        ))
+        .body();
+    let d = decide(&body, &query("W1-01")).unwrap();
+    assert_decision(
+        d,
+        successor("W1-03", "W1"),
+        vec![skipped("W1-01", "departed", HE_1_1), chosen("W1-03", "most_votes", HE_1A)],
+    );
+}
+
+#[test]
+fn he_34_abs_1a_majority_tie_excludes_passed_over_candidates() {
+    // W1-02 has as many votes but left the party: no tie, no lot
+    let body = hessen()
+        .majority()
+        .list(voter_group(
+            "W1",
+            vec![
+                hcand("W1-01", 1, 900).seated(SeatVia::List),
+                hcand("W1-02", 2, 300).left_party(),
+                hcand("W1-03", 3, 300),
+            ],
+        ))
+        .body();
+    let d = decide(&body, &query("W1-01")).unwrap();
+    assert_decision(
+        d,
+        successor("W1-03", "W1"),
+        vec![
+            skipped("W1-01", "departed", HE_1_1),
+            skipped("W1-02", "left_party", HE_2_1),
+            chosen("W1-03", "most_votes", HE_1A),
+        ],
+    );
+}
+
+#[test]
+fn he_34_abs_1_satz_1_already_called_resigned_member_skipped() {
+    assert_he_second_skipped(hcand("W1-02", 2, 500).former_member(), "already_called", HE_1_1);
+}
+
+#[test]
+fn he_34_abs_1_satz_1_seated_member_skipped() {
+    assert_he_second_skipped(hcand("W1-02", 2, 500).seated(SeatVia::List), "already_called", HE_1_1);
+}
+
+#[test]
+fn he_34_abs_1_satz_1_pending_successor_of_other_case_skipped() {
+    let mut body = he_abc(hcand("W1-02", 2, 500));
+    with_pending_case(&mut body, "musterhausen-gv-1", "W1-09", "W1-02");
+    let d = decide(&body, &query("W1-01").case("musterhausen-gv-2")).unwrap();
+    assert_decision(
+        d,
+        successor("W1-03", "W1"),
+        vec![
+            skipped("W1-01", "departed", HE_1_1),
+            skipped("W1-02", "already_called", HE_1_1),
+            chosen("W1-03", "most_votes", HE_1_1),
+        ],
+    );
+}
+
+#[test]
+fn he_34_abs_1_satz_1_departed_switched_party_same_list() {
+    let body = hessen()
+        .list(party(
+            "W1",
+            vec![hcand("W1-01", 1, 900).seated(SeatVia::List).left_party().joined_other_party(), hcand("W1-02", 2, 5)],
+        ))
+        .list(party("W2", vec![hcand("W2-01", 1, 5000)]))
+        .body();
+    let d = decide(&body, &query("W1-01")).unwrap();
+    assert_eq!(d.outcome, successor("W1-02", "W1"));
+}
+
+#[test]
+fn he_34_abs_2_nr_1_left_party_skipped() {
+    assert_he_second_skipped(hcand("W1-02", 2, 500).left_party(), "left_party", HE_2_1);
+}
+
+#[test]
+fn he_34_abs_2_nr_1_joined_other_party_no_effect_noted() {
+    let body = he_abc(hcand("W1-02", 2, 500).joined_other_party());
+    let d = decide(&body, &query("W1-01")).unwrap();
+    assert_decision(
+        d,
+        successor("W1-02", "W1"),
+        vec![
+            skipped("W1-01", "departed", HE_1_1),
+            noted("W1-02", "joined_other_party_no_effect", HE_2_1),
+            chosen("W1-02", "most_votes", HE_1_1),
+        ],
+    );
+}
+
+#[test]
+fn he_34_abs_2_nr_2_written_waiver_skipped() {
+    assert_he_second_skipped(hcand("W1-02", 2, 500).waived_written(), "waived", HE_2_2);
+}
+
+#[test]
+fn he_34_abs_2_nr_2_recorded_waiver_skipped() {
+    assert_he_second_skipped(hcand("W1-02", 2, 500).waived_recorded(), "waived", HE_2_2);
+}
+
+#[test]
+fn he_34_abs_2_nr_3_died_skipped() {
+    assert_he_second_skipped(hcand("W1-02", 2, 500).died(), "died", HE_2_3);
+}
+
+#[test]
+fn he_34_abs_2_nr_3_ineligible_at_determination_skipped() {
+    assert_he_second_skipped(hcand("W1-02", 2, 500).ineligible("2026-05-01", None), "ineligible", HE_2_3_33);
+}
+
+#[test]
+fn he_34_abs_2_nr_3_ineligible_before_or_after_determination_not_skipped() {
+    // Hessen knows no "continuously eligible": only the time of the determination counts
+    for second in [
+        hcand("W1-02", 2, 500).ineligible("2026-01-01", Some("2026-03-31")),
+        hcand("W1-02", 2, 500).ineligible("2026-06-02", None),
+    ] {
+        let d = decide(&he_abc(second), &query("W1-01")).unwrap();
+        assert_decision(
+            d,
+            successor("W1-02", "W1"),
+            vec![skipped("W1-01", "departed", HE_1_1), chosen("W1-02", "most_votes", HE_1_1)],
+        );
+    }
+}
+
+#[test]
+fn he_34_abs_2_declined_no_effect_noted() {
+    let body = he_abc(hcand("W1-02", 2, 500).declined());
+    let d = decide(&body, &query("W1-01")).unwrap();
+    assert_decision(
+        d,
+        successor("W1-02", "W1"),
+        vec![
+            skipped("W1-01", "departed", HE_1_1),
+            noted("W1-02", "declined_no_effect", HE_2),
+            chosen("W1-02", "most_votes", HE_1_1),
+        ],
+    );
+}
+
+#[test]
+fn he_34_abs_3_satz_2_barred_candidate_determined_not_skipped() {
+    let body = he_abc(hcand("W1-02", 2, 500).barred("Beamter des Landkreises"));
+    let d = decide(&body, &query("W1-01")).unwrap();
+    assert_decision(
+        d,
+        barred_successor("W1-02", "W1"),
+        vec![
+            skipped("W1-01", "departed", HE_1_1),
+            chosen("W1-02", "most_votes", HE_1_1),
+            noted("W1-02", "barred_must_prove_end", HE_BARRED),
+        ],
+    );
+}
+
+#[test]
+fn he_34_abs_1_satz_2_list_exhausted_vacant_size_reduced() {
+    let body = hessen()
+        .size(31)
+        .list(party(
+            "W1",
+            vec![
+                hcand("W1-01", 1, 900).seated(SeatVia::List),
+                hcand("W1-02", 2, 500).waived_written(),
+                hcand("W1-03", 3, 300).former_member(),
+            ],
+        ))
+        .list(party("W2", vec![hcand("W2-01", 1, 50)]))
+        .body();
+    let d = decide(&body, &query("W1-01")).unwrap();
+    assert_decision(
+        d,
+        vacant(VacancyReason::ListExhausted, 30),
+        vec![
+            skipped("W1-01", "departed", HE_1_1),
+            skipped("W1-02", "waived", HE_2_2),
+            skipped("W1-03", "already_called", HE_1_1),
+            finding("list_exhausted", HE_1_2),
+            finding("statutory_size_reduced", HE_1_2),
+        ],
+    );
+}
+
+// =========================================================================================================
+// Validation — CONTRACT.md "Validation"
+
+#[track_caller]
+fn refused(snapshot: Snapshot, field: &str) {
+    match Body::from_snapshot(snapshot) {
+        Ok(_) => panic!("snapshot accepted, expected a refusal naming {field}"),
+        Err(e) => assert_eq!(e.field, field, "{e}"),
+    }
+}
+
+#[track_caller]
+fn refused_json(json: serde_json::Value, field: &str) {
+    let bytes = serde_json::to_vec(&json).unwrap();
+    let r = parse_snapshot(&bytes).and_then(Body::from_snapshot);
+    match r {
+        Ok(_) => panic!("snapshot accepted, expected a refusal naming {field}"),
+        Err(e) => assert_eq!(e.field, field, "{e}"),
+    }
+}
+
+#[test]
+fn validation_fixture_snapshots_round_trip_through_json() {
+    let b =
+        nrw().list(party("L1", vec![cand("L1-01", 1).seated(SeatVia::List).substitute_for("L1-02"), cand("L1-02", 2)]));
+    let bytes = serde_json::to_vec(&b.json()).unwrap();
+    let parsed = parse_snapshot(&bytes).unwrap();
+    assert_eq!(parsed, b.snapshot);
+    Body::from_snapshot(parsed).unwrap();
+}
+
+#[test]
+fn validation_unknown_land_refused() {
+    let mut json = nrw().list(party("L1", vec![cand("L1-01", 1)])).json();
+    json["body"]["land"] = "BY".into();
+    refused_json(json, "body.land");
+}
+
+#[test]
+fn validation_duplicate_list_id_refused() {
+    refused(
+        nrw().list(party("L1", vec![cand("L1-01", 1)])).list(party("L1", vec![cand("L2-01", 1)])).snapshot(),
+        "lists[1].id",
+    );
+}
+
+#[test]
+fn validation_duplicate_candidate_id_refused() {
+    refused(
+        nrw().list(party("L1", vec![cand("L1-01", 1)])).list(party("L2", vec![cand("L1-01", 1)])).snapshot(),
+        "lists[1].candidates[0].id",
+    );
+    refused(nrw().list(party("L1", vec![cand("L1-01", 1), cand("L1-01", 2)])).snapshot(), "lists[0].candidates[1].id");
+}
+
+#[test]
+fn validation_substitute_for_unknown_candidate_refused() {
+    refused(
+        nrw().list(party("L1", vec![cand("L1-01", 1), cand("L1-02", 2).substitute_for("L1-99")])).snapshot(),
+        "lists[0].candidates[1].substitute_for",
+    );
+}
+
+#[test]
+fn validation_substitute_for_on_candidate_without_position_refused() {
+    refused(
+        nrw().list(party("L1", vec![cand("L1-01", 1), off_list("L1-D2").substitute_for("L1-01")])).snapshot(),
+        "lists[0].candidates[1].substitute_for",
+    );
+}
+
+#[test]
+fn validation_two_substitutes_for_one_candidate_refused() {
+    refused(
+        nrw()
+            .list(party(
+                "L1",
+                vec![
+                    cand("L1-01", 1),
+                    cand("L1-02", 2).substitute_for("L1-01"),
+                    cand("L1-03", 3).substitute_for("L1-01"),
+                ],
+            ))
+            .snapshot(),
+        "lists[0].candidates[2].substitute_for",
+    );
+}
+
+#[test]
+fn validation_negative_votes_refused() {
+    refused(nrw().list(party("L1", vec![cand("L1-01", 1).votes(-1)])).snapshot(), "lists[0].candidates[0].votes");
+    refused(
+        hessen().list(party("W1", vec![hcand("W1-01", 1, 10), hcand("W1-02", 2, -3)])).snapshot(),
+        "lists[0].candidates[1].votes",
+    );
+}
+
+#[test]
+fn validation_missing_votes_in_hessen_refused() {
+    refused(
+        hessen().list(party("W1", vec![hcand("W1-01", 1, 10), cand("W1-02", 2)])).snapshot(),
+        "lists[0].candidates[1].votes",
+    );
+    // optional in NRW
+    nrw().list(party("L1", vec![cand("L1-01", 1)])).body();
+}
+
+#[test]
+fn validation_seat_with_former_member_refused() {
+    refused(
+        nrw()
+            .list(party(
+                "L1",
+                vec![
+                    cand("L1-01", 1),
+                    cand("L1-02", 2).fact(Fact::FormerMember { on: d(FACT_DAY) }).seated(SeatVia::List),
+                ],
+            ))
+            .snapshot(),
+        "lists[0].candidates[1].seat",
+    );
+}
+
+#[test]
+fn validation_missing_required_field_refused() {
+    let mut json = nrw().list(party("L1", vec![cand("L1-01", 1), cand("L1-02", 2)])).json();
+    json["lists"][0]["candidates"][1].as_object_mut().unwrap().remove("family_name");
+    refused_json(json, "lists[0].candidates[1].family_name");
+    let mut json = nrw().list(party("L1", vec![cand("L1-01", 1)])).json();
+    json["body"].as_object_mut().unwrap().remove("statutory_size");
+    refused_json(json, "body.statutory_size");
+    let mut json = nrw().list(party("L1", vec![cand("L1-01", 1)])).json();
+    json.as_object_mut().unwrap().remove("lists");
+    refused_json(json, "lists");
+}
+
+#[test]
+fn validation_wrong_type_names_the_field() {
+    let mut json = nrw().list(party("L1", vec![cand("L1-01", 1)])).json();
+    json["lists"][0]["candidates"][0]["position"] = "eins".into();
+    refused_json(json, "lists[0].candidates[0].position");
+}
+
+#[test]
+fn validation_substitute_outside_nrw_or_list_refused() {
+    refused(
+        hessen().list(party("W1", vec![hcand("W1-01", 1, 1), hcand("W1-02", 2, 1).substitute_for("W1-01")])).snapshot(),
+        "lists[0].candidates[1].substitute_for",
+    );
+    refused(
+        nrw()
+            .list(party("L1", vec![cand("L1-01", 1)]))
+            .list(party("L2", vec![cand("L2-01", 1).substitute_for("L1-01")]))
+            .snapshot(),
+        "lists[1].candidates[0].substitute_for",
+    );
+}
+
+#[test]
+fn validation_majority_election_outside_hessen_or_with_several_lists_refused() {
+    refused(nrw().majority().list(party("L1", vec![cand("L1-01", 1)])).snapshot(), "body.electoral_system");
+    refused(
+        hessen()
+            .majority()
+            .list(party("W1", vec![hcand("W1-01", 1, 1)]))
+            .list(party("W2", vec![hcand("W2-01", 1, 1)]))
+            .snapshot(),
+        "lists",
+    );
+}
+
+#[test]
+fn validation_held_seats_may_exceed_statutory_size() {
+    nrw()
+        .size(1)
+        .list(party("L1", vec![cand("L1-01", 1).seated(SeatVia::List), cand("L1-02", 2).seated(SeatVia::List)]))
+        .body();
+}
+
+#[test]
+fn validation_unknown_fact_field_and_waiver_form_parsed() {
+    let mut json = nrw().list(party("L1", vec![cand("L1-01", 1).waived_written()])).json();
+    let bytes = serde_json::to_vec(&json).unwrap();
+    let s = parse_snapshot(&bytes).unwrap();
+    assert!(matches!(s.lists[0].candidates[0].facts[0], Fact::Waived { form: WaiverForm::Written, .. }));
+    json["lists"][0]["candidates"][0]["facts"][0]["form"] = "telepathy".into();
+    refused_json(json, "lists[0].candidates[0].facts[0].form");
+}
+
+// =========================================================================================================
+// Properties: random snapshots against an independent reading of LAW.md
+
+mod properties {
+    use super::*;
+    use chrono::NaiveDate;
+    use nachfolge::model::{Land, ListKind};
+    use nachfolge::rules::Query;
+    use proptest::prelude::*;
+
+    const REF_DAY: &str = "2026-06-01";
+
+    #[derive(Debug, Clone)]
+    struct RawCand {
+        on_list: bool,
+        votes: i64,
+        district: bool,
+        seat: Option<SeatVia>,
+        facts: Vec<u8>,
+        ineligible: Option<(i64, Option<i64>)>,
+        substitute_for: Option<usize>,
+        pos_key: u8,
+    }
+
+    #[derive(Debug, Clone)]
+    struct RawList {
+        kind: ListKind,
+        cands: Vec<RawCand>,
+    }
+
+    #[derive(Debug, Clone)]
+    struct Raw {
+        lists: Vec<RawList>,
+        majority: bool,
+        departed: usize,
+        via_known: bool,
+        pending: Option<usize>,
+        lot: usize,
+        size: u32,
+    }
+
+    fn seat_via() -> impl Strategy<Value = SeatVia> {
+        prop_oneof![Just(SeatVia::District), Just(SeatVia::List), Just(SeatVia::Succession)]
+    }
+
+    fn raw_cand() -> impl Strategy<Value = RawCand> {
+        (
+            prop::bool::weighted(0.85),
+            0i64..5,
+            prop::bool::weighted(0.3),
+            prop::option::weighted(0.3, seat_via()),
+            prop::collection::vec(0u8..12, 0..3),
+            prop::option::weighted(0.2, (0i64..700, prop::option::of(0i64..300))),
+            prop::option::weighted(0.3, 0usize..16),
+            any::<u8>(),
+        )
+            .prop_map(|(on_list, votes, district, seat, facts, ineligible, substitute_for, pos_key)| RawCand {
+                on_list,
+                votes,
+                district,
+                seat,
+                facts,
+                ineligible,
+                substitute_for,
+                pos_key,
+            })
+    }
+
+    fn raw_list() -> impl Strategy<Value = RawList> {
+        (
+            prop_oneof![4 => Just(ListKind::Party), 1 => Just(ListKind::VoterGroup), 1 => Just(ListKind::Individual)],
+            prop::collection::vec(raw_cand(), 0..=10),
+        )
+            .prop_map(|(kind, cands)| RawList { kind, cands })
+    }
+
+    fn raw() -> impl Strategy<Value = Raw> {
+        (
+            prop::collection::vec(raw_list(), 1..=4),
+            any::<bool>(),
+            any::<usize>(),
+            any::<bool>(),
+            prop::option::weighted(0.3, any::<usize>()),
+            any::<usize>(),
+            1u32..60,
+        )
+            .prop_map(|(lists, majority, departed, via_known, pending, lot, size)| Raw {
+                lists,
+                majority,
+                departed,
+                via_known,
+                pending,
+                lot,
+                size,
+            })
+    }
+
+    fn day(offset_from_2025_06_01: i64) -> NaiveDate {
+        d("2025-06-01") + chrono::Duration::days(offset_from_2025_06_01)
+    }
+
+    /// A valid body from the raw draw, with the departed member's id and the query's `departed_via`.
+    fn build(land: Land, raw: &Raw) -> (Body, String, Option<SeatVia>) {
+        let base = match land {
+            Land::Nw => nrw(),
+            Land::He => hessen(),
+        };
+        let mut snap = base.size(raw.size).snapshot();
+        let majority = land == Land::He && raw.majority && raw.lists.len() == 1;
+        if majority {
+            snap.body.electoral_system = nachfolge::model::ElectoralSystem::Majority;
+        }
+        for (li, rl) in raw.lists.iter().enumerate() {
+            let mut cands = rl.cands.clone();
+            if rl.kind == ListKind::Individual {
+                cands.truncate(1);
+            }
+            let prefix = format!("L{}", li + 1);
+            // positions: a shuffle of 1..=k over the candidates on the list
+            let mut order: Vec<usize> = (0..cands.len()).filter(|&i| land == Land::He || cands[i].on_list).collect();
+            order.sort_by_key(|&i| (cands[i].pos_key, i));
+            let mut list_cands: Vec<Candidate> = Vec::new();
+            for (ci, rc) in cands.iter().enumerate() {
+                let id = format!("{prefix}-{ci:02}");
+                let mut c = cand(&id, 1).position(order.iter().position(|&o| o == ci).map(|p| p as u32 + 1));
+                if land == Land::He {
+                    c = c.votes(rc.votes);
+                } else if rc.district {
+                    c = c.district(&format!("{:02}", li * 10 + ci));
+                }
+                if let Some(via) = rc.seat {
+                    c = c.seated(via);
+                }
+                for f in &rc.facts {
+                    c = match f {
+                        0 => c.left_party(),
+                        1 => c.joined_other_party(),
+                        2 => c.waived_recorded(),
+                        3 => c.waived_written(),
+                        4 => c.declined(),
+                        5 => c.died(),
+                        6 => c.barred("Beschäftigter"),
+                        7 => c.barred("Beschäftigter").bar_cured(),
+                        8 => c.former_member(),
+                        _ => c,
+                    };
+                }
+                if let Some((from, len)) = rc.ineligible {
+                    c = c.fact(Fact::Ineligible { from: day(from), until: len.map(|l| day(from + l)) });
+                }
+                list_cands.push(c);
+            }
+            if land == Land::Nw {
+                let mut taken = std::collections::HashSet::new();
+                for ci in 0..list_cands.len() {
+                    let Some(t) = cands[ci].substitute_for else { continue };
+                    let t = t % list_cands.len();
+                    if t == ci || list_cands[ci].position.is_none() || !taken.insert(t) {
+                        continue;
+                    }
+                    list_cands[ci].substitute_for = Some(list_cands[t].id.clone());
+                }
+            }
+            let list = match rl.kind {
+                ListKind::Party => party(&prefix, list_cands),
+                ListKind::VoterGroup => voter_group(&prefix, list_cands),
+                ListKind::Individual => {
+                    nachfolge::model::List { kind: ListKind::Individual, ..party(&prefix, list_cands) }
+                }
+            };
+            snap.lists.push(list);
+        }
+        // someone must hold a seat to leave it
+        let all: Vec<(usize, usize)> =
+            snap.lists.iter().enumerate().flat_map(|(li, l)| (0..l.candidates.len()).map(move |ci| (li, ci))).collect();
+        if all.is_empty() {
+            snap.lists[0].candidates.push(cand("L1-00", 1).votes(1));
+            if land == Land::Nw {
+                snap.lists[0].candidates[0].votes = None;
+            }
+        }
+        let seated: Vec<(usize, usize)> = snap
+            .lists
+            .iter()
+            .enumerate()
+            .flat_map(|(li, l)| {
+                l.candidates.iter().enumerate().filter(|(_, c)| c.seat.is_some()).map(move |(ci, _)| (li, ci))
+            })
+            .collect();
+        let (li, ci) = if seated.is_empty() {
+            let all: Vec<(usize, usize)> = snap
+                .lists
+                .iter()
+                .enumerate()
+                .flat_map(|(li, l)| (0..l.candidates.len()).map(move |ci| (li, ci)))
+                .collect();
+            let (li, ci) = all[raw.departed % all.len()];
+            let c = &mut snap.lists[li].candidates[ci];
+            c.facts.retain(|f| !matches!(f, Fact::FormerMember { .. }));
+            c.seat = Some(nachfolge::model::Seat { since: d(TERM_START), via: SeatVia::List });
+            (li, ci)
+        } else {
+            seated[raw.departed % seated.len()]
+        };
+        let departed = snap.lists[li].candidates[ci].clone();
+        let mut body = Body::from_snapshot(snap).unwrap_or_else(|e| panic!("generated snapshot invalid: {e}"));
+        if let Some(p) = raw.pending {
+            let free: Vec<String> = body
+                .snapshot
+                .lists
+                .iter()
+                .flat_map(|l| &l.candidates)
+                .filter(|c| c.seat.is_none() && c.id != departed.id)
+                .map(|c| c.id.clone())
+                .collect();
+            if !free.is_empty() {
+                let s = free[p % free.len()].clone();
+                with_pending_case(&mut body, "other-case", "elsewhere", &s);
+            }
+        }
+        let via = if raw.via_known { departed.seat.as_ref().map(|s| s.via) } else { None };
+        (body, departed.id, via)
+    }
+
+    fn has(c: &Candidate, pred: impl Fn(&Fact) -> bool) -> bool {
+        c.facts.iter().any(pred)
+    }
+
+    fn is_former(c: &Candidate) -> bool {
+        has(c, |f| matches!(f, Fact::FormerMember { .. }))
+    }
+
+    fn is_barred(c: &Candidate) -> bool {
+        has(c, |f| matches!(f, Fact::Barred { .. })) && !has(c, |f| matches!(f, Fact::BarCured { .. }))
+    }
+
+    /// Excluded under the Land's rules at the reference day (LAW.md §§ 1, 2, 3).
+    fn excluded(land: Land, body: &Body, c: &Candidate) -> bool {
+        let r = d(REF_DAY);
+        let start = body.info().term.start;
+        let pending = body.pending_successors().any(|(s, _)| s == c.id);
+        let called = c.seat.is_some() || has(c, |f| matches!(f, Fact::FormerMember { .. })) || pending;
+        let died = has(c, |f| matches!(f, Fact::Died { .. }));
+        let left = has(c, |f| matches!(f, Fact::LeftParty { .. }));
+        let ineligible_now =
+            has(c, |f| matches!(f, Fact::Ineligible { from, until } if *from <= r && until.is_none_or(|u| u >= r)));
+        match land {
+            Land::Nw => {
+                let during_term = has(
+                    c,
+                    |f| matches!(f, Fact::Ineligible { from, until } if *from <= r && until.is_none_or(|u| u >= start)),
+                );
+                called
+                    || died
+                    || ineligible_now
+                    || during_term
+                    || left
+                    || has(c, |f| matches!(f, Fact::Declined { .. }))
+                    || has(c, |f| matches!(f, Fact::JoinedOtherParty { .. }))
+                    || has(c, |f| matches!(f, Fact::Waived { form: WaiverForm::Recorded, .. }))
+            }
+            Land::He => called || died || ineligible_now || left || has(c, |f| matches!(f, Fact::Waived { .. })),
+        }
+    }
+
+    fn cited_for(land: Land, step: &TrailStep) -> bool {
+        match land {
+            Land::Nw => step.citation.contains("KWahlG NRW"),
+            Land::He => step.citation.contains(" KWG"),
+        }
+    }
+
+    fn skipped_ids(trail: &[TrailStep]) -> Vec<&str> {
+        trail.iter().filter(|s| s.verdict == Verdict::Skipped).filter_map(|s| s.candidate.as_deref()).collect()
+    }
+
+    fn check_nrw(raw: &Raw) -> Result<(), TestCaseError> {
+        let (body, departed_id, via) = build(Land::Nw, raw);
+        let q = Query { departed_via: via, ..query(&departed_id) };
+        let d = decide(&body, &q).unwrap();
+        let list = body.list_of(&departed_id).unwrap();
+        let departed = body.candidate(&departed_id).unwrap();
+        let size = body.info().statutory_size;
+        prop_assert!(d.trail.iter().all(|s| cited_for(Land::Nw, s)), "citations: {:#?}", d.trail);
+
+        if list.kind == ListKind::Individual {
+            prop_assert_eq!(&d.outcome, &vacant(VacancyReason::IndividualCandidate, size - 1));
+            return Ok(());
+        }
+        // the order of succession: the substitute (unless § 45 Abs. 4), then the list by position
+        let mut order: Vec<&Candidate> = Vec::new();
+        let sub = list.candidates.iter().find(|c| c.substitute_for.as_deref() == Some(departed_id.as_str()));
+        let won_directly = departed.seat.as_ref().map(|s| s.via) == Some(SeatVia::District);
+        let abs_4 = departed.district.is_some() && !won_directly;
+        if let Some(s) = sub {
+            if !abs_4 {
+                order.push(s);
+            }
+        }
+        let mut on_list: Vec<&Candidate> = list.candidates.iter().filter(|c| c.position.is_some()).collect();
+        on_list.sort_by_key(|c| c.position);
+        order.extend(on_list);
+        let eligible = |c: &&Candidate| c.id != departed_id && !excluded(Land::Nw, &body, c);
+        let expected = order.iter().position(|c| eligible(c));
+        let skipped = skipped_ids(&d.trail);
+        match expected {
+            None => {
+                prop_assert_eq!(&d.outcome, &vacant(VacancyReason::ListExhausted, size - 1));
+                prop_assert!(list.candidates.iter().filter(|c| c.position.is_some()).all(|c| !eligible(&c)));
+                for c in &order {
+                    prop_assert!(skipped.contains(&c.id.as_str()), "{} missing from {:#?}", c.id, d.trail);
+                }
+            }
+            Some(k) => {
+                let s = order[k];
+                prop_assert_eq!(
+                    &d.outcome,
+                    &Outcome::Successor { candidate: s.id.clone(), list: list.id.clone(), barred: is_barred(s) }
+                );
+                prop_assert!(s.seat.is_none() && !is_former(s), "seated or former member: {}", s.id);
+                prop_assert!(!excluded(Land::Nw, &body, s));
+                for c in &order[..k] {
+                    prop_assert!(skipped.contains(&c.id.as_str()), "{} missing from {:#?}", c.id, d.trail);
+                }
+                // nobody behind the successor is reported as passed over
+                for id in &skipped {
+                    prop_assert!(
+                        order[..k].iter().any(|c| c.id == *id),
+                        "{} is behind the successor: {:#?}",
+                        id,
+                        d.trail
+                    );
+                }
+                let chosen: Vec<&TrailStep> = d.trail.iter().filter(|t| t.verdict == Verdict::Chosen).collect();
+                prop_assert_eq!(chosen.len(), 1);
+                prop_assert_eq!(chosen[0].candidate.as_deref(), Some(s.id.as_str()));
+            }
+        }
+        Ok(())
+    }
+
+    fn check_hessen(raw: &Raw) -> Result<(), TestCaseError> {
+        let (body, departed_id, _) = build(Land::He, raw);
+        let d = decide(&body, &query(&departed_id)).unwrap();
+        let list = body.list_of(&departed_id).unwrap();
+        let size = body.info().statutory_size;
+        let majority = body.info().electoral_system == nachfolge::model::ElectoralSystem::Majority;
+        prop_assert!(d.trail.iter().all(|s| cited_for(Land::He, s)), "citations: {:#?}", d.trail);
+
+        // votes descending, then list position
+        let mut order: Vec<&Candidate> = list.candidates.iter().collect();
+        order.sort_by_key(|c| (std::cmp::Reverse(c.votes.unwrap()), c.position));
+        let eligible = |c: &&Candidate| c.id != departed_id && !excluded(Land::He, &body, c);
+        let skipped = skipped_ids(&d.trail);
+        let Some(k) = order.iter().position(|c| eligible(c)) else {
+            prop_assert_eq!(&d.outcome, &vacant(VacancyReason::ListExhausted, size - 1));
+            for c in &order {
+                prop_assert!(skipped.contains(&c.id.as_str()), "{} missing from {:#?}", c.id, d.trail);
+            }
+            return Ok(());
+        };
+        let top = order[k].votes;
+        let tied: Vec<&Candidate> = order.iter().copied().filter(|c| eligible(c) && c.votes == top).collect();
+        let winner = if majority && tied.len() > 1 {
+            let ids: Vec<String> = tied.iter().map(|c| c.id.clone()).collect();
+            prop_assert_eq!(&d.outcome, &Outcome::LotRequired { tied: ids.clone() });
+            let w = &ids[raw.lot % ids.len()];
+            let d2 = decide(&body, &query(&departed_id).lot(w)).unwrap();
+            let winner = body.candidate(w).unwrap();
+            prop_assert_eq!(
+                &d2.outcome,
+                &Outcome::Successor { candidate: w.clone(), list: list.id.clone(), barred: is_barred(winner) }
+            );
+            prop_assert!(d2.trail.contains(&chosen(w, "won_lot", HE_1A)));
+            winner
+        } else {
+            let s = order[k];
+            prop_assert_eq!(
+                &d.outcome,
+                &Outcome::Successor { candidate: s.id.clone(), list: list.id.clone(), barred: is_barred(s) }
+            );
+            s
+        };
+        prop_assert!(winner.seat.is_none() && !is_former(winner), "seated or former member: {}", winner.id);
+        prop_assert!(!excluded(Land::He, &body, winner));
+        // every candidate ranked ahead is reported as passed over, and nobody behind
+        for c in &order[..k] {
+            prop_assert!(skipped.contains(&c.id.as_str()), "{} missing from {:#?}", c.id, d.trail);
+        }
+        for id in &skipped {
+            let c = body.candidate(id).unwrap();
+            let ahead = order[..k].iter().any(|o| o.id == *id);
+            let same_rank_in_majority = majority && c.votes == top;
+            prop_assert!(ahead || same_rank_in_majority, "{} is behind the successor: {:#?}", id, d.trail);
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
+
+        #[test]
+        fn prop_nrw_successor_is_first_eligible_in_order_of_succession(raw in raw()) {
+            check_nrw(&raw)?;
+        }
+
+        #[test]
+        fn prop_hessen_successor_is_first_eligible_by_votes_then_list_order(raw in raw()) {
+            check_hessen(&raw)?;
+        }
+    }
+}

@@ -1,0 +1,335 @@
+//! Small fluent helpers to build election snapshots and bodies for tests.
+//!
+//! ```ignore
+//! #[path = "support/fixtures.rs"]
+//! mod fixtures;
+//! use fixtures::*;
+//!
+//! let body = nrw()
+//!     .list(party("L1", vec![
+//!         cand("L1-01", 1).seated(SeatVia::List),
+//!         cand("L1-02", 2).left_party(),
+//!         cand("L1-03", 3).substitute_for("L1-01"),
+//!         off_list("L1-D7").district("07").seated(SeatVia::District),
+//!     ]))
+//!     .body();
+//! let d = decide(&body, &query("L1-01").via(SeatVia::List)).unwrap();
+//! ```
+//!
+//! Defaults: term 2025-11-01 – 2030-10-31, statutory size 44, reference time (see [`REFERENCE`]) 2026-06-01
+//! 12:00 Europe/Berlin, dated facts on [`FACT_DAY`] (2026-02-01). Hessen candidates get 0 votes unless set.
+#![allow(dead_code)]
+
+use chrono::{DateTime, NaiveDate, TimeZone, Utc};
+use nachfolge::case::{Case, CaseState, Offer};
+use nachfolge::messages::DepartureReason;
+use nachfolge::model::{
+    Body, BodyInfo, Candidate, ElectoralSystem, Fact, Land, List, ListKind, ReturningOfficer, Seat, SeatVia, Snapshot,
+    Term, WaiverForm,
+};
+use nachfolge::rules::Query;
+
+/// Start of the default term.
+pub const TERM_START: &str = "2025-11-01";
+/// End of the default term.
+pub const TERM_END: &str = "2030-10-31";
+/// The default day of dated facts (`on`).
+pub const FACT_DAY: &str = "2026-02-01";
+/// The default reference time (the determination), 2026-06-01 12:00 Europe/Berlin (CEST).
+pub const REFERENCE: &str = "2026-06-01T10:00:00Z";
+
+/// A date from `YYYY-MM-DD`.
+pub fn d(s: &str) -> NaiveDate {
+    NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap_or_else(|e| panic!("bad date {s:?}: {e}"))
+}
+
+/// An instant from RFC 3339.
+pub fn t(s: &str) -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(s).unwrap_or_else(|e| panic!("bad time {s:?}: {e}")).with_timezone(&Utc)
+}
+
+/// Noon (Europe/Berlin summer time) of a day, as UTC.
+pub fn noon(day: &str) -> DateTime<Utc> {
+    Utc.from_utc_datetime(&d(day).and_hms_opt(10, 0, 0).expect("valid time"))
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Snapshot
+
+/// Builder of a [`Snapshot`].
+#[derive(Debug, Clone)]
+pub struct SnapshotBuilder {
+    pub snapshot: Snapshot,
+}
+
+fn builder(land: Land) -> SnapshotBuilder {
+    let id = match land {
+        Land::Nw => "musterstadt-rat",
+        Land::He => "musterhausen-gv",
+    };
+    SnapshotBuilder {
+        snapshot: Snapshot {
+            body: BodyInfo {
+                id: id.to_owned(),
+                name: format!("Rat {id}"),
+                land,
+                electoral_system: ElectoralSystem::Proportional,
+                statutory_size: 44,
+                term: Term { start: d(TERM_START), end: d(TERM_END) },
+                returning_officer: ReturningOfficer {
+                    name: "Wahlleitung".to_owned(),
+                    email: "wahlleitung@example.org".to_owned(),
+                    address: None,
+                },
+            },
+            lists: vec![],
+        },
+    }
+}
+
+/// An empty NRW body (§ 45 KWahlG NRW), proportional, statutory size 44.
+pub fn nrw() -> SnapshotBuilder {
+    builder(Land::Nw)
+}
+
+/// An empty Hessen body (§ 34 KWG), proportional, statutory size 44.
+pub fn hessen() -> SnapshotBuilder {
+    builder(Land::He)
+}
+
+impl SnapshotBuilder {
+    pub fn id(mut self, id: &str) -> Self {
+        self.snapshot.body.id = id.to_owned();
+        self
+    }
+    pub fn size(mut self, statutory_size: u32) -> Self {
+        self.snapshot.body.statutory_size = statutory_size;
+        self
+    }
+    /// Hessen majority election (only one list admitted, § 1 Abs. 2 KWG).
+    pub fn majority(mut self) -> Self {
+        self.snapshot.body.electoral_system = ElectoralSystem::Majority;
+        self
+    }
+    pub fn term(mut self, start: &str, end: &str) -> Self {
+        self.snapshot.body.term = Term { start: d(start), end: d(end) };
+        self
+    }
+    pub fn list(mut self, list: List) -> Self {
+        self.snapshot.lists.push(list);
+        self
+    }
+    pub fn lists(mut self, lists: impl IntoIterator<Item = List>) -> Self {
+        self.snapshot.lists.extend(lists);
+        self
+    }
+    /// Change the snapshot in place (for odd cases the helpers do not cover).
+    pub fn with(mut self, f: impl FnOnce(&mut Snapshot)) -> Self {
+        f(&mut self.snapshot);
+        self
+    }
+    pub fn snapshot(self) -> Snapshot {
+        self.snapshot
+    }
+    /// The validated body; panics with the validation error.
+    pub fn body(self) -> Body {
+        Body::from_snapshot(self.snapshot).unwrap_or_else(|e| panic!("fixture snapshot is invalid: {e}"))
+    }
+    /// The snapshot as JSON (the wire form).
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::to_value(&self.snapshot).expect("snapshot serializes")
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Lists
+
+fn list(id: &str, kind: ListKind, candidates: Vec<Candidate>) -> List {
+    List { id: id.to_owned(), name: format!("Liste {id}"), short_name: Some(id.to_owned()), kind, candidates }
+}
+
+/// A party's Reserveliste / Wahlvorschlag.
+pub fn party(id: &str, candidates: Vec<Candidate>) -> List {
+    list(id, ListKind::Party, candidates)
+}
+
+/// A voter group's list.
+pub fn voter_group(id: &str, candidates: Vec<Candidate>) -> List {
+    list(id, ListKind::VoterGroup, candidates)
+}
+
+/// An individual candidate (Einzelbewerber): a "list" of one, no Reserveliste behind him.
+pub fn individual(id: &str, candidate: Candidate) -> List {
+    list(id, ListKind::Individual, vec![candidate])
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Candidates
+
+/// A list candidate at `position`.
+pub fn cand(id: &str, position: u32) -> Candidate {
+    Candidate {
+        id: id.to_owned(),
+        position: Some(position),
+        given_name: "Vorname".to_owned(),
+        family_name: format!("Name-{id}"),
+        email: Some(format!("{}@example.org", id.to_lowercase())),
+        postal_address: None,
+        votes: None,
+        district: None,
+        substitute_for: None,
+        seat: None,
+        facts: vec![],
+    }
+}
+
+/// A candidate without list position (e.g. district only).
+pub fn off_list(id: &str) -> Candidate {
+    Candidate { position: None, ..cand(id, 1) }
+}
+
+/// A Hessen candidate at `position` with `votes` personal votes.
+pub fn hcand(id: &str, position: u32, votes: i64) -> Candidate {
+    cand(id, position).votes(votes)
+}
+
+/// Fluent setters on [`Candidate`].
+pub trait CandidateExt: Sized {
+    fn edit(self, f: impl FnOnce(&mut Candidate)) -> Self;
+
+    fn votes(self, votes: i64) -> Self {
+        self.edit(|c| c.votes = Some(votes))
+    }
+    fn no_votes(self) -> Self {
+        self.edit(|c| c.votes = None)
+    }
+    fn position(self, position: Option<u32>) -> Self {
+        self.edit(|c| c.position = position)
+    }
+    fn district(self, district: &str) -> Self {
+        self.edit(|c| c.district = Some(district.to_owned()))
+    }
+    fn substitute_for(self, id: &str) -> Self {
+        self.edit(|c| c.substitute_for = Some(id.to_owned()))
+    }
+    fn no_email(self) -> Self {
+        self.edit(|c| c.email = None)
+    }
+    /// Holds a seat since the term start.
+    fn seated(self, via: SeatVia) -> Self {
+        self.edit(|c| c.seat = Some(Seat { since: d(TERM_START), via }))
+    }
+    fn fact(self, fact: Fact) -> Self {
+        self.edit(|c| c.facts.push(fact))
+    }
+    fn left_party(self) -> Self {
+        self.fact(Fact::LeftParty { on: d(FACT_DAY) })
+    }
+    fn joined_other_party(self) -> Self {
+        self.fact(Fact::JoinedOtherParty { on: d(FACT_DAY) })
+    }
+    /// Waiver zur Niederschrift (§ 38 KWahlG NRW).
+    fn waived_recorded(self) -> Self {
+        self.fact(Fact::Waived { on: d(FACT_DAY), form: WaiverForm::Recorded })
+    }
+    /// Waiver by letter, fax or e-mail.
+    fn waived_written(self) -> Self {
+        self.fact(Fact::Waived { on: d(FACT_DAY), form: WaiverForm::Written })
+    }
+    fn declined(self) -> Self {
+        self.fact(Fact::Declined { on: d(FACT_DAY) })
+    }
+    fn died(self) -> Self {
+        self.fact(Fact::Died { on: d(FACT_DAY) })
+    }
+    /// Not eligible from `from` until `until` (inclusive; open-ended with `None`).
+    fn ineligible(self, from: &str, until: Option<&str>) -> Self {
+        self.fact(Fact::Ineligible { from: d(from), until: until.map(d) })
+    }
+    fn barred(self, reason: &str) -> Self {
+        self.fact(Fact::Barred { on: d(FACT_DAY), reason: reason.to_owned() })
+    }
+    fn bar_cured(self) -> Self {
+        self.fact(Fact::BarCured { on: d(FACT_DAY) })
+    }
+    /// Held a seat in this term and left (no seat now).
+    fn former_member(self) -> Self {
+        self.fact(Fact::FormerMember { on: d(FACT_DAY) }).edit(|c| c.seat = None)
+    }
+}
+
+impl CandidateExt for Candidate {
+    fn edit(mut self, f: impl FnOnce(&mut Candidate)) -> Self {
+        f(&mut self);
+        self
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Queries and cases
+
+/// A query for `departed` at the default reference time, seat won how unknown, no lot, no case.
+pub fn query(departed: &str) -> Query<'_> {
+    Query { departed, departed_via: None, at: t(REFERENCE), lot_winner: None, case: None }
+}
+
+/// Fluent setters on [`Query`].
+pub trait QueryExt<'a>: Sized {
+    fn via(self, via: SeatVia) -> Self;
+    fn at(self, at: DateTime<Utc>) -> Self;
+    fn lot(self, winner: &'a str) -> Self;
+    fn case(self, case: &'a str) -> Self;
+}
+
+impl<'a> QueryExt<'a> for Query<'a> {
+    fn via(mut self, via: SeatVia) -> Self {
+        self.departed_via = Some(via);
+        self
+    }
+    fn at(mut self, at: DateTime<Utc>) -> Self {
+        self.at = at;
+        self
+    }
+    fn lot(mut self, winner: &'a str) -> Self {
+        self.lot_winner = Some(winner);
+        self
+    }
+    fn case(mut self, case: &'a str) -> Self {
+        self.case = Some(case);
+        self
+    }
+}
+
+/// Add an open succession case `case_id` for the vacancy of `departed`, in which `successor` has been
+/// determined and offered the seat and has not decided yet (`CaseState::Offered`).
+pub fn with_pending_case(body: &mut Body, case_id: &str, departed: &str, successor: &str) {
+    let list = body.list_of(successor).map(|l| l.id.clone()).unwrap_or_default();
+    let at = t(REFERENCE) - chrono::Duration::days(3);
+    let offer = Offer {
+        successor: successor.to_owned(),
+        list: list.clone(),
+        determined_at: at,
+        barred: false,
+        notified_at: Some(at),
+        notification_failed: false,
+        deadline: None,
+        accepted_at: None,
+        proven_at: None,
+        member_since: None,
+        trail: vec![],
+    };
+    let case = Case {
+        id: case_id.to_owned(),
+        departed: departed.to_owned(),
+        list,
+        reason: DepartureReason::Resigned,
+        effective_at: at,
+        departed_via: Some(SeatVia::List),
+        opened_at: at,
+        round: 1,
+        state: CaseState::Offered(offer),
+        refused: vec![],
+    };
+    body.case_seq += 1;
+    body.cases.insert(case_id.to_owned(), case);
+}
