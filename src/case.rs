@@ -886,7 +886,7 @@ impl Machine<'_> {
                     MembershipBasis::BarCured,
                     at,
                     true,
-                    None,
+                    offer.member_since.map(local_date),
                 );
                 self.emit("membership.changed", &m);
                 let since = offer.member_since.unwrap_or(at);
@@ -974,7 +974,8 @@ impl Machine<'_> {
         let day = local_date(at);
         let (start_date, end_date) = match change {
             MembershipChange::Left => (start, Some(day)),
-            _ => (Some(day), None),
+            // an update (Hessen: full rights from the proof, § 23 Abs. 2 KWG) keeps the membership's start
+            _ => (start.or(Some(day)), None),
         };
         MembershipChanged {
             body: body.to_owned(),

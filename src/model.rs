@@ -470,11 +470,19 @@ pub fn from_value<T: serde::de::DeserializeOwned>(
 
 fn path_error<E: std::fmt::Display>(prefix: &str, e: serde_path_to_error::Error<E>) -> ValidationError {
     let path = e.path().to_string();
-    let field = match (prefix.is_empty(), path.as_str()) {
-        (true, ".") => "$".to_owned(),
-        (true, p) => p.to_owned(),
-        (false, ".") => prefix.to_owned(),
-        (false, p) => format!("{prefix}.{p}"),
-    };
-    ValidationError::new(field, e.into_inner().to_string())
+    let problem = e.into_inner().to_string();
+    let mut parts: Vec<&str> = Vec::new();
+    if !prefix.is_empty() {
+        parts.push(prefix);
+    }
+    if path != "." {
+        parts.push(&path);
+    }
+    // serde reports a missing field at the object that lacks it; name the field itself (CONTRACT.md:
+    // "refused with a message naming the field").
+    if let Some(missing) = problem.strip_prefix("missing field `").and_then(|rest| rest.split('`').next()) {
+        parts.push(missing);
+    }
+    let field = if parts.is_empty() { "$".to_owned() } else { parts.join(".") };
+    ValidationError::new(field, problem)
 }

@@ -243,19 +243,27 @@ impl Store {
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
-        let inserted = sqlx::query(
-            "INSERT INTO inbox (message_id, type, body_id, digest, outcome, reason) VALUES ($1, $2, $3, $4, 'rejected', $5) ON CONFLICT (message_id) DO NOTHING",
-        )
-        .bind(&cause.key)
-        .bind(&cause.ty)
-        .bind(body_id)
-        .bind(digest(&cause.ty, &cause.payload))
-        .bind(reason)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-        if inserted == 0 && !cause.key.is_empty() {
-            // already recorded (a redelivery): nothing new to publish
+        let digest = digest(&cause.ty, &cause.payload);
+        if !cause.key.is_empty() {
+            sqlx::query(
+                "INSERT INTO inbox (message_id, type, body_id, digest, outcome, reason) VALUES ($1, $2, $3, $4, 'rejected', $5) ON CONFLICT (message_id) DO NOTHING",
+            )
+            .bind(&cause.key)
+            .bind(&cause.ty)
+            .bind(body_id)
+            .bind(&digest)
+            .bind(reason)
+            .execute(&mut *tx)
+            .await?;
+        }
+        // One `message.rejected` per distinct message (id and data): a redelivery of the same bad message
+        // publishes nothing new, a reused id with other data is reported on its own.
+        let event = event_id(&format!("rejected:{}:{digest}", cause.key), 0);
+        let seen: Option<String> = sqlx::query_scalar("SELECT event_id FROM outbox WHERE event_id = $1")
+            .bind(&event)
+            .fetch_optional(&mut *tx)
+            .await?;
+        if seen.is_some() {
             tx.rollback().await?;
             return Ok(());
         }
@@ -277,8 +285,7 @@ impl Store {
             reason: reason.to_owned(),
         };
         let data = serde_json::to_value(data).unwrap_or(Value::Null);
-        insert_event(&mut tx, &event_id(&format!("rejected:{}", cause.key), 0), body_id, "message.rejected", data, now)
-            .await?;
+        insert_event(&mut tx, &event, body_id, "message.rejected", data, now).await?;
         tx.commit().await?;
         Ok(())
     }

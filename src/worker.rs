@@ -353,7 +353,9 @@ async fn handle_delivery(shared: &Arc<Shared>, dlx: &Channel, d: Delivery) {
             let cause = Cause {
                 key: e.id.clone().unwrap_or_default(),
                 ty: e.ty.clone().unwrap_or_default(),
-                payload: serde_json::json!({"invalid": true}),
+                // identifies the raw message, so each distinct bad message is reported once
+                payload: serde_json::json!({"invalid": true, "bytes": d.data.len(),
+                    "digest": uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_OID, &d.data).to_string()}),
             };
             reject(shared, dlx, &d, &cause, None, &e.reason).await;
             ("invalid".to_owned(), "rejected")

@@ -566,6 +566,44 @@ fn nrw_45_abs_6_satz_5_reservation_counts_as_refusal() {
 }
 
 #[test]
+fn kwahlo_nrw_69_abs_2_refusing_substitute_loses_his_own_list_position() {
+    let mut s = nrw_snapshot();
+    // L1-05 is the Ersatzbewerber named for L1-02 (a list candidate): he comes first
+    s["lists"][0]["candidates"][4]["substitute_for"] = json!("L1-02");
+    let mut b = body_from(s);
+    let fx = run(&mut b, vacancy("rat", "L1-02", DepartureReason::Resigned, OPENED), OPENED);
+    let det = event(&fx, "succession.determined");
+    assert_eq!(det["successor"]["id"], "L1-05");
+    assert!(det["trail"]
+        .as_array()
+        .expect("trail")
+        .iter()
+        .any(|s| s["candidate"] == "L1-05" && s["verdict"] == "chosen" && s["reason"] == "substitute"));
+    let mut now = t(OPENED);
+    let mut step = |b: &mut Body, round: u32, who: &str| {
+        now += chrono::Duration::hours(1);
+        let at = now.to_rfc3339();
+        run(b, sent(CASE, round, &at), &at);
+        now += chrono::Duration::hours(1);
+        let at = now.to_rfc3339();
+        run(b, declare("rat", CASE, who, DeclarationKind::Refuse, &at), &at)
+    };
+    let fx = step(&mut b, 1, "L1-05");
+    assert_eq!(event(&fx, "succession.determined")["successor"]["id"], "L1-03");
+    step(&mut b, 2, "L1-03");
+    let fx = step(&mut b, 3, "L1-04");
+    // list order reaches his position 5: passed over for good
+    let det = event(&fx, "succession.determined");
+    assert_eq!((det["round"].as_u64(), det["successor"]["id"].as_str()), (Some(4), Some("L1-06")));
+    assert!(det["trail"]
+        .as_array()
+        .expect("trail")
+        .iter()
+        .any(|s| s["candidate"] == "L1-05" && s["verdict"] == "skipped" && s["reason"] == "declined"));
+    assert_eq!(b.cases[CASE].refused, ["L1-05", "L1-03", "L1-04"]);
+}
+
+#[test]
 fn nrw_45_abs_6_satz_6_refusal_cannot_be_withdrawn() {
     let mut b = nrw_served();
     run(
@@ -787,6 +825,12 @@ fn kwahlg_nrw_13_barred_successor_accepts_and_proves_in_time_becomes_member() {
     run(&mut b, cured("rat", CASE, "L1-03", "2025-06-04T10:00:00+02:00"), "2025-06-04T10:00:00+02:00");
     let fx = run(&mut b, expired(CASE, 1), ENDS);
     assert_eq!(event(&fx, "membership.changed")["basis"], "deemed_acceptance");
+
+    // a proof from a successor without a bar is not needed
+    let mut b = nrw_served();
+    let fx = run(&mut b, cured("rat", CASE, "L1-03", "2025-06-04T10:00:00+02:00"), "2025-06-04T10:00:00+02:00");
+    assert_eq!(kinds(&fx), ["publish:declaration.rejected"]);
+    assert_eq!(event(&fx, "declaration.rejected")["reason"], "not_barred");
 
     // a proof after the period is too late
     let mut b = nrw_barred();
@@ -1123,6 +1167,10 @@ fn he_23_abs_2_bar_cured_in_time_grants_full_rights_from_the_proof() {
     assert_eq!((m["change"].as_str(), m["basis"].as_str()), (Some("updated"), Some("bar_cured")));
     assert_eq!(m["voting_right"], true);
     same_instant(&m["effective_at"], proof);
+    // the same OParl membership: it began with the determination, the voting right comes with the proof
+    assert_eq!(m["membership"]["startDate"], "2025-06-02");
+    assert_eq!(m["membership"]["votingRight"], true);
+    assert!(m["membership"]["endDate"].is_null());
     match state(&b, HCASE) {
         CaseState::Filled { successor, since, basis } => {
             // a member since the determination; full rights since the proof

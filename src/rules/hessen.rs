@@ -63,19 +63,29 @@ pub(super) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
     let mut ranking: Vec<(usize, &Candidate)> = list.candidates.iter().enumerate().collect();
     ranking.sort_by_key(|(i, c)| (Reverse(votes(c)), c.position.unwrap_or(u32::MAX), *i));
 
-    let mut eligible = ranking.iter().map(|(_, c)| *c).filter(|c| {
+    // Why a candidate is passed over (the departed included); `None` if he can succeed.
+    let passed_over = |c: &Candidate| -> Option<(&'static str, String)> {
         if c.id == q.departed {
-            trail.push(TrailStep::new(Some(&c.id), Verdict::Skipped, "departed", cite("Abs. 1 Satz 1")));
-            return false;
+            Some(("departed", cite("Abs. 1 Satz 1")))
+        } else {
+            exclusion(&s, c)
         }
-        if let Some((reason, citation)) = exclusion(&s, c) {
-            trail.push(TrailStep::new(Some(&c.id), Verdict::Skipped, reason, citation));
-            return false;
+    };
+
+    // Pass over, in ranking order, everyone ahead of the first candidate who can succeed. The trail lists
+    // exactly those: a candidate ranked behind the successor is not "passed over" (CONTRACT.md, trail).
+    let mut rest = ranking.iter().map(|(_, c)| *c);
+    let mut first = None;
+    for c in rest.by_ref() {
+        match passed_over(c) {
+            Some((reason, citation)) => trail.push(TrailStep::new(Some(&c.id), Verdict::Skipped, reason, citation)),
+            None => {
+                first = Some(c);
+                break;
+            }
         }
-        true
-    });
-    let Some(first) = eligible.next() else {
-        drop(eligible);
+    }
+    let Some(first) = first else {
         trail.push(TrailStep::new(None, Verdict::Noted, "list_exhausted", cite("Abs. 1 Satz 2")));
         trail.push(TrailStep::new(None, Verdict::Noted, "statutory_size_reduced", cite("Abs. 1 Satz 2")));
         let statutory_size = body.info().statutory_size.saturating_sub(1);
@@ -84,15 +94,20 @@ pub(super) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
             trail,
         });
     };
-    // Only the eligible candidates with the same votes matter for ties; stop the scan there.
+    // Only the eligible candidates with the same votes matter for ties; stop the scan there. In a majority
+    // election the list order plays no part among equal votes (§ 34 Abs. 1a), so a candidate with equal votes
+    // who is passed over is listed too, wherever his list position; in a proportional election he ranks
+    // behind the successor (Abs. 1 Satz 1 Halbsatz 2) and is not.
     let mut tied: Vec<&Candidate> = vec![first];
-    for c in eligible.by_ref() {
-        if votes(c) != votes(first) {
-            break;
+    for c in rest.take_while(|c| votes(c) == votes(first)) {
+        match passed_over(c) {
+            None => tied.push(c),
+            Some((reason, citation)) if majority => {
+                trail.push(TrailStep::new(Some(&c.id), Verdict::Skipped, reason, citation))
+            }
+            Some(_) => {}
         }
-        tied.push(c);
     }
-    drop(eligible);
 
     let successor =
         |c: &Candidate| Outcome::Successor { candidate: c.id.clone(), list: list.id.clone(), barred: c.is_barred() };

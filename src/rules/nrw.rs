@@ -98,7 +98,13 @@ pub(super) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
 
     // Ersatzbewerber (§ 45 Abs. 2 Satz 1): named for the departed.
     if let Some(sub) = list.candidates.iter().find(|c| c.substitute_for.as_deref() == Some(departed.id.as_str())) {
-        let district_via_list = departed.district.is_some() && q.departed_via != Some(SeatVia::District);
+        // How the departed won his seat: the query says, else his seat in the snapshot. Unknown either way, a
+        // candidate who is not on the list can only have won his district directly.
+        let won_directly = match q.departed_via.or(departed.seat.as_ref().map(|s| s.via)) {
+            Some(via) => via == SeatVia::District,
+            None => departed.position.is_none(),
+        };
+        let district_via_list = departed.district.is_some() && !won_directly;
         if district_via_list {
             // § 45 Abs. 4: named only for a district candidate who entered through the list: no priority;
             // [decision] he keeps his own list position.

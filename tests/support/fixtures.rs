@@ -48,7 +48,7 @@ pub fn t(s: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(s).unwrap_or_else(|e| panic!("bad time {s:?}: {e}")).with_timezone(&Utc)
 }
 
-/// Noon (Europe/Berlin summer time) of a day, as UTC.
+/// 10:00 UTC of a day (noon in Berlin in summer, 11:00 in winter): a reference time on that local day.
 pub fn noon(day: &str) -> DateTime<Utc> {
     Utc.from_utc_datetime(&d(day).and_hms_opt(10, 0, 0).expect("valid time"))
 }

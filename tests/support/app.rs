@@ -1,0 +1,268 @@
+//! Test harness: a worker in-process (or as a child process) against the real RabbitMQ and PostgreSQL of
+//! this machine and an in-process SMTP sink. Each app has its own database and its own exchange and queue
+//! names, so tests run in parallel without seeing each other.
+#![allow(dead_code)]
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use lapin::options::{
+    BasicAckOptions, BasicConsumeOptions, BasicPublishOptions, QueueBindOptions, QueueDeclareOptions,
+};
+use lapin::types::FieldTable;
+use lapin::{BasicProperties, Channel, Connection, ConnectionProperties};
+use nachfolge::config::Config;
+use nachfolge::worker::{Clock, Worker};
+use serde_json::{json, Value};
+
+use super::smtp_sink::SmtpSink;
+
+pub const AMQP_URL: &str = "amqp://guest:guest@127.0.0.1:5672/%2f";
+
+/// A unique suffix for names.
+pub fn unique() -> String {
+    uuid::Uuid::new_v4().simple().to_string()[..12].to_owned()
+}
+
+/// The configuration of a test app: its own database and names.
+pub fn test_config(suffix: &str, smtp_url: &str) -> Config {
+    let mut c = Config::default();
+    c.database.url = format!("postgres://postgres@127.0.0.1:5432/nachfolge_t_{suffix}");
+    c.database.max_connections = 5;
+    c.amqp.url = AMQP_URL.into();
+    c.amqp.commands_exchange = format!("t.{suffix}.commands");
+    c.amqp.commands_queue = format!("t.{suffix}.commands");
+    c.amqp.events_exchange = format!("t.{suffix}.events");
+    c.amqp.dead_letter_exchange = format!("t.{suffix}.dead-letter");
+    c.amqp.dead_letter_queue = format!("t.{suffix}.dead-letter");
+    c.amqp.events_queue = String::new();
+    c.amqp.prefetch = 8;
+    c.smtp.url = smtp_url.into();
+    c.smtp.from = "wahlleitung-system@example.org".into();
+    c.smtp.timeout_secs = 5;
+    c.http.addr = "127.0.0.1:0".into();
+    c.worker.poll_interval_ms = 100;
+    c.worker.unknown_retry_secs = 2;
+    c
+}
+
+/// Events seen on the events exchange, in arrival order.
+#[derive(Clone, Default)]
+pub struct Collected(Arc<Mutex<Vec<Value>>>);
+
+impl Collected {
+    pub fn all(&self) -> Vec<Value> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+    pub fn of(&self, ty: &str) -> Vec<Value> {
+        self.all().into_iter().filter(|e| e["type"] == ty).collect()
+    }
+}
+
+pub struct App {
+    pub suffix: String,
+    pub config: Config,
+    pub clock: Arc<Clock>,
+    pub worker: Option<Worker>,
+    pub smtp: SmtpSink,
+    pub conn: Connection,
+    pub ch: Channel,
+    pub events: Collected,
+    pub dead: Arc<Mutex<Vec<(Value, Option<String>)>>>,
+}
+
+impl App {
+    /// Start an app with the default test configuration.
+    pub async fn spawn() -> App {
+        App::spawn_with(|_| {}).await
+    }
+
+    /// Start an app; `f` adjusts the configuration.
+    pub async fn spawn_with(f: impl FnOnce(&mut Config)) -> App {
+        let smtp = SmtpSink::start().await;
+        let suffix = unique();
+        let mut config = test_config(&suffix, &smtp.url());
+        f(&mut config);
+        let clock = Arc::new(Clock::with_offset_secs(config.clock.offset_secs));
+        let (conn, ch, events, dead) = observe(&config).await;
+        let worker = Worker::start(config.clone(), clock.clone()).await.expect("worker starts");
+        let app = App { suffix, config, clock, worker: Some(worker), smtp, conn, ch, events, dead };
+        app.wait_ready().await;
+        app
+    }
+
+    /// Wait until the worker consumes.
+    pub async fn wait_ready(&self) {
+        let shared = self.worker.as_ref().expect("running").shared.clone();
+        for _ in 0..200 {
+            if shared.consumer_registered.load(std::sync::atomic::Ordering::Relaxed) {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("worker did not register its consumer");
+    }
+
+    /// Publish a structured-mode CloudEvent; returns its id.
+    pub async fn send(&self, ty: &str, data: Value) -> String {
+        let id = uuid::Uuid::new_v4().to_string();
+        self.send_with_id(&id, ty, data).await;
+        id
+    }
+
+    pub async fn send_with_id(&self, id: &str, ty: &str, data: Value) {
+        let subject = data
+            .get("body")
+            .and_then(|b| b.as_str().map(str::to_owned).or_else(|| b["id"].as_str().map(str::to_owned)));
+        let event = json!({
+            "specversion": "1.0", "id": id, "source": "urn:test", "type": ty,
+            "time": "2026-11-30T10:00:00+01:00", "subject": subject,
+            "datacontenttype": "application/json", "data": data,
+        });
+        let props =
+            BasicProperties::default().with_content_type("application/cloudevents+json".into()).with_delivery_mode(2);
+        self.send_raw(ty, &serde_json::to_vec(&event).expect("json"), props).await;
+    }
+
+    pub async fn send_raw(&self, routing_key: &str, body: &[u8], props: BasicProperties) {
+        self.ch
+            .basic_publish(
+                self.config.amqp.commands_exchange.as_str().into(),
+                routing_key.into(),
+                BasicPublishOptions::default(),
+                body,
+                props,
+            )
+            .await
+            .expect("publish")
+            .await
+            .expect("confirm");
+    }
+
+    /// Wait for the n-th (1-based) event of a type matching `pred`.
+    pub async fn wait_event(&self, ty: &str, pred: impl Fn(&Value) -> bool) -> Value {
+        self.wait_events(ty, 1, &pred).await.remove(0)
+    }
+
+    /// Wait until at least `n` events of a type match `pred`; returns them.
+    pub async fn wait_events(&self, ty: &str, n: usize, pred: &dyn Fn(&Value) -> bool) -> Vec<Value> {
+        for _ in 0..300 {
+            let found: Vec<Value> = self.events.of(ty).into_iter().filter(|e| pred(e)).collect();
+            if found.len() >= n {
+                return found;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let seen: Vec<String> = self.events.all().iter().map(|e| e["type"].to_string()).collect();
+        panic!("timed out waiting for {n} × {ty}; seen: {seen:?}");
+    }
+
+    /// Wait for `n` dead-lettered messages.
+    pub async fn wait_dead(&self, n: usize) -> Vec<(Value, Option<String>)> {
+        for _ in 0..300 {
+            let d = self.dead.lock().unwrap_or_else(|p| p.into_inner()).clone();
+            if d.len() >= n {
+                return d;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("timed out waiting for {n} dead letters");
+    }
+
+    /// Let the worker's deadline loop see `by` more time.
+    pub fn advance(&self, by: chrono::Duration) {
+        self.clock.advance(by);
+    }
+
+    pub fn now(&self) -> chrono::DateTime<chrono::Utc> {
+        self.clock.now()
+    }
+
+    /// Stop the worker gracefully and start a new one on the same database and names.
+    pub async fn restart(&mut self) {
+        if let Some(w) = self.worker.take() {
+            w.shutdown().await;
+        }
+        let worker = Worker::start(self.config.clone(), self.clock.clone()).await.expect("worker restarts");
+        self.worker = Some(worker);
+        self.wait_ready().await;
+    }
+
+    /// Give the worker time to process what it has and assert nothing more of a type arrives.
+    pub async fn settle(&self) {
+        tokio::time::sleep(Duration::from_millis(700)).await;
+    }
+
+    pub async fn db(&self) -> sqlx::PgPool {
+        sqlx::PgPool::connect(&self.config.database.url).await.expect("test db")
+    }
+}
+
+/// Bind a queue to the events exchange and one to the dead-letter exchange, and collect what arrives.
+pub async fn observe(config: &Config) -> (Connection, Channel, Collected, Arc<Mutex<Vec<(Value, Option<String>)>>>) {
+    let conn = Connection::connect(AMQP_URL, ConnectionProperties::default()).await.expect("rabbitmq reachable");
+    let ch = conn.create_channel().await.expect("channel");
+    ch.confirm_select(Default::default()).await.expect("confirms");
+    // the worker declares the same exchanges; declaring them here first lets us bind before it starts
+    nachfolge::bus::declare_topology(&ch, &config.amqp).await.expect("topology");
+    let events = Collected::default();
+    let q = format!("{}.observer", config.amqp.events_exchange);
+    ch.queue_declare(
+        q.as_str().into(),
+        QueueDeclareOptions { exclusive: true, auto_delete: true, ..Default::default() },
+        FieldTable::default(),
+    )
+    .await
+    .expect("observer queue");
+    ch.queue_bind(
+        q.as_str().into(),
+        config.amqp.events_exchange.as_str().into(),
+        "#".into(),
+        QueueBindOptions::default(),
+        FieldTable::default(),
+    )
+    .await
+    .expect("bind observer");
+    let ch2 = conn.create_channel().await.expect("channel");
+    let mut consumer = ch2
+        .basic_consume(q.as_str().into(), "".into(), BasicConsumeOptions::default(), FieldTable::default())
+        .await
+        .expect("consume events");
+    let sink = events.clone();
+    tokio::spawn(async move {
+        while let Some(Ok(d)) = consumer.next().await {
+            if let Ok(v) = serde_json::from_slice::<Value>(&d.data) {
+                sink.0.lock().unwrap_or_else(|p| p.into_inner()).push(v);
+            }
+            let _ = d.ack(BasicAckOptions::default()).await;
+        }
+    });
+    let dead = Arc::new(Mutex::new(Vec::new()));
+    let ch3 = conn.create_channel().await.expect("channel");
+    let mut dl = ch3
+        .basic_consume(
+            config.amqp.dead_letter_queue.as_str().into(),
+            "".into(),
+            BasicConsumeOptions::default(),
+            FieldTable::default(),
+        )
+        .await
+        .expect("consume dead letters");
+    let dsink = dead.clone();
+    tokio::spawn(async move {
+        while let Some(Ok(d)) = dl.next().await {
+            let body = serde_json::from_slice::<Value>(&d.data).unwrap_or(Value::Null);
+            let reason = nachfolge::bus::header_text(&d.properties, "x-rejection-reason");
+            dsink.lock().unwrap_or_else(|p| p.into_inner()).push((body, reason));
+            let _ = d.ack(BasicAckOptions::default()).await;
+        }
+    });
+    (conn, ch, events, dead)
+}
+
+/// The example election of the repository, as JSON.
+pub fn example(name: &str) -> Value {
+    let path = format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(&path).expect("example file")).expect("example json")
+}

@@ -1,0 +1,520 @@
+//! The worker end to end, against the real RabbitMQ and PostgreSQL of this machine and an in-process
+//! SMTP sink. Each test has its own database and its own exchange and queue names.
+//!
+//! Deadlines are tested with the worker's injectable clock (`Clock::advance`), never by sleeping a week.
+
+mod support {
+    pub mod app;
+    pub mod smtp_sink;
+}
+
+use std::time::Duration;
+
+use lapin::types::{AMQPValue, FieldTable};
+use lapin::BasicProperties;
+use serde_json::{json, Value};
+use support::app::{example, App};
+use support::smtp_sink::SinkMode;
+
+fn today(app: &App) -> String {
+    nachfolge::deadline::local_date(app.now()).to_string()
+}
+
+async fn register(app: &App, snapshot: Value) {
+    let id = snapshot["body"]["id"].as_str().unwrap_or_default().to_owned();
+    app.send("election.registered", snapshot).await;
+    app.wait_event("body.registered", |e| e["data"]["body"] == id.as_str()).await;
+}
+
+/// NRW example with an e-mail address for every candidate.
+fn nrw() -> Value {
+    let mut s = example("nrw-election.json");
+    for list in s["lists"].as_array_mut().into_iter().flatten() {
+        for c in list["candidates"].as_array_mut().into_iter().flatten() {
+            let id = c["id"].as_str().unwrap_or_default().to_lowercase();
+            c["email"] = json!(format!("{id}@example.org"));
+        }
+    }
+    s
+}
+
+fn vacancy(body: &str, member: &str, reason: &str, effective_at: &str) -> Value {
+    json!({"body": body, "member": member, "reason": reason, "effective_at": effective_at})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nrw_45_abs_6_offer_service_acceptance_membership_and_announcement() {
+    let app = App::spawn().await;
+    register(&app, nrw()).await;
+    app.send("vacancy.reported", vacancy("musterstadt-rat", "L1-01", "died", "2026-05-04T10:00:00+02:00")).await;
+
+    let left = app.wait_event("membership.changed", |e| e["data"]["change"] == "left").await;
+    assert_eq!(left["data"]["person"]["id"], "L1-01");
+    assert_eq!(left["data"]["basis"], "vacancy");
+    let det = app.wait_event("succession.determined", |_| true).await;
+    assert_eq!(det["data"]["successor"]["id"], "L1-06", "the Ersatzbewerber of the district winner");
+    assert_eq!(det["data"]["round"], 1);
+    assert_eq!(det["subject"], "musterstadt-rat");
+    let case = det["data"]["case"].as_str().expect("case id").to_owned();
+
+    // the e-mail: German, text + html, Reply-To the returning officer, deterministic Message-ID
+    let mails = app.smtp.wait_for(1, Duration::from_secs(15)).await;
+    let mail = &mails[0];
+    assert_eq!(mail.rcpt_to, vec!["l1-06@example.org".to_owned()]);
+    assert_eq!(mail.header("Reply-To").as_deref(), Some("wahlleitung@musterstadt.de"));
+    let message_id = mail.header("Message-ID").expect("message id");
+    assert!(mail.data.contains("text/plain") && mail.data.contains("text/html"));
+    assert!(mail.data.contains("binnen einer Woche nach Zustellung"), "acceptance request in the mail");
+    let notified = app.wait_event("successor.notified", |_| true).await;
+    assert_eq!(notified["data"]["message_id"], message_id.as_str());
+    assert_eq!(notified["data"]["candidate"], "L1-06");
+
+    // service → deadline
+    app.send(
+        "notification.served",
+        json!({"body": "musterstadt-rat", "case": case, "method": "certificate", "on": today(&app)}),
+    )
+    .await;
+    let dl = app.wait_event("deadline.set", |_| true).await;
+    assert_eq!(dl["data"]["served_on"], today(&app).as_str());
+    assert!(!dl["data"]["trail"].as_array().expect("trail").is_empty());
+
+    // acceptance → membership (the predecessor left earlier, so it starts on receipt)
+    let received = app.now().to_rfc3339();
+    app.send(
+        "declaration.received",
+        json!({"body": "musterstadt-rat", "case": case, "candidate": "L1-06", "kind": "accept", "received_at": received}),
+    )
+    .await;
+    app.wait_event("declaration.recorded", |e| e["data"]["kind"] == "accept").await;
+    let joined = app.wait_event("membership.changed", |e| e["data"]["change"] == "joined").await;
+    assert_eq!(joined["data"]["basis"], "acceptance");
+    assert_eq!(joined["data"]["person"]["id"], "L1-06");
+    assert_eq!(joined["data"]["voting_right"], true);
+    assert_eq!(joined["data"]["membership"]["type"], "https://schema.oparl.org/1.1/Membership");
+    let ann = app.wait_event("announcement.issued", |_| true).await;
+    let text = ann["data"]["text"].as_str().expect("text");
+    assert!(text.contains("Felix Fuchs") && text.contains("Rechtsbehelfsbelehrung"), "{text}");
+    assert_eq!(ann["data"]["legal_basis"], "§ 45 Abs. 6 Satz 7 KWahlG NRW");
+
+    // the audit log is gap-free and records commands and effects
+    let db = app.db().await;
+    let seqs: Vec<i64> = sqlx::query_scalar("SELECT seq FROM audit_log WHERE body_id = 'musterstadt-rat' ORDER BY seq")
+        .fetch_all(&db)
+        .await
+        .expect("audit");
+    assert!(seqs.len() > 8);
+    assert_eq!(seqs, (1..=seqs.len() as i64).collect::<Vec<_>>());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nrw_45_abs_6_satz_4_silence_deemed_accepted_when_the_period_ends() {
+    let app = App::spawn().await;
+    register(&app, nrw()).await;
+    app.send("vacancy.reported", vacancy("musterstadt-rat", "L1-01", "resigned", "2026-05-04T10:00:00+02:00")).await;
+    let det = app.wait_event("succession.determined", |_| true).await;
+    let case = det["data"]["case"].as_str().expect("case").to_owned();
+    app.wait_event("successor.notified", |_| true).await;
+    app.send(
+        "notification.served",
+        json!({"body": "musterstadt-rat", "case": case, "method": "certificate", "on": today(&app)}),
+    )
+    .await;
+    let dl = app.wait_event("deadline.set", |_| true).await;
+    let ends_at = dl["data"]["ends_at"].as_str().expect("ends_at").to_owned();
+
+    // one day before the end nothing happens
+    app.advance(chrono::Duration::days(6));
+    app.settle().await;
+    assert!(app.events.of("membership.changed").iter().all(|e| e["data"]["change"] != "joined"));
+
+    app.advance(chrono::Duration::days(4));
+    let joined = app.wait_event("membership.changed", |e| e["data"]["change"] == "joined").await;
+    assert_eq!(joined["data"]["basis"], "deemed_acceptance");
+    let at =
+        chrono::DateTime::parse_from_rfc3339(joined["data"]["effective_at"].as_str().expect("t")).expect("rfc3339");
+    assert_eq!(
+        at,
+        chrono::DateTime::parse_from_rfc3339(&ends_at).expect("rfc3339"),
+        "deemed accepted at the end of the period"
+    );
+
+    // a late acceptance changes nothing
+    app.send(
+        "declaration.received",
+        json!({"body": "musterstadt-rat", "case": case, "candidate": "L1-06", "kind": "accept", "received_at": app.now().to_rfc3339()}),
+    )
+    .await;
+    app.wait_event("declaration.rejected", |_| true).await;
+    app.settle().await;
+    assert_eq!(app.events.of("membership.changed").iter().filter(|e| e["data"]["change"] == "joined").count(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nrw_45_abs_6_satz_5_reservation_is_refusal_next_round_and_refusal_irrevocable() {
+    let app = App::spawn().await;
+    register(&app, nrw()).await;
+    app.send("vacancy.reported", vacancy("musterstadt-rat", "L1-01", "resigned", "2026-05-04T10:00:00+02:00")).await;
+    let det = app.wait_event("succession.determined", |_| true).await;
+    let case = det["data"]["case"].as_str().expect("case").to_owned();
+    app.wait_event("successor.notified", |_| true).await;
+    app.send(
+        "declaration.received",
+        json!({"body": "musterstadt-rat", "case": case, "candidate": "L1-06", "kind": "accept_with_reservation", "received_at": app.now().to_rfc3339()}),
+    )
+    .await;
+    let round2 = app.wait_event("succession.determined", |e| e["data"]["round"] == 2).await;
+    // L1-03 left the party, L1-04's waiver by letter is not effective: L1-04 succeeds
+    assert_eq!(round2["data"]["successor"]["id"], "L1-04");
+    assert_eq!(round2["data"]["case"], case.as_str(), "the case id stays the same through every round");
+    app.smtp.wait_for(2, Duration::from_secs(15)).await;
+    // a later acceptance of the refusing substitute is rejected
+    app.send(
+        "declaration.received",
+        json!({"body": "musterstadt-rat", "case": case, "candidate": "L1-06", "kind": "accept", "received_at": app.now().to_rfc3339()}),
+    )
+    .await;
+    let rej = app.wait_event("declaration.rejected", |_| true).await;
+    assert_eq!(rej["data"]["reason"], "refusal_irrevocable");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nrw_barred_successor_without_proof_deemed_refusal_next_round() {
+    let app = App::spawn().await;
+    let mut s = nrw();
+    s["lists"][0]["candidates"][5]["facts"] =
+        json!([{"type": "barred", "on": "2026-01-01", "reason": "Beschäftigte der Stadtverwaltung"}]);
+    register(&app, s).await;
+    app.send("vacancy.reported", vacancy("musterstadt-rat", "L1-01", "resigned", "2026-05-04T10:00:00+02:00")).await;
+    let det = app.wait_event("succession.determined", |_| true).await;
+    assert_eq!(det["data"]["barred"], true);
+    let case = det["data"]["case"].as_str().expect("case").to_owned();
+    let mails = app.smtp.wait_for(1, Duration::from_secs(15)).await;
+    assert!(mails[0].data.contains("unvereinbar"), "the proof request is in the mail");
+    app.wait_event("successor.notified", |_| true).await;
+    app.send(
+        "notification.served",
+        json!({"body": "musterstadt-rat", "case": case, "method": "certificate", "on": today(&app)}),
+    )
+    .await;
+    app.wait_event("deadline.set", |_| true).await;
+    app.send(
+        "declaration.received",
+        json!({"body": "musterstadt-rat", "case": case, "candidate": "L1-06", "kind": "accept", "received_at": app.now().to_rfc3339()}),
+    )
+    .await;
+    app.wait_event("declaration.recorded", |e| e["data"]["kind"] == "accept").await;
+    app.advance(chrono::Duration::days(10));
+    app.wait_event("declaration.recorded", |e| e["data"]["kind"] == "deemed_refusal").await;
+    let round2 = app.wait_event("succession.determined", |e| e["data"]["round"] == 2).await;
+    assert_eq!(round2["data"]["successor"]["id"], "L1-04");
+    assert!(app.events.of("membership.changed").iter().all(|e| e["data"]["change"] != "joined"));
+}
+
+/// Hessen example with e-mail addresses and a barred successor.
+fn hessen(barred: bool) -> Value {
+    let mut s = example("he-election.json");
+    for c in s["lists"][0]["candidates"].as_array_mut().into_iter().flatten() {
+        let id = c["id"].as_str().unwrap_or_default().to_lowercase();
+        c["email"] = json!(format!("{id}@example.org"));
+    }
+    if barred {
+        s["lists"][0]["candidates"][4]["facts"] =
+            json!([{"type": "barred", "on": "2026-01-01", "reason": "Beamtin der Stadt"}]);
+    }
+    s
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn he_34_abs_3_membership_with_the_determination_and_announcement_at_once() {
+    let app = App::spawn().await;
+    register(&app, hessen(false)).await;
+    app.send("vacancy.reported", vacancy("beispielstadt-stvv", "W1-02", "resigned", "2026-10-15T00:00:00+02:00")).await;
+    let det = app.wait_event("succession.determined", |_| true).await;
+    assert_eq!(det["data"]["successor"]["id"], "W1-05");
+    let joined = app.wait_event("membership.changed", |e| e["data"]["change"] == "joined").await;
+    assert_eq!(joined["data"]["basis"], "determination");
+    assert_eq!(joined["data"]["voting_right"], true);
+    let ann = app.wait_event("announcement.issued", |_| true).await;
+    assert!(ann["data"]["text"].as_str().expect("text").contains("§ 34"));
+    let mails = app.smtp.wait_for(1, Duration::from_secs(15)).await;
+    assert!(mails[0].data.contains("Einer Erkl"), "no acceptance step in Hessen");
+    // a declaration has no place in Hessen
+    let case = det["data"]["case"].as_str().expect("case").to_owned();
+    app.send(
+        "declaration.received",
+        json!({"body": "beispielstadt-stvv", "case": case, "candidate": "W1-05", "kind": "refuse", "received_at": app.now().to_rfc3339()}),
+    )
+    .await;
+    let rej = app.wait_event("declaration.rejected", |_| true).await;
+    assert_eq!(rej["data"]["reason"], "no_acceptance_procedure");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn he_23_abs_2_barred_without_proof_deemed_not_acquired_then_next_successor() {
+    let app = App::spawn().await;
+    register(&app, hessen(true)).await;
+    app.send("vacancy.reported", vacancy("beispielstadt-stvv", "W1-02", "resigned", "2026-10-15T00:00:00+02:00")).await;
+    let det = app.wait_event("succession.determined", |_| true).await;
+    assert_eq!(det["data"]["barred"], true);
+    let case = det["data"]["case"].as_str().expect("case").to_owned();
+    let joined = app.wait_event("membership.changed", |e| e["data"]["change"] == "joined").await;
+    assert_eq!(joined["data"]["voting_right"], false, "no rights until the bar is cured");
+    app.wait_event("successor.notified", |_| true).await;
+    app.send(
+        "notification.served",
+        json!({"body": "beispielstadt-stvv", "case": case, "method": "acknowledgement", "on": today(&app)}),
+    )
+    .await;
+    app.wait_event("deadline.set", |_| true).await;
+    app.advance(chrono::Duration::days(10));
+    let left = app
+        .wait_event("membership.changed", |e| {
+            e["data"]["change"] == "left" && e["data"]["basis"] == "deemed_not_acquired"
+        })
+        .await;
+    assert_eq!(left["data"]["person"]["id"], "W1-05");
+    assert_eq!(left["data"]["effective_at"], joined["data"]["effective_at"], "retroactive to the start");
+    let round2 = app.wait_event("succession.determined", |e| e["data"]["round"] == 2).await;
+    assert_eq!(round2["data"]["successor"]["id"], "W1-06");
+    app.wait_event("announcement.issued", |e| e["data"]["kind"] == "not_acquired").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn he_23_abs_2_barred_successor_proves_in_time_full_rights_from_the_proof() {
+    let app = App::spawn().await;
+    register(&app, hessen(true)).await;
+    app.send("vacancy.reported", vacancy("beispielstadt-stvv", "W1-02", "resigned", "2026-10-15T00:00:00+02:00")).await;
+    let det = app.wait_event("succession.determined", |_| true).await;
+    let case = det["data"]["case"].as_str().expect("case").to_owned();
+    app.wait_event("successor.notified", |_| true).await;
+    app.send(
+        "notification.served",
+        json!({"body": "beispielstadt-stvv", "case": case, "method": "acknowledgement", "on": today(&app)}),
+    )
+    .await;
+    app.wait_event("deadline.set", |_| true).await;
+    let proven = app.now().to_rfc3339();
+    app.send(
+        "bar.cured",
+        json!({"body": "beispielstadt-stvv", "case": case, "candidate": "W1-05", "proven_at": proven}),
+    )
+    .await;
+    let upd = app.wait_event("membership.changed", |e| e["data"]["change"] == "updated").await;
+    assert_eq!(upd["data"]["basis"], "bar_cured");
+    assert_eq!(upd["data"]["voting_right"], true);
+    // the deadline timer was cancelled: nothing happens when the period ends
+    app.advance(chrono::Duration::days(10));
+    app.settle().await;
+    assert!(app.events.of("membership.changed").iter().all(|e| e["data"]["basis"] != "deemed_not_acquired"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn he_34_abs_1a_majority_tie_lot_requested_and_recorded() {
+    let app = App::spawn().await;
+    let mut s = hessen(false);
+    s["body"]["electoral_system"] = json!("majority");
+    s["lists"][0]["candidates"][4]["facts"] = json!([]);
+    register(&app, s).await;
+    app.send("vacancy.reported", vacancy("beispielstadt-stvv", "W1-02", "resigned", "2026-10-15T00:00:00+02:00")).await;
+    let lot = app.wait_event("lot.requested", |_| true).await;
+    assert_eq!(lot["data"]["tied"], json!(["W1-05", "W1-06"]));
+    let case = lot["data"]["case"].as_str().expect("case").to_owned();
+    app.send(
+        "lot.drawn",
+        json!({"body": "beispielstadt-stvv", "case": case, "winner": "W1-06", "drawn_at": app.now().to_rfc3339(), "drawn_by": "Wahlleiter"}),
+    )
+    .await;
+    let det = app.wait_event("succession.determined", |_| true).await;
+    assert_eq!(det["data"]["successor"]["id"], "W1-06");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vacancy_individual_candidate_leaves_seat_vacant_size_reduced() {
+    let app = App::spawn().await;
+    register(&app, nrw()).await;
+    app.send("vacancy.reported", vacancy("musterstadt-rat", "E1-01", "lost_eligibility", "2026-07-01T00:00:00+02:00"))
+        .await;
+    let v = app.wait_event("seat.left_vacant", |_| true).await;
+    assert_eq!(v["data"]["reason"], "individual_candidate");
+    assert_eq!(v["data"]["statutory_size"], 43);
+    let ann = app.wait_event("announcement.issued", |_| true).await;
+    assert!(ann["data"]["text"].as_str().expect("text").contains("auf 43"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn duplicate_delivery_has_one_effect_and_reused_id_with_other_data_is_rejected() {
+    let app = App::spawn().await;
+    register(&app, nrw()).await;
+    let v = vacancy("musterstadt-rat", "L1-01", "died", "2026-05-04T10:00:00+02:00");
+    app.send_with_id("dup-1", "vacancy.reported", v.clone()).await;
+    app.send_with_id("dup-1", "vacancy.reported", v).await;
+    app.wait_event("succession.determined", |_| true).await;
+    // same id, different data
+    app.send_with_id(
+        "dup-1",
+        "vacancy.reported",
+        vacancy("musterstadt-rat", "L1-02", "died", "2026-05-04T10:00:00+02:00"),
+    )
+    .await;
+    let rejected = app.wait_event("message.rejected", |_| true).await;
+    assert_eq!(rejected["data"]["message_id"], "dup-1");
+    assert!(rejected["data"]["reason"].as_str().expect("reason").contains("already used for different data"));
+    app.settle().await;
+    assert_eq!(app.events.of("succession.determined").len(), 1);
+    assert_eq!(app.smtp.messages().len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_input_is_dead_lettered_with_reason_and_the_worker_goes_on() {
+    let app = App::spawn().await;
+    let ce = BasicProperties::default().with_content_type("application/cloudevents+json".into());
+    app.send_raw("x", b"{not json", ce.clone()).await;
+    app.send_raw("x", &[0xff, 0xfe, 0x00], ce.clone()).await;
+    app.send_raw("x", b"hello", BasicProperties::default().with_content_type("text/plain".into())).await;
+    app.send("mystery.happened", json!({"body": "musterstadt-rat"})).await;
+    app.send("vacancy.reported", json!({"body": "musterstadt-rat", "member": 7})).await;
+    let dead = app.wait_dead(5).await;
+    let reasons: Vec<String> = dead.iter().map(|(_, r)| r.clone().unwrap_or_default()).collect();
+    assert!(reasons.iter().any(|r| r.contains("invalid JSON")), "{reasons:?}");
+    assert!(reasons.iter().any(|r| r.contains("UTF-8")), "{reasons:?}");
+    assert!(reasons.iter().any(|r| r.contains("content type")), "{reasons:?}");
+    assert!(reasons.iter().any(|r| r.contains("unknown event type")), "{reasons:?}");
+    assert!(reasons.iter().any(|r| r.contains("member")), "{reasons:?}");
+    app.wait_events("message.rejected", 5, &|_| true).await;
+    // the next valid message is processed
+    register(&app, nrw()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn binary_mode_is_accepted() {
+    let app = App::spawn().await;
+    let mut headers = FieldTable::default();
+    headers.insert("cloudEvents_id".into(), AMQPValue::LongString("bin-1".into()));
+    headers.insert("cloudEvents_type".into(), AMQPValue::LongString("election.registered".into()));
+    headers.insert("cloudEvents_specversion".into(), AMQPValue::LongString("1.0".into()));
+    let props = BasicProperties::default().with_content_type("application/json".into()).with_headers(headers);
+    app.send_raw("election.registered", &serde_json::to_vec(&nrw()).expect("json"), props).await;
+    app.wait_event("body.registered", |_| true).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vacancy_before_its_registration_is_retried_not_lost() {
+    let app = App::spawn_with(|c| c.worker.unknown_retry_secs = 30).await;
+    app.send("vacancy.reported", vacancy("musterstadt-rat", "L1-01", "died", "2026-05-04T10:00:00+02:00")).await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    register(&app, nrw()).await;
+    let det = app.wait_event("succession.determined", |_| true).await;
+    assert_eq!(det["data"]["successor"]["id"], "L1-06");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unknown_body_is_rejected_after_the_retry_window() {
+    let app = App::spawn_with(|c| c.worker.unknown_retry_secs = 1).await;
+    app.send("vacancy.reported", vacancy("nowhere", "L1-01", "died", "2026-05-04T10:00:00+02:00")).await;
+    let dead = app.wait_dead(1).await;
+    assert!(dead[0].1.as_deref().unwrap_or_default().contains("unknown body"));
+    app.wait_event("message.rejected", |_| true).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_email_address_notification_failed_and_case_waits_for_service() {
+    let app = App::spawn().await;
+    register(&app, example("nrw-election.json")).await;
+    // L1-02 leaves; L1-04 (no e-mail address) succeeds
+    app.send("vacancy.reported", vacancy("musterstadt-rat", "L1-02", "resigned", "2026-06-30T23:59:59+02:00")).await;
+    let det = app.wait_event("succession.determined", |_| true).await;
+    assert_eq!(det["data"]["successor"]["id"], "L1-04");
+    let failed = app.wait_event("notification.failed", |_| true).await;
+    assert_eq!(failed["data"]["reason"], "no e-mail address");
+    let case = det["data"]["case"].as_str().expect("case").to_owned();
+    app.send(
+        "notification.served",
+        json!({"body": "musterstadt-rat", "case": case, "method": "registered_letter_posted", "on": today(&app)}),
+    )
+    .await;
+    let dl = app.wait_event("deadline.set", |_| true).await;
+    assert_ne!(dl["data"]["served_on"], today(&app).as_str(), "the fiction moves the service date");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn email_fiction_starts_the_deadline_when_the_mail_is_sent() {
+    let app = App::spawn_with(|c| c.service.email_fiction_days = Some(3)).await;
+    register(&app, nrw()).await;
+    app.send("vacancy.reported", vacancy("musterstadt-rat", "L1-01", "died", "2026-05-04T10:00:00+02:00")).await;
+    let dl = app.wait_event("deadline.set", |_| true).await;
+    let expected = (nachfolge::deadline::local_date(app.now()) + chrono::Duration::days(3)).to_string();
+    assert_eq!(dl["data"]["served_on"], expected.as_str());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn smtp_temporary_failure_is_retried_permanent_failure_reported() {
+    let app = App::spawn().await;
+    app.smtp.set_mode(SinkMode::TempFail);
+    register(&app, nrw()).await;
+    app.send("vacancy.reported", vacancy("musterstadt-rat", "L1-01", "died", "2026-05-04T10:00:00+02:00")).await;
+    app.wait_event("succession.determined", |_| true).await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert!(app.events.of("successor.notified").is_empty());
+    app.smtp.set_mode(SinkMode::Accept);
+    // the retry is scheduled with backoff on the worker's clock
+    app.advance(chrono::Duration::minutes(10));
+    app.wait_event("successor.notified", |_| true).await;
+
+    app.smtp.set_mode(SinkMode::PermFail);
+    app.send("vacancy.reported", vacancy("musterstadt-rat", "L1-02", "died", "2026-05-04T10:00:00+02:00")).await;
+    let failed = app.wait_event("notification.failed", |_| true).await;
+    assert!(failed["data"]["reason"].as_str().expect("reason").contains("permanent"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deadline_survives_a_restart_and_fires_once() {
+    let mut app = App::spawn().await;
+    register(&app, nrw()).await;
+    app.send("vacancy.reported", vacancy("musterstadt-rat", "L1-01", "died", "2026-05-04T10:00:00+02:00")).await;
+    let det = app.wait_event("succession.determined", |_| true).await;
+    let case = det["data"]["case"].as_str().expect("case").to_owned();
+    app.wait_event("successor.notified", |_| true).await;
+    app.send(
+        "notification.served",
+        json!({"body": "musterstadt-rat", "case": case, "method": "certificate", "on": today(&app)}),
+    )
+    .await;
+    app.wait_event("deadline.set", |_| true).await;
+    // the worker is down while the deadline passes
+    if let Some(w) = app.worker.take() {
+        w.shutdown().await;
+    }
+    app.advance(chrono::Duration::days(12));
+    app.restart().await;
+    app.wait_event("membership.changed", |e| e["data"]["basis"] == "deemed_acceptance").await;
+    app.restart().await;
+    app.settle().await;
+    assert_eq!(app.events.of("membership.changed").iter().filter(|e| e["data"]["change"] == "joined").count(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn health_ready_and_metrics_endpoints() {
+    let app = App::spawn().await;
+    register(&app, nrw()).await;
+    let addr = app.worker.as_ref().and_then(|w| w.http_addr).expect("http addr");
+    let get = |path: &str| {
+        let path = path.to_owned();
+        async move {
+            use tokio::io::{AsyncReadExt, AsyncWriteExt};
+            let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
+            s.write_all(format!("GET {path} HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes()).await.expect("write");
+            let mut out = String::new();
+            s.read_to_string(&mut out).await.expect("read");
+            out
+        }
+    };
+    assert!(get("/healthz").await.starts_with("HTTP/1.1 200"));
+    let ready = get("/readyz").await;
+    assert!(ready.starts_with("HTTP/1.1 200"), "{ready}");
+    let metrics = get("/metrics").await;
+    assert!(
+        metrics.contains("nachfolge_messages_total{outcome=\"applied\",type=\"election.registered\"} 1"),
+        "{metrics}"
+    );
+}
