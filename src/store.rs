@@ -160,6 +160,7 @@ impl Store {
 
     /// Process one inbound command in one transaction: dedup, lock the body, run the core, write state,
     /// audit, outbox, mails and timers.
+    #[allow(clippy::too_many_arguments)]
     pub async fn apply_inbound(
         &self,
         cause: &Cause,

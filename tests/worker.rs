@@ -518,3 +518,176 @@ async fn health_ready_and_metrics_endpoints() {
         "{metrics}"
     );
 }
+
+/// The worker as a child process, killed with SIGKILL between (and during) steps and restarted.
+struct Child {
+    config: nachfolge::config::Config,
+    offset_secs: i64,
+    proc: Option<tokio::process::Child>,
+    log: std::path::PathBuf,
+}
+
+impl Child {
+    fn env(&self) -> Vec<(String, String)> {
+        let c = &self.config;
+        vec![
+            ("NACHFOLGE__DATABASE__URL".into(), c.database.url.clone()),
+            ("NACHFOLGE__AMQP__URL".into(), c.amqp.url.clone()),
+            ("NACHFOLGE__AMQP__COMMANDS_EXCHANGE".into(), c.amqp.commands_exchange.clone()),
+            ("NACHFOLGE__AMQP__COMMANDS_QUEUE".into(), c.amqp.commands_queue.clone()),
+            ("NACHFOLGE__AMQP__EVENTS_EXCHANGE".into(), c.amqp.events_exchange.clone()),
+            ("NACHFOLGE__AMQP__DEAD_LETTER_EXCHANGE".into(), c.amqp.dead_letter_exchange.clone()),
+            ("NACHFOLGE__AMQP__DEAD_LETTER_QUEUE".into(), c.amqp.dead_letter_queue.clone()),
+            ("NACHFOLGE__SMTP__URL".into(), c.smtp.url.clone()),
+            ("NACHFOLGE__HTTP__ADDR".into(), "127.0.0.1:0".into()),
+            ("NACHFOLGE__WORKER__POLL_INTERVAL_MS".into(), "100".into()),
+            ("NACHFOLGE__CLOCK__OFFSET_SECS".into(), self.offset_secs.to_string()),
+            ("RUST_LOG".into(), "info".into()),
+        ]
+    }
+
+    async fn start(&mut self) {
+        let log = std::fs::OpenOptions::new().create(true).append(true).open(&self.log).expect("log file");
+        let child = tokio::process::Command::new(env!("CARGO_BIN_EXE_nachfolge"))
+            .arg("run")
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .envs(self.env())
+            .stdout(std::process::Stdio::null())
+            .stderr(log)
+            .kill_on_drop(true)
+            .spawn()
+            .expect("spawn worker");
+        self.proc = Some(child);
+    }
+
+    async fn kill(&mut self) {
+        if let Some(mut p) = self.proc.take() {
+            p.start_kill().expect("SIGKILL");
+            let _ = p.wait().await;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigkill_between_and_during_steps_loses_nothing_and_doubles_nothing() {
+    let smtp = support::smtp_sink::SmtpSink::start().await;
+    let suffix = support::app::unique();
+    let config = support::app::test_config(&suffix, &smtp.url());
+    let (_conn, ch, events, _dead) = support::app::observe(&config).await;
+    let log = std::env::temp_dir().join(format!("nachfolge-crash-{suffix}.log"));
+    let mut child = Child { config: config.clone(), offset_secs: 0, proc: None, log: log.clone() };
+    let publish = |ty: &'static str, id: String, data: Value| {
+        let ch = ch.clone();
+        let exchange = config.amqp.commands_exchange.clone();
+        async move {
+            let ev = json!({"specversion": "1.0", "id": id, "source": "urn:test", "type": ty, "data": data});
+            let props = BasicProperties::default()
+                .with_content_type("application/cloudevents+json".into())
+                .with_delivery_mode(2);
+            ch.basic_publish(
+                exchange.as_str().into(),
+                ty.into(),
+                Default::default(),
+                &serde_json::to_vec(&ev).expect("json"),
+                props,
+            )
+            .await
+            .expect("publish")
+            .await
+            .expect("confirm");
+        }
+    };
+    let wait = |ty: &'static str, n: usize| {
+        let events = events.clone();
+        async move {
+            for _ in 0..600 {
+                let mut ids: Vec<String> =
+                    events.of(ty).iter().map(|e| e["id"].as_str().unwrap_or_default().to_owned()).collect();
+                ids.sort();
+                ids.dedup();
+                if ids.len() >= n {
+                    return;
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            panic!("timed out waiting for {n} × {ty}");
+        }
+    };
+    let mut kills = 0;
+    // 1. registration; killed while it may be in flight
+    child.start().await;
+    publish("election.registered", "c-1".into(), nrw()).await;
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    child.kill().await;
+    kills += 1;
+    child.start().await;
+    wait("body.registered", 1).await;
+    // 2. the vacancy, killed right after it is published, twice
+    publish("vacancy.reported", "c-2".into(), vacancy("musterstadt-rat", "L1-01", "died", "2026-05-04T10:00:00+02:00"))
+        .await;
+    for delay in [50u64, 400] {
+        tokio::time::sleep(Duration::from_millis(delay)).await;
+        child.kill().await;
+        kills += 1;
+        child.start().await;
+    }
+    wait("succession.determined", 1).await;
+    wait("successor.notified", 1).await;
+    let case = events.of("succession.determined")[0]["data"]["case"].as_str().expect("case").to_owned();
+    // 3. service; duplicate delivery of the same message across a kill
+    let today = nachfolge::deadline::local_date(chrono::Utc::now()).to_string();
+    let served = json!({"body": "musterstadt-rat", "case": case, "method": "certificate", "on": today});
+    publish("notification.served", "c-3".into(), served.clone()).await;
+    child.kill().await;
+    kills += 1;
+    publish("notification.served", "c-3".into(), served).await;
+    child.start().await;
+    wait("deadline.set", 1).await;
+    // 4. the worker is down while the deadline passes; it fires once when the worker comes back
+    child.kill().await;
+    kills += 1;
+    child.offset_secs = 12 * 86_400;
+    child.start().await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    child.kill().await;
+    kills += 1;
+    child.start().await;
+    wait("membership.changed", 2).await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    child.kill().await;
+
+    // invariants: one effect per step (events deduplicated by id), unique ids, one mail per round
+    let count = |ty: &str| {
+        let mut ids: Vec<String> =
+            events.of(ty).iter().map(|e| e["id"].as_str().unwrap_or_default().to_owned()).collect();
+        ids.sort();
+        ids.dedup();
+        ids.len()
+    };
+    assert!(kills >= 6);
+    assert_eq!(count("body.registered"), 1);
+    assert_eq!(count("succession.determined"), 1);
+    assert_eq!(count("successor.notified"), 1);
+    assert_eq!(count("deadline.set"), 1);
+    let joined: Vec<Value> =
+        events.of("membership.changed").into_iter().filter(|e| e["data"]["change"] == "joined").collect();
+    assert!(!joined.is_empty(), "the deadline fired after the restart");
+    assert!(joined.iter().all(|e| e["id"] == joined[0]["id"]), "membership starts once");
+    assert_eq!(joined[0]["data"]["basis"], "deemed_acceptance");
+    let mails = smtp.messages();
+    let ids: std::collections::BTreeSet<Option<String>> = mails.iter().map(|m| m.header("Message-ID")).collect();
+    assert_eq!(ids.len(), 1, "one e-mail per round (a re-send after a lost 250 reuses its Message-ID)");
+    // the audit log is gap-free
+    let db = sqlx::PgPool::connect(&config.database.url).await.expect("db");
+    let seqs: Vec<i64> = sqlx::query_scalar("SELECT seq FROM audit_log WHERE body_id = 'musterstadt-rat' ORDER BY seq")
+        .fetch_all(&db)
+        .await
+        .expect("audit");
+    assert_eq!(seqs, (1..=seqs.len() as i64).collect::<Vec<_>>());
+    let fired: i64 = sqlx::query_scalar("SELECT count(*) FROM timers WHERE fired_at IS NOT NULL")
+        .fetch_one(&db)
+        .await
+        .expect("timers");
+    assert_eq!(fired, 1, "the deadline fired exactly once");
+    let _ = std::fs::remove_file(log);
+}

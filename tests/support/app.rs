@@ -47,6 +47,9 @@ pub fn test_config(suffix: &str, smtp_url: &str) -> Config {
     c
 }
 
+/// Dead-lettered messages with their `x-rejection-reason`.
+pub type DeadLetters = Arc<Mutex<Vec<(Value, Option<String>)>>>;
+
 /// Events seen on the events exchange, in arrival order.
 #[derive(Clone, Default)]
 pub struct Collected(Arc<Mutex<Vec<Value>>>);
@@ -69,7 +72,7 @@ pub struct App {
     pub conn: Connection,
     pub ch: Channel,
     pub events: Collected,
-    pub dead: Arc<Mutex<Vec<(Value, Option<String>)>>>,
+    pub dead: DeadLetters,
 }
 
 impl App {
@@ -200,7 +203,7 @@ impl App {
 }
 
 /// Bind a queue to the events exchange and one to the dead-letter exchange, and collect what arrives.
-pub async fn observe(config: &Config) -> (Connection, Channel, Collected, Arc<Mutex<Vec<(Value, Option<String>)>>>) {
+pub async fn observe(config: &Config) -> (Connection, Channel, Collected, DeadLetters) {
     let conn = Connection::connect(AMQP_URL, ConnectionProperties::default()).await.expect("rabbitmq reachable");
     let ch = conn.create_channel().await.expect("channel");
     ch.confirm_select(Default::default()).await.expect("confirms");
