@@ -570,14 +570,14 @@ impl Machine<'_> {
         let info = self.body.info();
         let subject = match self.body.land() {
             Land::Nw => format!(
-                "Feststellung als Listennachfolger für den {} – Aufforderung zur Erklärung über die Annahme der Wahl",
+                "Feststellung als Listennachfolger, Vertretung „{}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
                 info.name
             ),
             Land::He => {
                 if c.is_barred() {
-                    format!("Feststellung als nachrückender Vertreter in den {} – Nachweis über die Beseitigung des Hinderungsgrundes", info.name)
+                    format!("Feststellung des Nachrückens, Vertretung „{}“ – Nachweis über die Beseitigung des Hinderungsgrundes", info.name)
                 } else {
-                    format!("Feststellung als nachrückender Vertreter in den {}", info.name)
+                    format!("Feststellung des Nachrückens, Vertretung „{}“", info.name)
                 }
             }
         };
@@ -1059,17 +1059,23 @@ impl Machine<'_> {
             ),
         };
         let title = match kind {
-            "vacancy" => format!("Bekanntmachung über das Freibleiben eines Sitzes im {}", self.body.info().name),
+            "vacancy" => format!(
+                "Bekanntmachung über das Freibleiben eines Sitzes in der Vertretung „{}“",
+                self.body.info().name
+            ),
             "not_acquired" => {
-                format!("Bekanntmachung über den Nichterwerb der Mitgliedschaft im {}", self.body.info().name)
+                format!(
+                    "Bekanntmachung über den Nichterwerb der Mitgliedschaft in der Vertretung „{}“",
+                    self.body.info().name
+                )
             }
             _ => match land {
                 Land::Nw => format!(
-                    "Bekanntmachung über die Feststellung eines Listennachfolgers für den {}",
+                    "Bekanntmachung über die Feststellung eines Listennachfolgers für die Vertretung „{}“",
                     self.body.info().name
                 ),
                 Land::He => {
-                    format!("Bekanntmachung über das Nachrücken eines Vertreters in den {}", self.body.info().name)
+                    format!("Bekanntmachung über das Nachrücken in die Vertretung „{}“", self.body.info().name)
                 }
             },
         };
@@ -1077,6 +1083,9 @@ impl Machine<'_> {
             if let CaseState::Filled { since, basis, .. } = &case.state {
                 obj.insert("member_since".into(), json!(german_date(local_date(*since))));
                 obj.insert("basis".into(), json!(basis));
+            }
+            if let CaseState::Vacant { reason } = &case.state {
+                obj.insert("reason".into(), json!(reason));
             }
             obj.insert("objection_period".into(), json!(objection_period));
             obj.insert("legal_basis".into(), json!(legal_basis));

@@ -76,11 +76,11 @@ impl Default for AmqpConfig {
             commands_exchange: "nachfolge.commands".to_owned(),
             commands_queue: "nachfolge.commands".to_owned(),
             events_exchange: "nachfolge.events".to_owned(),
-            events_queue: String::new(),
+            events_queue: "nachfolge.events".into(),
             dead_letter_exchange: "nachfolge.dead-letter".to_owned(),
             dead_letter_queue: "nachfolge.dead-letter".to_owned(),
             prefetch: 32,
-            delivery_limit: 20,
+            delivery_limit: 50,
         }
     }
 }

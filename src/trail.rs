@@ -52,12 +52,14 @@ pub fn reason_de(reason: &str) -> String {
         "ineligible" => "ist nicht wählbar",
         "not_continuously_eligible" => "war während der Wahlperiode nicht durchgehend wählbar",
         "declined" => "hat die Annahme der Wahl abgelehnt",
-        "left_party" => "ist aus der Partei oder Wählergruppe ausgeschieden, für die er bei der Wahl angetreten war",
+        "left_party" => {
+            "ist aus der Partei oder Wählergruppe ausgeschieden, für die sie oder er bei der Wahl angetreten war"
+        }
         "joined_other_party" => {
             "ist nach Aufstellung der Reserveliste einer anderen Partei oder Wählergruppe beigetreten"
         }
-        "waived" => "hat auf seine Anwartschaft verzichtet",
-        "departed" => "ist der ausgeschiedene Vertreter",
+        "waived" => "hat auf die Anwartschaft verzichtet",
+        "departed" => "ist das ausgeschiedene Mitglied",
         other => other,
     };
     text.to_owned()

@@ -1,0 +1,158 @@
+//! Golden files of every e-mail and announcement text, rendered from the example elections through the
+//! pure core and the built-in templates. The rendered texts live in `docs/texts/` so that the docs show
+//! exactly what the worker sends; `UPDATE_GOLDEN=1 cargo test --test texts` rewrites them after a
+//! deliberate change.
+
+use chrono::{DateTime, Utc};
+use serde_json::{json, Value};
+
+use nachfolge::case::{self, Command, Effect, Settings};
+use nachfolge::messages::Inbound;
+use nachfolge::model::{Body, Snapshot};
+use nachfolge::templates::Templates;
+
+fn now() -> DateTime<Utc> {
+    "2026-11-30T09:00:00Z".parse().expect("time")
+}
+
+fn example(name: &str) -> Value {
+    let path = format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(path).expect("example")).expect("json")
+}
+
+fn body(snapshot: Value) -> Body {
+    let s: Snapshot = serde_json::from_value(snapshot).expect("snapshot");
+    case::register(None, s).expect("register").0
+}
+
+fn cmd(ty: &str, data: Value) -> Command {
+    Command::Inbound(Inbound::parse(ty, data).expect("valid command"))
+}
+
+fn run(body: &mut Body, ty: &str, data: Value, at: DateTime<Utc>) -> Vec<Effect> {
+    case::handle(body, cmd(ty, data), at, &Settings::default()).expect("command applies")
+}
+
+/// Compare with (or, with UPDATE_GOLDEN=1, write) `docs/texts/<name>`.
+fn golden(name: &str, text: &str) {
+    let path = format!("{}/docs/texts/{name}", env!("CARGO_MANIFEST_DIR"));
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::create_dir_all(format!("{}/docs/texts", env!("CARGO_MANIFEST_DIR"))).expect("dir");
+        std::fs::write(&path, text).expect("write golden");
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("{path} missing: run UPDATE_GOLDEN=1"));
+    assert_eq!(text, expected, "{name} differs from its golden file (UPDATE_GOLDEN=1 to accept)");
+}
+
+fn render(effects: &[Effect], prefix: &str) {
+    let t = Templates::load(None).expect("templates");
+    for e in effects {
+        match e {
+            Effect::Mail(m) => {
+                let r = t.mail(&m.template, &m.context).expect("mail renders");
+                golden(&format!("{prefix}.mail.txt"), &format!("Betreff: {}\n\n{}", m.subject, r.text));
+                golden(&format!("{prefix}.mail.html"), &r.html);
+                check_german(&r.text);
+            }
+            Effect::Announce(a) => {
+                let text = t.announcement(&a.template, &a.context).expect("announcement renders");
+                golden(&format!("{prefix}.announcement-{}.txt", a.kind), &text);
+                check_german(&text);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// No unrendered placeholders, no empty values where a name belongs.
+fn check_german(text: &str) {
+    assert!(!text.contains("{{") && !text.contains("{%"), "unrendered template syntax:\n{text}");
+    assert!(!text.contains("None") && !text.contains("null") && !text.contains("„“"), "missing value:\n{text}");
+}
+
+#[test]
+fn nrw_offer_and_announcement_texts() {
+    let mut b = body(example("nrw-election.json"));
+    let e = run(&mut b, "vacancy.reported", example("nrw-vacancy-list-member.json"), now());
+    render(&e, "nrw-successor-offer");
+    let case = b.cases.keys().next().expect("case").clone();
+    let sent = Command::NotificationSent { case: case.clone(), round: 1, message_id: "<m@x>".into(), sent_at: now() };
+    case::handle(&mut b, sent, now(), &Settings::default()).expect("sent");
+    run(
+        &mut b,
+        "notification.served",
+        json!({"body": "musterstadt-rat", "case": case, "method": "certificate", "on": "2026-11-30"}),
+        now(),
+    );
+    let e = run(
+        &mut b,
+        "declaration.received",
+        json!({"body": "musterstadt-rat", "case": case, "candidate": "L1-04", "kind": "accept", "received_at": "2026-12-02T10:00:00+01:00"}),
+        "2026-12-02T09:30:00Z".parse().expect("time"),
+    );
+    render(&e, "nrw-successor-accepted");
+}
+
+#[test]
+fn nrw_barred_offer_text() {
+    let mut s = example("nrw-election.json");
+    s["lists"][0]["candidates"][5]["facts"] =
+        json!([{"type": "barred", "on": "2026-01-01", "reason": "Beschäftigter der Stadtverwaltung Musterstadt"}]);
+    let mut b = body(s);
+    let e = run(&mut b, "vacancy.reported", example("nrw-vacancy-district-winner.json"), now());
+    render(&e, "nrw-barred-offer");
+}
+
+#[test]
+fn nrw_vacancy_text() {
+    let mut b = body(example("nrw-election.json"));
+    let e = run(&mut b, "vacancy.reported", example("nrw-vacancy-individual.json"), now());
+    render(&e, "nrw-vacancy");
+}
+
+#[test]
+fn hessen_determination_texts() {
+    let mut b = body(example("he-election.json"));
+    let e = run(&mut b, "vacancy.reported", example("he-vacancy.json"), now());
+    render(&e, "he-successor");
+}
+
+#[test]
+fn hessen_barred_and_not_acquired_texts() {
+    let mut s = example("he-election.json");
+    s["lists"][0]["candidates"][4]["facts"] =
+        json!([{"type": "barred", "on": "2026-01-01", "reason": "Beamtin der Stadt Beispielstadt"}]);
+    let mut b = body(s);
+    let e = run(&mut b, "vacancy.reported", example("he-vacancy.json"), now());
+    render(&e, "he-barred");
+    let case = b.cases.keys().next().expect("case").clone();
+    run(
+        &mut b,
+        "notification.served",
+        json!({"body": "beispielstadt-stvv", "case": case, "method": "acknowledgement", "on": "2026-11-30"}),
+        now(),
+    );
+    let e = case::handle(
+        &mut b,
+        Command::DeadlineExpired { case, round: 1 },
+        "2026-12-09T00:00:00Z".parse().expect("t"),
+        &Settings::default(),
+    )
+    .expect("deadline");
+    render(&e, "he-not-acquired");
+}
+
+#[test]
+fn hessen_vacancy_text() {
+    let mut s = example("he-election.json");
+    // nobody left to succeed: everyone else holds a seat or waived
+    for c in s["lists"][0]["candidates"].as_array_mut().into_iter().flatten() {
+        if c["seat"].is_null() {
+            c["facts"] = json!([{"type": "waived", "on": "2026-05-02", "form": "written"}]);
+        }
+    }
+    let mut b = body(s);
+    let e = run(&mut b, "vacancy.reported", example("he-vacancy.json"), now());
+    render(&e, "he-vacancy");
+}
