@@ -30,6 +30,9 @@ pub struct Settings {
     pub fixed_end_date: bool,
     /// NRW: announce at the determination instead of when membership starts (§ 45 Abs. 6 Satz 7).
     pub announce_at_determination: bool,
+    /// Delay between the end of a period and acting on it (the timer's due time); the legal effect is
+    /// dated at the end of the period. Declarations received before the end still count meanwhile.
+    pub deadline_grace: chrono::Duration,
 }
 
 /// A command for one body.
@@ -697,7 +700,8 @@ impl Machine<'_> {
             trail: deadline.trail.clone(),
         };
         let key = timer_key(case_id, round);
-        self.effects.push(Effect::Schedule { key, due_at: deadline.ends_at, case: case_id.to_owned(), round });
+        let due_at = deadline.ends_at + self.settings.deadline_grace;
+        self.effects.push(Effect::Schedule { key, due_at, case: case_id.to_owned(), round });
         if let Some(o) = self.offer_mut(case_id) {
             o.deadline = Some(deadline);
         }

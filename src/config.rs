@@ -250,6 +250,10 @@ pub struct RulesConfig {
     pub announce_at_determination: bool,
     /// § 31 Abs. 3 Satz 2 VwVfG: the notification names a fixed end date for the deadline.
     pub fixed_end_date: bool,
+    /// Hours after the end of a period before the deadline is acted on (deemed acceptance, deemed
+    /// refusal, deemed non-acquisition), so that a declaration that reached the Wahlleitung in time but is
+    /// entered a little later still counts. The legal effect is dated at the end of the period regardless.
+    pub deadline_grace_hours: u32,
 }
 
 /// Why the configuration could not be loaded.

@@ -120,6 +120,7 @@ impl Worker {
             email_fiction_days: config.service.email_fiction_days,
             fixed_end_date: config.rules.fixed_end_date,
             announce_at_determination: config.rules.announce_at_determination,
+            deadline_grace: chrono::Duration::hours(i64::from(config.rules.deadline_grace_hours)),
         };
         let metrics = Arc::new(Metrics::new());
         describe_metrics(&metrics);
@@ -593,7 +594,8 @@ async fn relay_once(shared: &Arc<Shared>, ch: &Channel) -> anyhow::Result<usize>
 
 async fn mail_loop(shared: Arc<Shared>, mailer: Mailer, mut shutdown: watch::Receiver<bool>) {
     let poll = shared.config.worker.poll_interval();
-    let lease = shared.config.smtp.timeout() * 3;
+    // a claimed mail whose sender died is retried once its lease ran out
+    let lease = shared.config.smtp.timeout() + Duration::from_secs(10);
     loop {
         if *shutdown.borrow() {
             break;

@@ -1349,3 +1349,42 @@ fn contract_election_registered_replacing_body_keeps_case_history() {
     let err = case::register(None, snap).expect_err("invalid");
     assert!(matches!(&err, Rejection::Invalid(m) if m.contains("body.statutory_size")), "{err:?}");
 }
+
+#[test]
+fn nrw_45_abs_6_satz_2_refusal_received_in_time_but_entered_during_the_grace_period_counts() {
+    // the deadline timer is due `deadline_grace` after the end of the period
+    let grace = Settings { deadline_grace: chrono::Duration::hours(24), ..Settings::default() };
+    let mut b = nrw_notified();
+    let fx = run_with(
+        &mut b,
+        served("rat", CASE, ServiceMethod::Certificate, "2025-06-03"),
+        "2025-06-04T09:00:00+02:00",
+        &grace,
+    );
+    let (_, due, _) = schedule(&fx);
+    assert_eq!(due, t(ENDS) + chrono::Duration::hours(24));
+    // the letter reached the Wahlleitung on the last day and is entered the next morning
+    let fx = run_with(
+        &mut b,
+        declare("rat", CASE, "L1-03", DeclarationKind::Refuse, "2025-06-10T16:00:00+02:00"),
+        "2025-06-11T09:00:00+02:00",
+        &grace,
+    );
+    assert!(kinds(&fx).contains(&"publish:succession.determined".to_owned()), "{:?}", kinds(&fx));
+    assert_eq!(b.cases[CASE].round, 2);
+    // a declaration received after the end of the period is still late
+    let mut b = nrw_notified();
+    run_with(
+        &mut b,
+        served("rat", CASE, ServiceMethod::Certificate, "2025-06-03"),
+        "2025-06-04T09:00:00+02:00",
+        &grace,
+    );
+    let fx = run_with(
+        &mut b,
+        declare("rat", CASE, "L1-03", DeclarationKind::Refuse, "2025-06-11T08:00:00+02:00"),
+        "2025-06-11T09:00:00+02:00",
+        &grace,
+    );
+    assert_eq!(kinds(&fx), ["publish:declaration.rejected"]);
+}

@@ -539,6 +539,7 @@ impl Child {
             ("NACHFOLGE__AMQP__DEAD_LETTER_EXCHANGE".into(), c.amqp.dead_letter_exchange.clone()),
             ("NACHFOLGE__AMQP__DEAD_LETTER_QUEUE".into(), c.amqp.dead_letter_queue.clone()),
             ("NACHFOLGE__SMTP__URL".into(), c.smtp.url.clone()),
+            ("NACHFOLGE__SMTP__TIMEOUT_SECS".into(), c.smtp.timeout_secs.to_string()),
             ("NACHFOLGE__HTTP__ADDR".into(), "127.0.0.1:0".into()),
             ("NACHFOLGE__WORKER__POLL_INTERVAL_MS".into(), "100".into()),
             ("NACHFOLGE__CLOCK__OFFSET_SECS".into(), self.offset_secs.to_string()),
@@ -600,7 +601,7 @@ async fn sigkill_between_and_during_steps_loses_nothing_and_doubles_nothing() {
     let wait = |ty: &'static str, n: usize| {
         let events = events.clone();
         async move {
-            for _ in 0..600 {
+            for _ in 0..1200 {
                 let mut ids: Vec<String> =
                     events.of(ty).iter().map(|e| e["id"].as_str().unwrap_or_default().to_owned()).collect();
                 ids.sort();
