@@ -114,7 +114,17 @@ pub async fn publish_event(ch: &Channel, exchange: &str, event: &Value) -> lapin
     let id = event.get("id").and_then(Value::as_str).unwrap_or_default();
     let ty = event.get("type").and_then(Value::as_str).unwrap_or_default();
     let time = event.get("time").and_then(Value::as_str).and_then(|t| DateTime::parse_from_rfc3339(t).ok());
-    let props = event_properties(id, ty, time.map(|t| t.with_timezone(&Utc)));
+    let mut props = event_properties(id, ty, time.map(|t| t.with_timezone(&Utc)));
+    // W3C trace context (CloudEvents distributed-tracing extension) mirrored as AMQP headers
+    let mut headers = FieldTable::default();
+    for name in ["traceparent", "tracestate"] {
+        if let Some(v) = event.get(name).and_then(Value::as_str).filter(|v| !v.is_empty()) {
+            headers.insert(name.into(), long_string(v));
+        }
+    }
+    if !headers.inner().is_empty() {
+        props = props.with_headers(headers);
+    }
     let payload = serde_json::to_vec(event).unwrap_or_default();
     ch.basic_publish(
         exchange.into(),
@@ -161,6 +171,10 @@ pub struct Envelope {
     pub ty: String,
     pub subject: Option<String>,
     pub data: Value,
+    /// W3C `traceparent` (CloudEvents extension attribute, or the AMQP header), if present and valid.
+    pub traceparent: Option<String>,
+    /// W3C `tracestate`, kept only together with a valid `traceparent`.
+    pub tracestate: Option<String>,
 }
 
 /// Why a delivery's envelope is refused; carries what is known of id and type for `message.rejected`.
@@ -205,8 +219,22 @@ pub fn parse_envelope(data: &[u8], props: &BasicProperties, max_bytes: usize) ->
     }
     let content_type = props.content_type().as_ref().map(|c| c.as_str().to_ascii_lowercase());
     let media = content_type.as_deref().map(|c| c.split(';').next().unwrap_or("").trim().to_owned());
+    let trace = |mut env: Envelope| {
+        // structured mode: the extension attribute wins; otherwise (and in binary mode) the headers
+        if env.traceparent.is_none() {
+            env.traceparent = header_str(&headers, &["traceparent"])
+                .or_else(|| ce_header(&headers, "traceparent"))
+                .and_then(|t| valid_traceparent(&t));
+            env.tracestate = env
+                .traceparent
+                .as_ref()
+                .and(header_str(&headers, &["tracestate"]).or_else(|| ce_header(&headers, "tracestate")))
+                .and_then(|t| valid_tracestate(&t));
+        }
+        env
+    };
     match media.as_deref() {
-        Some(CE_JSON) => structured(data, known),
+        Some(CE_JSON) => structured(data, known).map(trace),
         Some("application/json") | None if hdr_id.is_some() || hdr_ty.is_some() || prop_ty.is_some() => {
             let id = hdr_id.clone().or_else(|| prop_id.clone()).filter(|s| !s.is_empty());
             let ty = hdr_ty.clone().or_else(|| prop_ty.clone()).filter(|s| !s.is_empty());
@@ -214,9 +242,17 @@ pub fn parse_envelope(data: &[u8], props: &BasicProperties, max_bytes: usize) ->
                 return Err(known("binary mode: id and type are required (cloudEvents_id / cloudEvents_type headers or AMQP message_id / type properties)".into()));
             };
             let value: Value = serde_json::from_slice(data).map_err(|e| known(format!("data: invalid JSON: {e}")))?;
-            Ok(Envelope { id, ty, subject: ce_header(&headers, "subject"), data: value })
+            let env = Envelope {
+                id,
+                ty,
+                subject: ce_header(&headers, "subject"),
+                data: value,
+                traceparent: None,
+                tracestate: None,
+            };
+            Ok(trace(env))
         }
-        None => structured(data, known),
+        None => structured(data, known).map(trace),
         Some(other) => Err(known(format!(
             "content type {other:?} is not supported: use {CE_JSON} (structured mode) or application/json with CloudEvents headers (binary mode)"
         ))),
@@ -240,7 +276,41 @@ fn structured(data: &[u8], known: impl Fn(String) -> EnvelopeError) -> Result<En
             return Err(err(format!("datacontenttype: {ct:?} is not supported, expected application/json")));
         }
     }
-    Ok(Envelope { id: ev.id, ty: ev.ty, subject: ev.subject, data: ev.data })
+    let traceparent = value.get("traceparent").and_then(Value::as_str).and_then(valid_traceparent);
+    let tracestate =
+        traceparent.as_ref().and(value.get("tracestate").and_then(Value::as_str)).and_then(valid_tracestate);
+    Ok(Envelope { id: ev.id, ty: ev.ty, subject: ev.subject, data: ev.data, traceparent, tracestate })
+}
+
+/// A W3C `traceparent` (`00-<32 hex trace id>-<16 hex parent id>-<2 hex flags>`), normalised to lower
+/// case; `None` when it is malformed (an invalid trace context is dropped, never passed on).
+pub fn valid_traceparent(s: &str) -> Option<String> {
+    let s = s.trim().to_ascii_lowercase();
+    let hex = |p: &str, n: usize| p.len() == n && p.bytes().all(|b| b.is_ascii_hexdigit());
+    let mut parts = s.splitn(5, '-');
+    let (version, trace, parent, flags) = (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
+    let rest = parts.next();
+    let ok = hex(version, 2)
+        && version != "ff"
+        && hex(trace, 32)
+        && trace.bytes().any(|b| b != b'0')
+        && hex(parent, 16)
+        && parent.bytes().any(|b| b != b'0')
+        && hex(flags, 2)
+        // version 00 has exactly four fields; later versions may append more
+        && (rest.is_none() || version != "00");
+    ok.then_some(s)
+}
+
+/// The 32-hex trace id of a valid `traceparent`.
+pub fn trace_id(traceparent: &str) -> Option<&str> {
+    traceparent.get(3..35).filter(|t| t.len() == 32)
+}
+
+/// A W3C `tracestate`: printable ASCII, at most 512 characters (else dropped).
+fn valid_tracestate(s: &str) -> Option<String> {
+    let s = s.trim();
+    (!s.is_empty() && s.len() <= 512 && s.bytes().all(|b| (0x20..0x7f).contains(&b))).then(|| s.to_owned())
 }
 
 /// A header value as text, for tests and tools.

@@ -45,12 +45,16 @@ pub enum Applied {
 }
 
 /// Who caused a command: an inbound message, a timer or the mail sender. Used for audit and event ids.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Cause {
     /// Deterministic key: CloudEvents id, `timer:<key>` or `mail:<message-id>`.
     pub key: String,
     pub ty: String,
     pub payload: Value,
+    /// W3C trace context of the inbound message, carried to every event it causes (CloudEvents
+    /// distributed-tracing extension attributes `traceparent` / `tracestate`).
+    pub traceparent: Option<String>,
+    pub tracestate: Option<String>,
 }
 
 #[derive(Clone)]
@@ -217,7 +221,7 @@ impl Store {
                 save_body(&mut tx, &body, now).await?;
                 let mut seq = AuditSeq::load(&mut tx, body_id).await?;
                 seq.append(&mut tx, now, "command", &cause.ty, Some(&cause.key), &cause.payload).await?;
-                write_effects(&mut tx, &body, &cause.key, effects, now, templates, &mut seq).await?;
+                write_effects(&mut tx, &body, cause, effects, now, templates, &mut seq).await?;
                 seq.store(&mut tx).await?;
                 tx.commit().await?;
                 Ok(Applied::Applied)
@@ -286,7 +290,7 @@ impl Store {
             reason: reason.to_owned(),
         };
         let data = serde_json::to_value(data).unwrap_or(Value::Null);
-        insert_event(&mut tx, &event, body_id, "message.rejected", data, now).await?;
+        insert_event(&mut tx, &event, body_id, "message.rejected", data, now, cause).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -344,7 +348,7 @@ impl Store {
                 save_body(&mut tx, &body, now).await?;
                 let mut seq = AuditSeq::load(&mut tx, body_id).await?;
                 seq.append(&mut tx, now, "command", &cause.ty, Some(&cause.key), &cause.payload).await?;
-                write_effects(&mut tx, &body, &cause.key, effects, now, templates, &mut seq).await?;
+                write_effects(&mut tx, &body, cause, effects, now, templates, &mut seq).await?;
                 seq.store(&mut tx).await?;
                 tx.commit().await?;
                 Ok(Ok(()))
@@ -657,9 +661,16 @@ async fn insert_event(
     ty: &str,
     data: Value,
     now: DateTime<Utc>,
+    cause: &Cause,
 ) -> Result<(), StoreError> {
     let event = CloudEvent::new(id.to_owned(), ty, body_id.unwrap_or(""), now, data);
-    let event = serde_json::to_value(&event).unwrap_or(Value::Null);
+    let mut event = serde_json::to_value(&event).unwrap_or(Value::Null);
+    if let (Some(obj), Some(tp)) = (event.as_object_mut(), cause.traceparent.as_ref()) {
+        obj.insert("traceparent".into(), Value::String(tp.clone()));
+        if let Some(ts) = cause.tracestate.as_ref() {
+            obj.insert("tracestate".into(), Value::String(ts.clone()));
+        }
+    }
     sqlx::query("INSERT INTO outbox (event_id, body_id, type, event, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (event_id) DO NOTHING")
         .bind(id)
         .bind(body_id)
@@ -681,7 +692,7 @@ pub fn mail_message_id(case: &str, round: u32) -> String {
 async fn write_effects(
     tx: &mut Transaction<'_, Postgres>,
     body: &Body,
-    cause: &str,
+    cause: &Cause,
     effects: Vec<Effect>,
     now: DateTime<Utc>,
     templates: &Templates,
@@ -689,11 +700,11 @@ async fn write_effects(
 ) -> Result<(), StoreError> {
     let body_id = body.id();
     for (i, effect) in effects.into_iter().enumerate() {
-        let id = event_id(cause, i);
+        let id = event_id(&cause.key, i);
         match effect {
             Effect::Publish { event_type, data } => {
                 seq.append(tx, now, "effect", event_type, Some(&id), &data).await?;
-                insert_event(tx, &id, Some(body_id), event_type, data, now).await?;
+                insert_event(tx, &id, Some(body_id), event_type, data, now, cause).await?;
             }
             Effect::Announce(a) => {
                 let text = templates.announcement(&a.template, &a.context)?;
@@ -710,7 +721,7 @@ async fn write_effects(
                 };
                 let data = serde_json::to_value(data).unwrap_or(Value::Null);
                 seq.append(tx, now, "effect", "announcement.issued", Some(&id), &data).await?;
-                insert_event(tx, &id, Some(body_id), "announcement.issued", data, now).await?;
+                insert_event(tx, &id, Some(body_id), "announcement.issued", data, now, cause).await?;
             }
             Effect::Mail(m) => {
                 let rendered = templates.mail(&m.template, &m.context)?;

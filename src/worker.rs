@@ -285,7 +285,9 @@ async fn consume_session(shared: &Arc<Shared>, mut shutdown: watch::Receiver<boo
         let (shared, dlx) = (shared.clone(), dlx.clone());
         handles.push(tokio::spawn(async move {
             while let Some(job) = rx.recv().await {
-                handle_delivery(&shared, &dlx, job.delivery).await;
+                // every log line of this delivery carries the inbound trace id (recorded once parsed)
+                let span = tracing::info_span!("message", trace_id = tracing::field::Empty);
+                tracing::Instrument::instrument(handle_delivery(&shared, &dlx, job.delivery), span).await;
             }
         }));
     }
@@ -346,6 +348,13 @@ fn lane_of(d: &Delivery, lanes: usize) -> usize {
     (h.finish() % lanes as u64) as usize
 }
 
+/// Record the 32-hex trace id of the inbound `traceparent` on the current delivery span.
+fn record_trace_id(traceparent: Option<&str>) {
+    if let Some(id) = traceparent.and_then(bus::trace_id) {
+        tracing::Span::current().record("trace_id", id);
+    }
+}
+
 async fn handle_delivery(shared: &Arc<Shared>, dlx: &Channel, d: Delivery) {
     let start = Instant::now();
     let max = shared.config.worker.max_message_bytes;
@@ -357,12 +366,22 @@ async fn handle_delivery(shared: &Arc<Shared>, dlx: &Channel, d: Delivery) {
                 // identifies the raw message, so each distinct bad message is reported once
                 payload: serde_json::json!({"invalid": true, "bytes": d.data.len(),
                     "digest": uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_OID, &d.data).to_string()}),
+                traceparent: bus::header_text(&d.properties, "traceparent").and_then(|t| bus::valid_traceparent(&t)),
+                tracestate: None,
             };
+            record_trace_id(cause.traceparent.as_deref());
             reject(shared, dlx, &d, &cause, None, &e.reason).await;
             ("invalid".to_owned(), "rejected")
         }
         Ok(env) => {
-            let cause = Cause { key: env.id.clone(), ty: env.ty.clone(), payload: env.data.clone() };
+            let cause = Cause {
+                key: env.id.clone(),
+                ty: env.ty.clone(),
+                payload: env.data.clone(),
+                traceparent: env.traceparent.clone(),
+                tracestate: env.tracestate.clone(),
+            };
+            record_trace_id(cause.traceparent.as_deref());
             let label = if crate::messages::INBOUND_TYPES.contains(&env.ty.as_str()) {
                 env.ty.clone()
             } else {
@@ -645,6 +664,7 @@ async fn mail_loop(shared: Arc<Shared>, mailer: Mailer, mut shutdown: watch::Rec
                 key: format!("mail:{}", m.message_id),
                 ty: if outcome == "sent" { "mail.sent".into() } else { "mail.failed".into() },
                 payload: serde_json::json!({"message_id": m.message_id, "case": m.case_id, "round": m.round}),
+                ..Cause::default()
             };
             let mut attempt = 0;
             loop {
@@ -714,6 +734,7 @@ pub async fn fire_due_timers(shared: &Arc<Shared>) -> usize {
             key: format!("timer:{}:{}", t.key, t.due_at.timestamp()),
             ty: "deadline.expired".into(),
             payload: serde_json::json!({"key": t.key, "case": t.case_id, "round": t.round, "due_at": t.due_at}),
+            ..Cause::default()
         };
         let cmd = Command::DeadlineExpired { case: t.case_id.clone(), round: t.round as u32 };
         let step = Step::TimerFired { key: &t.key, due_at: t.due_at };

@@ -90,7 +90,11 @@ fn committed_schemas_match_the_code() {
     for name in committed.keys().filter(|n| !expected.contains_key(*n)) {
         problems.push(format!("not printed by `nachfolge schema` (extra): docs/schemas/{name}"));
     }
-    assert!(problems.is_empty(), "the committed JSON Schemas drifted from the code:\n  {}\n{REGENERATE}", problems.join("\n  "));
+    assert!(
+        problems.is_empty(),
+        "the committed JSON Schemas drifted from the code:\n  {}\n{REGENERATE}",
+        problems.join("\n  ")
+    );
 }
 
 #[test]

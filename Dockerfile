@@ -1,0 +1,63 @@
+# syntax=docker/dockerfile:1
+#
+# nachfolge — container image of the worker.
+#
+#   docker build -t nachfolge .
+#   docker run --rm nachfolge decide --election … --vacancy …     (offline commands work too)
+#
+# Stage 1 builds the dependencies alone (from Cargo.toml and Cargo.lock, with placeholder sources), so that
+# a change to the sources rebuilds only the crate itself — what cargo-chef does, by hand. Stage 2 builds
+# the real binary. Stage 3 is distroless: glibc and the CA certificates, no shell, no package manager,
+# user 65532 (nonroot).
+#
+# No sqlx query macros are used (queries are checked at run time; migrations are embedded with
+# include_str!), so the build needs no database and no SQLX_OFFLINE / .sqlx metadata.
+#
+# Health: the runtime image has no shell and no HTTP client, so there is no Docker HEALTHCHECK. The worker
+# serves GET /healthz (alive) and GET /readyz (database, broker, consumer) on port 8080: Kubernetes probes
+# them (deploy/k8s/deployment.yaml); see docs/deploy.md.
+
+ARG RUST_IMAGE=rust:1-slim-bookworm
+ARG RUNTIME_IMAGE=gcr.io/distroless/cc-debian12:nonroot
+
+FROM ${RUST_IMAGE} AS deps
+WORKDIR /src
+ENV CARGO_TERM_COLOR=never \
+    CARGO_INCREMENTAL=0
+COPY Cargo.toml Cargo.lock ./
+# Placeholder targets for every target the manifest names, then build the dependency graph only.
+RUN mkdir -p src benches \
+ && echo 'fn main() {}' > src/main.rs \
+ && echo '' > src/lib.rs \
+ && echo 'fn main() {}' > benches/decide.rs \
+ && cargo build --release --locked --bin nachfolge \
+ && rm -rf src benches \
+    target/release/nachfolge target/release/nachfolge.d \
+    target/release/deps/nachfolge-* target/release/deps/libnachfolge-* \
+    target/release/.fingerprint/nachfolge-*
+
+FROM deps AS build
+# What the crate compiles in: sources, embedded templates (config/templates) and migrations.
+COPY src ./src
+COPY benches ./benches
+COPY config ./config
+COPY migrations ./migrations
+RUN cargo build --release --locked --bin nachfolge \
+ && ./target/release/nachfolge --version
+
+FROM ${RUNTIME_IMAGE} AS runtime
+LABEL org.opencontainers.image.title="nachfolge" \
+      org.opencontainers.image.description="List successors (Listennachfolge) for German municipal councils: NRW § 45 KWahlG, Hessen § 34 KWG" \
+      org.opencontainers.image.licenses="EUPL-1.2"
+WORKDIR /app
+# config/default.toml is read from the working directory; the templates are compiled in (config/templates
+# is copied as the reference for deployments that override them with templates.dir).
+# Both are owned by root and read-only for the worker.
+COPY --from=build /src/config /app/config
+COPY --from=build /src/target/release/nachfolge /app/nachfolge
+USER 65532:65532
+ENV NACHFOLGE__HTTP__ADDR=0.0.0.0:8080 \
+    RUST_LOG=info
+EXPOSE 8080
+ENTRYPOINT ["/app/nachfolge"]
+CMD ["run"]

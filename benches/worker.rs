@@ -1,0 +1,767 @@
+//! Benchmark harness of the worker against the real RabbitMQ and PostgreSQL of this machine and an
+//! in-process SMTP sink. The worker runs as a child process (the release binary), with its own database
+//! and exchange names per run; the harness publishes, observes the events, and reports median and spread.
+//!
+//! Scenarios:
+//! * `throughput` — N councils registered, then M vacancies published as fast as the broker takes them:
+//!   vacancies/s from publish to `succession.determined`, p50/p99/max latency, at prefetch 1, 10, 100;
+//! * `ceiling` — beside it, a bare loop doing the minimum a correct worker must do per message (consume,
+//!   one transaction: inbox insert, one row update, one outbox insert; publish one persistent event with a
+//!   confirm; mark it sent; ack), same prefetch;
+//! * `round` — the full NRW round per vacancy (e-mail, service, acceptance → membership);
+//! * `bulk` — a whole Land (400 councils, 40,000 candidates) registered through the bus;
+//! * `timers` — 100,000 pending deadlines, 1,000 due in the same second: lag from due time to event;
+//! * peak RSS of the worker (VmHWM) in every scenario.
+//!
+//! `cargo bench --bench worker` (full; minutes), `cargo bench --bench worker -- --smoke` (seconds: tiny
+//! sizes, one run; checks only that it completes and the results are well formed),
+//! `-- --only throughput,ceiling` to pick scenarios, `-- --runs N`.
+
+#[path = "../tests/support/smtp_sink.rs"]
+mod smtp_sink;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use futures_util::StreamExt;
+use lapin::options::*;
+use lapin::types::FieldTable;
+use lapin::{BasicProperties, Channel, Connection, ConnectionProperties};
+use nachfolge::config::Config;
+use serde_json::{json, Value};
+
+const AMQP: &str = "amqp://guest:guest@127.0.0.1:5672/%2f";
+
+fn unique() -> String {
+    uuid::Uuid::new_v4().simple().to_string()[..10].to_owned()
+}
+
+fn config(suffix: &str, smtp: &str, prefetch: u16) -> Config {
+    let mut c = Config::default();
+    c.database.url = format!("postgres://postgres@127.0.0.1:5432/nachfolge_b_{suffix}");
+    c.database.max_connections = 12;
+    c.amqp.commands_exchange = format!("b.{suffix}.commands");
+    c.amqp.commands_queue = format!("b.{suffix}.commands");
+    c.amqp.events_exchange = format!("b.{suffix}.events");
+    c.amqp.dead_letter_exchange = format!("b.{suffix}.dead-letter");
+    c.amqp.dead_letter_queue = format!("b.{suffix}.dead-letter");
+    c.amqp.events_queue = String::new();
+    c.amqp.prefetch = prefetch;
+    c.smtp.url = smtp.to_owned();
+    c.worker.poll_interval_ms = 100;
+    c
+}
+
+fn env_of(c: &Config, offset_secs: i64) -> Vec<(String, String)> {
+    vec![
+        ("NACHFOLGE__DATABASE__URL".into(), c.database.url.clone()),
+        ("NACHFOLGE__DATABASE__MAX_CONNECTIONS".into(), c.database.max_connections.to_string()),
+        ("NACHFOLGE__AMQP__COMMANDS_EXCHANGE".into(), c.amqp.commands_exchange.clone()),
+        ("NACHFOLGE__AMQP__COMMANDS_QUEUE".into(), c.amqp.commands_queue.clone()),
+        ("NACHFOLGE__AMQP__EVENTS_EXCHANGE".into(), c.amqp.events_exchange.clone()),
+        ("NACHFOLGE__AMQP__EVENTS_QUEUE".into(), String::new()),
+        ("NACHFOLGE__AMQP__DEAD_LETTER_EXCHANGE".into(), c.amqp.dead_letter_exchange.clone()),
+        ("NACHFOLGE__AMQP__DEAD_LETTER_QUEUE".into(), c.amqp.dead_letter_queue.clone()),
+        ("NACHFOLGE__AMQP__PREFETCH".into(), c.amqp.prefetch.to_string()),
+        ("NACHFOLGE__SMTP__URL".into(), c.smtp.url.clone()),
+        ("NACHFOLGE__HTTP__ADDR".into(), "127.0.0.1:0".into()),
+        ("NACHFOLGE__WORKER__POLL_INTERVAL_MS".into(), "100".into()),
+        ("NACHFOLGE__CLOCK__OFFSET_SECS".into(), offset_secs.to_string()),
+        ("RUST_LOG".into(), "warn".into()),
+    ]
+}
+
+/// The worker as a child process.
+struct Worker {
+    child: tokio::process::Child,
+}
+
+impl Worker {
+    async fn start(c: &Config, offset_secs: i64) -> Worker {
+        let child = tokio::process::Command::new(env!("CARGO_BIN_EXE_nachfolge"))
+            .arg("run")
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .envs(env_of(c, offset_secs))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::inherit())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("spawn worker");
+        Worker { child }
+    }
+    /// Peak resident set size in MiB (VmHWM).
+    fn peak_rss_mib(&self) -> f64 {
+        let Some(pid) = self.child.id() else { return f64::NAN };
+        std::fs::read_to_string(format!("/proc/{pid}/status"))
+            .ok()
+            .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).map(str::to_owned))
+            .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse::<f64>().ok()))
+            .map(|kib| kib / 1024.0)
+            .unwrap_or(f64::NAN)
+    }
+    async fn stop(mut self) {
+        let _ = self.child.start_kill();
+        let _ = self.child.wait().await;
+    }
+}
+
+/// First arrival time of each observed event key.
+#[derive(Clone, Default)]
+struct Seen(Arc<Mutex<HashMap<String, (Instant, Value)>>>);
+
+impl Seen {
+    fn count(&self, prefix: &str) -> usize {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).keys().filter(|k| k.starts_with(prefix)).count()
+    }
+    fn all(&self, prefix: &str) -> Vec<(String, Instant, Value)> {
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .iter()
+            .filter(|(k, _)| k.starts_with(prefix))
+            .map(|(k, (t, v))| (k.clone(), *t, v.clone()))
+            .collect()
+    }
+    async fn wait(&self, prefix: &str, n: usize, limit: Duration) -> bool {
+        let end = Instant::now() + limit;
+        while Instant::now() < end {
+            if self.count(prefix) >= n {
+                return true;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        false
+    }
+}
+
+fn key_of(ev: &Value) -> Option<String> {
+    let d = &ev["data"];
+    let s = |v: &Value| v.as_str().unwrap_or_default().to_owned();
+    Some(match ev["type"].as_str()? {
+        "body.registered" => format!("reg:{}", s(&d["body"])),
+        "succession.determined" => format!("det:{}:{}", s(&d["body"]), s(&d["vacancy"]["member"])),
+        "successor.notified" => format!("not:{}", s(&d["case"])),
+        "notification.failed" => format!("fail:{}", s(&d["case"])),
+        "deadline.set" => format!("dl:{}", s(&d["case"])),
+        "membership.changed" if d["change"] == "joined" => format!("join:{}", s(&d["case"])),
+        "ceiling.done" => format!("ceil:{}", s(&d["key"])),
+        _ => return None,
+    })
+}
+
+/// Bind an exclusive queue to `exchange` and record what arrives.
+async fn observe(conn: &Connection, exchange: &str) -> Seen {
+    let ch = conn.create_channel().await.expect("channel");
+    ch.exchange_declare(
+        exchange.into(),
+        lapin::ExchangeKind::Topic,
+        ExchangeDeclareOptions { durable: true, ..Default::default() },
+        FieldTable::default(),
+    )
+    .await
+    .expect("exchange");
+    let q = ch
+        .queue_declare("".into(), QueueDeclareOptions { exclusive: true, ..Default::default() }, FieldTable::default())
+        .await
+        .expect("queue");
+    ch.queue_bind(q.name().clone(), exchange.into(), "#".into(), QueueBindOptions::default(), FieldTable::default())
+        .await
+        .expect("bind");
+    ch.basic_qos(500, BasicQosOptions::default()).await.expect("qos");
+    let mut consumer = ch
+        .basic_consume(
+            q.name().clone(),
+            "".into(),
+            BasicConsumeOptions { no_ack: true, ..Default::default() },
+            FieldTable::default(),
+        )
+        .await
+        .expect("consume");
+    let seen = Seen::default();
+    let sink = seen.clone();
+    tokio::spawn(async move {
+        let _keep = ch;
+        while let Some(Ok(d)) = consumer.next().await {
+            let now = Instant::now();
+            if let Ok(v) = serde_json::from_slice::<Value>(&d.data) {
+                if let Some(k) = key_of(&v) {
+                    sink.0.lock().unwrap_or_else(|p| p.into_inner()).entry(k).or_insert((now, v));
+                }
+            }
+        }
+    });
+    seen
+}
+
+async fn publisher(conn: &Connection) -> Channel {
+    let ch = conn.create_channel().await.expect("channel");
+    ch.confirm_select(ConfirmSelectOptions::default()).await.expect("confirms");
+    ch
+}
+
+/// Publish many events with pipelined confirms; returns the publish instant per key.
+async fn publish_all(
+    ch: &Channel,
+    exchange: &str,
+    msgs: Vec<(String, &'static str, Value)>,
+) -> HashMap<String, Instant> {
+    let mut times = HashMap::with_capacity(msgs.len());
+    let mut confirms = Vec::with_capacity(msgs.len());
+    for (key, ty, data) in msgs {
+        let ev = json!({"specversion": "1.0", "id": uuid::Uuid::new_v4().to_string(), "source": "urn:bench", "type": ty, "data": data});
+        let props =
+            BasicProperties::default().with_content_type("application/cloudevents+json".into()).with_delivery_mode(2);
+        times.insert(key, Instant::now());
+        let c = ch
+            .basic_publish(
+                exchange.into(),
+                ty.into(),
+                BasicPublishOptions::default(),
+                &serde_json::to_vec(&ev).expect("json"),
+                props,
+            )
+            .await
+            .expect("publish");
+        confirms.push(c);
+    }
+    for c in confirms {
+        c.await.expect("confirm");
+    }
+    times
+}
+
+/// An NRW council `id` with `seated` members on one list and `free` candidates after them.
+fn council(id: &str, lists: usize, seated: usize, free: usize, email: bool) -> Value {
+    let size = seated * lists;
+    let lists: Vec<Value> = (0..lists)
+        .map(|l| {
+            let cands: Vec<Value> = (0..seated + free)
+                .map(|i| {
+                    let cid = format!("{id}-L{l}-{i:03}");
+                    let mut c = json!({
+                        "id": cid, "position": i + 1, "given_name": "Vorname", "family_name": format!("Name {i}"),
+                        "seat": if i < seated { json!({"since": "2025-11-01", "via": "list"}) } else { Value::Null },
+                    });
+                    if email {
+                        c["email"] = json!(format!("c{i}@example.org"));
+                    }
+                    c
+                })
+                .collect();
+            json!({"id": format!("L{l}"), "name": format!("Liste {l}"), "kind": "party", "candidates": cands})
+        })
+        .collect();
+    json!({
+        "body": {"id": id, "name": format!("Rat {id}"), "land": "NW", "statutory_size": size,
+                 "term": {"start": "2025-11-01", "end": "2030-10-31"},
+                 "returning_officer": {"name": "Wahlleitung", "email": "wahlleitung@example.org"}},
+        "lists": lists
+    })
+}
+
+fn vacancy(body: &str, member: &str) -> Value {
+    json!({"body": body, "member": member, "reason": "resigned", "effective_at": "2026-05-01T00:00:00+02:00"})
+}
+
+struct Stats {
+    rate: f64,
+    p50_ms: f64,
+    p99_ms: f64,
+    max_ms: f64,
+}
+
+fn stats(lat_ms: &mut [f64], elapsed: Duration) -> Stats {
+    lat_ms.sort_by(|a, b| a.total_cmp(b));
+    let pick = |p: f64| lat_ms.get(((lat_ms.len() as f64 - 1.0) * p).round() as usize).copied().unwrap_or(f64::NAN);
+    Stats {
+        rate: lat_ms.len() as f64 / elapsed.as_secs_f64(),
+        p50_ms: pick(0.5),
+        p99_ms: pick(0.99),
+        max_ms: pick(1.0),
+    }
+}
+
+struct Size {
+    councils: usize,
+    per_council: usize,
+}
+
+/// Register councils through the bus and wait for every `body.registered`.
+async fn register(ch: &Channel, c: &Config, seen: &Seen, councils: &[(String, Value)]) -> Duration {
+    let msgs = councils.iter().map(|(id, s)| (format!("reg:{id}"), "election.registered", s.clone())).collect();
+    let t = Instant::now();
+    publish_all(ch, &c.amqp.commands_exchange, msgs).await;
+    assert!(seen.wait("reg:", councils.len(), Duration::from_secs(300)).await, "registrations did not complete");
+    t.elapsed()
+}
+
+async fn throughput(smtp: &str, prefetch: u16, size: &Size) -> (Stats, f64) {
+    let suffix = unique();
+    let c = config(&suffix, smtp, prefetch);
+    let conn = Connection::connect(AMQP, ConnectionProperties::default()).await.expect("rabbitmq");
+    let seen = observe(&conn, &c.amqp.events_exchange).await;
+    let w = Worker::start(&c, 0).await;
+    let ch = publisher(&conn).await;
+    wait_consumer(&conn, &c).await;
+    let councils: Vec<(String, Value)> = (0..size.councils)
+        .map(|i| (format!("c{i}"), council(&format!("c{i}"), 1, size.per_council, size.per_council + 2, false)))
+        .collect();
+    register(&ch, &c, &seen, &councils).await;
+    let msgs: Vec<(String, &'static str, Value)> = (0..size.per_council)
+        .flat_map(|v| {
+            councils.iter().map(move |(id, _)| {
+                let member = format!("{id}-L0-{v:03}");
+                (format!("det:{id}:{member}"), "vacancy.reported", vacancy(id, &member))
+            })
+        })
+        .collect();
+    let n = msgs.len();
+    let start = Instant::now();
+    let published = publish_all(&ch, &c.amqp.commands_exchange, msgs).await;
+    assert!(seen.wait("det:", n, Duration::from_secs(600)).await, "vacancies did not complete");
+    let mut lat: Vec<f64> = Vec::with_capacity(n);
+    let mut last = start;
+    for (k, t, _) in seen.all("det:") {
+        if let Some(p) = published.get(&k) {
+            lat.push((t - *p).as_secs_f64() * 1e3);
+            last = last.max(t);
+        }
+    }
+    let rss = w.peak_rss_mib();
+    w.stop().await;
+    drop_db(&c).await;
+    (stats(&mut lat, last - start), rss)
+}
+
+async fn wait_consumer(conn: &Connection, c: &Config) {
+    for _ in 0..400 {
+        // a passive declare of a missing queue closes its channel: use a fresh one each time
+        let Ok(ch) = conn.create_channel().await else { continue };
+        if let Ok(q) = ch
+            .queue_declare(
+                c.amqp.commands_queue.as_str().into(),
+                QueueDeclareOptions { passive: true, ..Default::default() },
+                FieldTable::default(),
+            )
+            .await
+        {
+            if q.consumer_count() > 0 {
+                return;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("worker did not start consuming");
+}
+
+async fn drop_db(c: &Config) {
+    let name = c.database.url.rsplit('/').next().unwrap_or_default().to_owned();
+    if let Ok(pool) = sqlx::PgPool::connect("postgres://postgres@127.0.0.1:5432/postgres").await {
+        let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)")).execute(&pool).await;
+    }
+}
+
+/// The ceiling: the minimum a correct worker must do per message, with the same prefetch.
+async fn ceiling(prefetch: u16, size: &Size) -> Stats {
+    let suffix = unique();
+    let db = format!("nachfolge_b_{suffix}");
+    let admin = sqlx::PgPool::connect("postgres://postgres@127.0.0.1:5432/postgres").await.expect("pg");
+    sqlx::query(&format!("CREATE DATABASE \"{db}\"")).execute(&admin).await.expect("create db");
+    let pool = sqlx::postgres::PgPoolOptions::new()
+        .max_connections(u32::from(prefetch.clamp(1, 12)))
+        .connect(&format!("postgres://postgres@127.0.0.1:5432/{db}"))
+        .await
+        .expect("db");
+    sqlx::raw_sql(
+        "CREATE TABLE inbox (id TEXT PRIMARY KEY); CREATE TABLE state (id TEXT PRIMARY KEY, n BIGINT NOT NULL);
+         CREATE TABLE outbox (id BIGSERIAL PRIMARY KEY, payload JSONB NOT NULL, sent BOOLEAN NOT NULL DEFAULT false);",
+    )
+    .execute(&pool)
+    .await
+    .expect("schema");
+    for i in 0..size.councils {
+        sqlx::query("INSERT INTO state VALUES ($1, 0)").bind(format!("c{i}")).execute(&pool).await.expect("row");
+    }
+    let conn = Connection::connect(AMQP, ConnectionProperties::default()).await.expect("rabbitmq");
+    let (cmd_x, ev_x, q) =
+        (format!("b.{suffix}.c-commands"), format!("b.{suffix}.c-events"), format!("b.{suffix}.c-commands"));
+    let seen = observe(&conn, &ev_x).await;
+    let ch = publisher(&conn).await;
+    let durable = ExchangeDeclareOptions { durable: true, ..Default::default() };
+    ch.exchange_declare(cmd_x.as_str().into(), lapin::ExchangeKind::Topic, durable, FieldTable::default())
+        .await
+        .expect("x");
+    let mut args = FieldTable::default();
+    args.insert("x-queue-type".into(), lapin::types::AMQPValue::LongString("quorum".into()));
+    ch.queue_declare(q.as_str().into(), QueueDeclareOptions::durable(), args).await.expect("q");
+    ch.queue_bind(
+        q.as_str().into(),
+        cmd_x.as_str().into(),
+        "#".into(),
+        QueueBindOptions::default(),
+        FieldTable::default(),
+    )
+    .await
+    .expect("bind");
+    // the consumer: lanes like the worker's
+    let cconn = Connection::connect(AMQP, ConnectionProperties::default()).await.expect("rabbitmq");
+    let cch = cconn.create_channel().await.expect("channel");
+    cch.basic_qos(prefetch, BasicQosOptions::default()).await.expect("qos");
+    let pch = publisher(&cconn).await;
+    let mut consumer = cch
+        .basic_consume(q.as_str().into(), "".into(), BasicConsumeOptions::default(), FieldTable::default())
+        .await
+        .expect("consume");
+    let lanes = usize::from(prefetch.clamp(1, 64));
+    let mut senders = Vec::new();
+    for _ in 0..lanes {
+        let (tx, mut rx) = tokio::sync::mpsc::channel::<lapin::message::Delivery>(64);
+        senders.push(tx);
+        let (pool, pch, ev_x) = (pool.clone(), pch.clone(), ev_x.clone());
+        tokio::spawn(async move {
+            while let Some(d) = rx.recv().await {
+                let v: Value = serde_json::from_slice(&d.data).unwrap_or(Value::Null);
+                let id = v["id"].as_str().unwrap_or_default().to_owned();
+                let body = v["data"]["body"].as_str().unwrap_or_default().to_owned();
+                let key = format!("{body}:{}", v["data"]["member"].as_str().unwrap_or_default());
+                let mut tx = pool.begin().await.expect("tx");
+                sqlx::query("INSERT INTO inbox VALUES ($1)").bind(&id).execute(&mut *tx).await.expect("inbox");
+                sqlx::query("UPDATE state SET n = n + 1 WHERE id = $1")
+                    .bind(&body)
+                    .execute(&mut *tx)
+                    .await
+                    .expect("state");
+                let event = json!({"specversion": "1.0", "id": id, "type": "ceiling.done", "data": {"key": key}});
+                let oid: i64 = sqlx::query_scalar("INSERT INTO outbox (payload) VALUES ($1) RETURNING id")
+                    .bind(&event)
+                    .fetch_one(&mut *tx)
+                    .await
+                    .expect("outbox");
+                tx.commit().await.expect("commit");
+                let props = BasicProperties::default()
+                    .with_delivery_mode(2)
+                    .with_content_type("application/cloudevents+json".into());
+                pch.basic_publish(
+                    ev_x.as_str().into(),
+                    "ceiling.done".into(),
+                    BasicPublishOptions { mandatory: true, ..Default::default() },
+                    &serde_json::to_vec(&event).expect("json"),
+                    props,
+                )
+                .await
+                .expect("publish")
+                .await
+                .expect("confirm");
+                sqlx::query("UPDATE outbox SET sent = true WHERE id = $1")
+                    .bind(oid)
+                    .execute(&pool)
+                    .await
+                    .expect("sent");
+                d.ack(BasicAckOptions::default()).await.expect("ack");
+            }
+        });
+    }
+    tokio::spawn(async move {
+        let _keep = (cconn, cch);
+        while let Some(Ok(d)) = consumer.next().await {
+            let lane = (d.delivery_tag as usize) % lanes;
+            if senders[lane].send(d).await.is_err() {
+                break;
+            }
+        }
+    });
+    let msgs: Vec<(String, &'static str, Value)> = (0..size.per_council)
+        .flat_map(|v| {
+            (0..size.councils).map(move |i| {
+                let (id, member) = (format!("c{i}"), format!("c{i}-L0-{v:03}"));
+                (format!("ceil:{id}:{member}"), "vacancy.reported", vacancy(&id, &member))
+            })
+        })
+        .collect();
+    let n = msgs.len();
+    let start = Instant::now();
+    let published = publish_all(&ch, &cmd_x, msgs).await;
+    assert!(seen.wait("ceil:", n, Duration::from_secs(600)).await, "ceiling did not complete");
+    let mut lat = Vec::with_capacity(n);
+    let mut last = start;
+    for (k, t, _) in seen.all("ceil:") {
+        if let Some(p) = published.get(&k) {
+            lat.push((t - *p).as_secs_f64() * 1e3);
+            last = last.max(t);
+        }
+    }
+    let _ = ch.queue_delete(q.as_str().into(), QueueDeleteOptions::default()).await;
+    pool.close().await;
+    let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS \"{db}\" WITH (FORCE)")).execute(&admin).await;
+    stats(&mut lat, last - start)
+}
+
+/// The full NRW round per vacancy: determination, e-mail, service, acceptance → membership.
+async fn round(smtp: &smtp_sink::SmtpSink, size: &Size) -> (Stats, f64) {
+    let suffix = unique();
+    let c = config(&suffix, &smtp.url(), 10);
+    let conn = Connection::connect(AMQP, ConnectionProperties::default()).await.expect("rabbitmq");
+    let seen = observe(&conn, &c.amqp.events_exchange).await;
+    let w = Worker::start(&c, 0).await;
+    let ch = publisher(&conn).await;
+    wait_consumer(&conn, &c).await;
+    let councils: Vec<(String, Value)> = (0..size.councils)
+        .map(|i| (format!("r{i}"), council(&format!("r{i}"), 1, size.per_council, size.per_council + 2, true)))
+        .collect();
+    register(&ch, &c, &seen, &councils).await;
+    let vac: Vec<(String, &'static str, Value)> = councils
+        .iter()
+        .flat_map(|(id, _)| {
+            (0..size.per_council).map(move |v| {
+                let member = format!("{id}-L0-{v:03}");
+                (format!("det:{id}:{member}"), "vacancy.reported", vacancy(id, &member))
+            })
+        })
+        .collect();
+    let n = vac.len();
+    let start = Instant::now();
+    let published = publish_all(&ch, &c.amqp.commands_exchange, vac).await;
+    assert!(seen.wait("not:", n, Duration::from_secs(600)).await, "notifications did not complete");
+    let today = nachfolge::deadline::local_date(chrono::Utc::now()).to_string();
+    let now = chrono::Utc::now().to_rfc3339();
+    let mut follow = Vec::new();
+    let mut case_of = HashMap::new();
+    for (k, _, ev) in seen.all("det:") {
+        let d = &ev["data"];
+        let (body, case, cand) = (
+            d["body"].as_str().unwrap_or_default(),
+            d["case"].as_str().unwrap_or_default(),
+            d["successor"]["id"].as_str().unwrap_or_default(),
+        );
+        case_of.insert(case.to_owned(), k);
+        follow.push((
+            format!("s:{case}"),
+            "notification.served",
+            json!({"body": body, "case": case, "method": "certificate", "on": today}),
+        ));
+        follow.push((
+            format!("a:{case}"),
+            "declaration.received",
+            json!({"body": body, "case": case, "candidate": cand, "kind": "accept", "received_at": now}),
+        ));
+    }
+    publish_all(&ch, &c.amqp.commands_exchange, follow).await;
+    assert!(seen.wait("join:", n, Duration::from_secs(600)).await, "memberships did not complete");
+    let mut lat = Vec::new();
+    let mut last = start;
+    for (k, t, _) in seen.all("join:") {
+        let case = k.trim_start_matches("join:");
+        if let Some(p) = case_of.get(case).and_then(|dk| published.get(dk)) {
+            lat.push((t - *p).as_secs_f64() * 1e3);
+            last = last.max(t);
+        }
+    }
+    let rss = w.peak_rss_mib();
+    w.stop().await;
+    drop_db(&c).await;
+    (stats(&mut lat, last - start), rss)
+}
+
+async fn bulk(smtp: &str, councils_n: usize, candidates_per: usize) -> (Duration, f64) {
+    let suffix = unique();
+    let c = config(&suffix, smtp, 32);
+    let conn = Connection::connect(AMQP, ConnectionProperties::default()).await.expect("rabbitmq");
+    let seen = observe(&conn, &c.amqp.events_exchange).await;
+    let w = Worker::start(&c, 0).await;
+    let ch = publisher(&conn).await;
+    wait_consumer(&conn, &c).await;
+    // realistic: 5 lists per council, a third of each list seated
+    let per_list = candidates_per / 5;
+    let councils: Vec<(String, Value)> = (0..councils_n)
+        .map(|i| (format!("g{i}"), council(&format!("g{i}"), 5, per_list / 3, per_list - per_list / 3, true)))
+        .collect();
+    let took = register(&ch, &c, &seen, &councils).await;
+    let rss = w.peak_rss_mib();
+    w.stop().await;
+    drop_db(&c).await;
+    (took, rss)
+}
+
+async fn timers(smtp: &str, due: usize, pending: usize) -> (Stats, f64) {
+    let suffix = unique();
+    let c = config(&suffix, smtp, 32);
+    let conn = Connection::connect(AMQP, ConnectionProperties::default()).await.expect("rabbitmq");
+    let seen = observe(&conn, &c.amqp.events_exchange).await;
+    let w = Worker::start(&c, 0).await;
+    let ch = publisher(&conn).await;
+    wait_consumer(&conn, &c).await;
+    let per = 50.min(due);
+    let councils: Vec<(String, Value)> =
+        (0..due.div_ceil(per)).map(|i| (format!("t{i}"), council(&format!("t{i}"), 1, per, per + 2, false))).collect();
+    register(&ch, &c, &seen, &councils).await;
+    let vac: Vec<(String, &'static str, Value)> = councils
+        .iter()
+        .flat_map(|(id, _)| {
+            (0..per).map(move |v| {
+                let member = format!("{id}-L0-{v:03}");
+                (format!("det:{id}:{member}"), "vacancy.reported", vacancy(id, &member))
+            })
+        })
+        .take(due)
+        .collect();
+    publish_all(&ch, &c.amqp.commands_exchange, vac).await;
+    assert!(seen.wait("fail:", due, Duration::from_secs(600)).await, "determinations did not complete");
+    let today = nachfolge::deadline::local_date(chrono::Utc::now()).to_string();
+    let served: Vec<(String, &'static str, Value)> = seen
+        .all("det:")
+        .into_iter()
+        .map(|(_, _, ev)| {
+            let d = &ev["data"];
+            let case = d["case"].as_str().unwrap_or_default().to_owned();
+            (
+                format!("s:{case}"),
+                "notification.served",
+                json!({"body": d["body"], "case": case, "method": "certificate", "on": today}),
+            )
+        })
+        .collect();
+    publish_all(&ch, &c.amqp.commands_exchange, served).await;
+    assert!(seen.wait("dl:", due, Duration::from_secs(600)).await, "deadlines were not set");
+    let ends_at = seen
+        .all("dl:")
+        .first()
+        .and_then(|(_, _, e)| e["data"]["ends_at"].as_str().map(str::to_owned))
+        .expect("ends_at");
+    let ends_at = chrono::DateTime::parse_from_rfc3339(&ends_at).expect("rfc3339").with_timezone(&chrono::Utc);
+    w.stop().await;
+    // the other pending deadlines, far in the future
+    let pool = sqlx::PgPool::connect(&c.database.url).await.expect("db");
+    sqlx::query(
+        "INSERT INTO timers (key, body_id, case_id, round, due_at) SELECT 'filler-' || g, 't0', 'none', 1, now() + interval '400 days' FROM generate_series(1, $1) g",
+    )
+    .bind((pending.saturating_sub(due)) as i64)
+    .execute(&pool)
+    .await
+    .expect("filler timers");
+    pool.close().await;
+    // restart so that the worker's clock reaches the due time 3 s from now
+    let t0_real = Instant::now() + Duration::from_secs(3);
+    let offset = (ends_at - (chrono::Utc::now() + chrono::Duration::seconds(3))).num_seconds();
+    let w = Worker::start(&c, offset).await;
+    assert!(seen.wait("join:", due, Duration::from_secs(600)).await, "deadlines did not fire");
+    let mut lat: Vec<f64> =
+        seen.all("join:").iter().map(|(_, t, _)| t.saturating_duration_since(t0_real).as_secs_f64() * 1e3).collect();
+    let rss = w.peak_rss_mib();
+    w.stop().await;
+    drop_db(&c).await;
+    let elapsed = lat.iter().copied().fold(0.0f64, f64::max) / 1e3;
+    (stats(&mut lat, Duration::from_secs_f64(elapsed.max(1e-3))), rss)
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+fn spread(v: &[f64]) -> (f64, f64) {
+    let min = v.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    (min, max)
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let smoke = args.iter().any(|a| a == "--smoke");
+    let only: Option<Vec<String>> = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| args.get(i + 1))
+        .map(|s| s.split(',').map(str::to_owned).collect());
+    let runs: usize = args
+        .iter()
+        .position(|a| a == "--runs")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(if smoke { 1 } else { 3 });
+    let want = |s: &str| only.as_ref().is_none_or(|o| o.iter().any(|x| x == s));
+    let sink = smtp_sink::SmtpSink::start().await;
+    let smtp = sink.url();
+    let size = if smoke { Size { councils: 4, per_council: 5 } } else { Size { councils: 100, per_council: 10 } };
+    let prefetches: &[u16] = if smoke { &[10] } else { &[1, 10, 100] };
+    let mut report = serde_json::Map::new();
+    println!("worker benchmark: {} run(s) per figure{}", runs, if smoke { " (smoke)" } else { "" });
+
+    for &p in prefetches {
+        if want("throughput") || want("ceiling") {
+            let (mut wr, mut wp99, mut cr, mut cp99, mut rss) = (vec![], vec![], vec![], vec![], vec![]);
+            for _ in 0..runs {
+                if want("throughput") {
+                    let (s, r) = throughput(&smtp, p, &size).await;
+                    println!("  throughput prefetch {p:>3}: {:>7.0} vacancies/s  p50 {:>7.1} ms  p99 {:>7.1} ms  max {:>7.1} ms  rss {r:.0} MiB", s.rate, s.p50_ms, s.p99_ms, s.max_ms);
+                    wr.push(s.rate);
+                    wp99.push(s.p99_ms);
+                    rss.push(r);
+                }
+                if want("ceiling") {
+                    let s = ceiling(p, &size).await;
+                    println!("  ceiling    prefetch {p:>3}: {:>7.0} messages/s   p50 {:>7.1} ms  p99 {:>7.1} ms  max {:>7.1} ms", s.rate, s.p50_ms, s.p99_ms, s.max_ms);
+                    cr.push(s.rate);
+                    cp99.push(s.p99_ms);
+                }
+            }
+            let (w, c) = (median(&mut wr.clone()), median(&mut cr.clone()));
+            report.insert(
+                format!("prefetch_{p}"),
+                json!({
+                    "messages": size.councils * size.per_council,
+                    "worker_rate_median": w, "worker_rate_spread": spread(&wr), "worker_p99_ms_median": median(&mut wp99.clone()),
+                    "ceiling_rate_median": c, "ceiling_rate_spread": spread(&cr), "ceiling_p99_ms_median": median(&mut cp99.clone()),
+                    "ratio": if c > 0.0 { w / c } else { f64::NAN },
+                    "peak_rss_mib": spread(&rss).1,
+                }),
+            );
+        }
+    }
+    if want("round") {
+        let rsize = if smoke { Size { councils: 2, per_council: 3 } } else { Size { councils: 20, per_council: 10 } };
+        let (mut rates, mut p99, mut rss) = (vec![], vec![], vec![]);
+        for _ in 0..runs {
+            let (s, r) = round(&sink, &rsize).await;
+            println!(
+                "  full NRW round: {:>7.0} rounds/s  p50 {:>7.1} ms  p99 {:>7.1} ms  rss {r:.0} MiB",
+                s.rate, s.p50_ms, s.p99_ms
+            );
+            rates.push(s.rate);
+            p99.push(s.p99_ms);
+            rss.push(r);
+        }
+        report.insert("round".into(), json!({"rounds": rsize.councils * rsize.per_council, "rate_median": median(&mut rates.clone()), "rate_spread": spread(&rates), "p99_ms_median": median(&mut p99), "peak_rss_mib": spread(&rss).1}));
+    }
+    if want("bulk") {
+        let (n, per) = if smoke { (10, 100) } else { (400, 100) };
+        let (mut secs, mut rss) = (vec![], vec![]);
+        for _ in 0..runs {
+            let (t, r) = bulk(&smtp, n, per).await;
+            println!(
+                "  bulk registration: {n} councils, {} candidates in {:.2} s  rss {r:.0} MiB",
+                n * per,
+                t.as_secs_f64()
+            );
+            secs.push(t.as_secs_f64());
+            rss.push(r);
+        }
+        report.insert("bulk".into(), json!({"councils": n, "candidates": n * per, "seconds_median": median(&mut secs.clone()), "seconds_spread": spread(&secs), "peak_rss_mib": spread(&rss).1}));
+    }
+    if want("timers") {
+        let (due, pending) = if smoke { (20, 1_000) } else { (1_000, 100_000) };
+        let (mut p50, mut p99, mut rss) = (vec![], vec![], vec![]);
+        for _ in 0..runs {
+            let (s, r) = timers(&smtp, due, pending).await;
+            println!("  timers: {pending} pending, {due} due at once: lag p50 {:>7.1} ms  p99 {:>7.1} ms  max {:>7.1} ms  rss {r:.0} MiB", s.p50_ms, s.p99_ms, s.max_ms);
+            p50.push(s.p50_ms);
+            p99.push(s.p99_ms);
+            rss.push(r);
+        }
+        report.insert("timers".into(), json!({"pending": pending, "due": due, "lag_p50_ms_median": median(&mut p50), "lag_p99_ms_median": median(&mut p99.clone()), "lag_p99_ms_spread": spread(&p99), "peak_rss_mib": spread(&rss).1}));
+    }
+    let well_formed = !report.is_empty();
+    assert!(well_formed, "no scenario ran");
+    println!("{}", Value::Object(report));
+}
