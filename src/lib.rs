@@ -19,6 +19,7 @@ pub mod mail;
 pub mod messages;
 pub mod metrics;
 pub mod model;
+pub mod ops;
 pub mod rules;
 pub mod store;
 pub mod telemetry;

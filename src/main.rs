@@ -45,6 +45,57 @@ enum Cmd {
         #[arg(long)]
         body: String,
     },
+    /// Publish a message to the commands exchange (smoke tests); prints its id.
+    Publish {
+        /// A full CloudEvent (has `specversion`) or bare `data` (then --type is required); `-` for stdin
+        file: String,
+        /// Event type (required for bare data; overrides the type of a full CloudEvent)
+        #[arg(long = "type")]
+        ty: Option<String>,
+        /// Event id (default for bare data: a new UUID v4; overrides the id of a full CloudEvent)
+        #[arg(long)]
+        id: Option<String>,
+    },
+    /// Inspect and replay dead-lettered messages (ids, types and reasons only).
+    #[command(name = "dead-letters", subcommand)]
+    DeadLetters(DeadLettersCmd),
+    /// List succession cases: id, body, state, round, successor id, deadline (ids only, no names).
+    Cases {
+        /// Only open cases (offered, awaiting a lot)
+        #[arg(long)]
+        open: bool,
+        /// Only the cases of this body
+        #[arg(long)]
+        body: Option<String>,
+        /// One JSON object per line instead of a table
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum DeadLettersCmd {
+    /// Show dead letters with their reason, leaving them in the queue in their order.
+    List {
+        /// Show at most N (default: all)
+        #[arg(long)]
+        limit: Option<usize>,
+        /// One JSON object per line instead of a table
+        #[arg(long)]
+        json: bool,
+    },
+    /// Move dead letters back to the commands exchange (progress on stderr).
+    Redrive {
+        /// Redrive at most N (default: all)
+        #[arg(long)]
+        limit: Option<usize>,
+        /// Only the message(s) with this CloudEvents id
+        #[arg(long)]
+        id: Option<String>,
+        /// One JSON object per line instead of a table
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -104,6 +155,18 @@ fn main() -> ExitCode {
                         let json = store.export(&body).await?;
                         println!("{}", serde_json::to_string_pretty(&json)?);
                         Ok(())
+                    }
+                    Cmd::Publish { file, ty, id } => {
+                        nachfolge::ops::run_publish(&config, &file, ty.as_deref(), id.as_deref()).await
+                    }
+                    Cmd::DeadLetters(DeadLettersCmd::List { limit, json }) => {
+                        nachfolge::ops::run_dead_letters_list(&config, limit, json).await
+                    }
+                    Cmd::DeadLetters(DeadLettersCmd::Redrive { limit, id, json }) => {
+                        nachfolge::ops::run_dead_letters_redrive(&config, limit, id.as_deref(), json).await
+                    }
+                    Cmd::Cases { open, body, json } => {
+                        nachfolge::ops::run_cases(&config, open, body.as_deref(), json).await
                     }
                     Cmd::Decide { .. } | Cmd::Schema => Ok(()),
                 }

@@ -164,16 +164,23 @@ pub enum ReviewOutcome {
     Amended,
 }
 
-/// `review.decided`
+/// `review.decided`: the **final** decision on an objection or in the election review (Wahlprüfung) against a
+/// determination — § 45 Abs. 6 Satz 8 i. V. m. §§ 39–41 KWahlG NRW; § 34 Abs. 4–6 i. V. m. §§ 25–27 KWG.
+/// There is no "objection filed" message: until this arrives the determination stands (Hessen § 34 Abs. 5).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReviewDecided {
     pub body: String,
     pub case: String,
     pub outcome: ReviewOutcome,
+    /// The successor the decision installs; required with `amended`, refused otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub successor: Option<String>,
+    /// When the decision was taken; every change it causes is dated here (Hessen § 34 Abs. 6: nothing earlier
+    /// is rolled back).
     pub decided_at: DateTime<FixedOffset>,
+    /// Who decided (text). `council`: the council's own determination (Hessen § 34 Abs. 4 Satz 2/3 KWG);
+    /// refused in NRW, where the returning officer decides in place of the council (§ 45 Abs. 6 Satz 8).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decided_by: Option<String>,
 }
@@ -308,6 +315,9 @@ pub struct SeatLeftVacant {
     pub statutory_size: u32,
     pub round: u32,
     pub trail: Vec<TrailStep>,
+    /// The council as an OParl 1.1 `Organization`, with `memberCount` = the new statutory size.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub organization: Option<OparlOrganization>,
 }
 
 /// `lot.requested`
@@ -420,6 +430,24 @@ pub struct OparlMembership {
     pub modified: DateTime<FixedOffset>,
 }
 
+/// OParl 1.1 `Organization` (https://schema.oparl.org/1.1/Organization): the council itself, as membership
+/// and vacancy events carry it. `memberCount` is an extension (OParl 1.1 has no such property): the statutory
+/// size (gesetzliche Mitgliederzahl), reduced for every seat left vacant. See docs/oparl.md.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OparlOrganization {
+    pub id: String,
+    #[serde(rename = "type")]
+    pub ty: String,
+    pub name: String,
+    /// "Parlament": the recommended OParl classification of a municipal council.
+    pub classification: String,
+    pub organization_type: String,
+    pub member_count: u32,
+    pub created: DateTime<FixedOffset>,
+    pub modified: DateTime<FixedOffset>,
+}
+
 /// `membership.changed`
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct MembershipChanged {
@@ -432,6 +460,9 @@ pub struct MembershipChanged {
     pub basis: MembershipBasis,
     pub voting_right: bool,
     pub membership: OparlMembership,
+    /// The council with its current statutory size (`memberCount`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub organization: Option<OparlOrganization>,
 }
 
 /// `announcement.issued`
@@ -439,7 +470,7 @@ pub struct MembershipChanged {
 pub struct AnnouncementIssued {
     pub body: String,
     pub case: String,
-    /// `successor`, `vacancy`, `not_acquired`
+    /// `successor`, `vacancy`, `not_acquired`, `review`
     pub kind: String,
     pub title: String,
     /// Formal German text of the Bekanntmachung.
@@ -449,6 +480,27 @@ pub struct AnnouncementIssued {
     pub issued_at: DateTime<FixedOffset>,
     /// The structured facts the text is made of, so a gazette can lay it out itself.
     pub facts: Value,
+}
+
+/// `objection_period.ended`: the objection period of an announcement has run out (NRW: one month, § 39 Abs. 1
+/// KWahlG NRW; Hessen: two weeks, § 25 Abs. 1 KWG). The determination stands unless a review is pending; the
+/// worker is never told of a pending objection (only of the final `review.decided`), so `review_pending` is
+/// always `false`. An announcement whose determination a review annulled or amended never reports this.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct ObjectionPeriodEnded {
+    pub body: String,
+    pub case: String,
+    /// Number of the announcement within the case (1, 2, …).
+    pub announcement: u32,
+    /// Kind of the announcement: `successor`, `vacancy`, `not_acquired`.
+    pub kind: String,
+    pub issued_at: DateTime<FixedOffset>,
+    /// The last day of the period (calendar day, Europe/Berlin).
+    pub last_day: NaiveDate,
+    /// The instant the period ended: the day after `last_day`, 00:00 local time.
+    pub ended_at: DateTime<FixedOffset>,
+    pub review_pending: bool,
+    pub trail: Vec<TrailStep>,
 }
 
 /// `message.rejected`
@@ -487,6 +539,7 @@ pub fn schemas() -> Vec<(&'static str, Value)> {
         ("declaration.rejected", s::<DeclarationRejected>()),
         ("membership.changed", s::<MembershipChanged>()),
         ("announcement.issued", s::<AnnouncementIssued>()),
+        ("objection_period.ended", s::<ObjectionPeriodEnded>()),
         ("message.rejected", s::<MessageRejected>()),
     ]
 }

@@ -24,9 +24,17 @@ use crate::store::Store;
 pub const CLI_SOURCE: &str = "urn:nachfolge:cli";
 
 /// Headers the broker or the worker added when dead-lettering; stripped before a redrive.
-const DEAD_LETTER_HEADERS: &[&str] =
-    &["x-rejection-reason", "x-death", "x-delivery-count", "x-first-death-exchange", "x-first-death-queue",
-      "x-first-death-reason", "x-last-death-exchange", "x-last-death-queue", "x-last-death-reason"];
+const DEAD_LETTER_HEADERS: &[&str] = &[
+    "x-rejection-reason",
+    "x-death",
+    "x-delivery-count",
+    "x-first-death-exchange",
+    "x-first-death-queue",
+    "x-first-death-reason",
+    "x-last-death-exchange",
+    "x-last-death-queue",
+    "x-last-death-reason",
+];
 
 async fn connect(cfg: &AmqpConfig) -> anyhow::Result<Connection> {
     let props = ConnectionProperties::default().with_connection_name("nachfolge-cli".into());
@@ -64,8 +72,10 @@ pub fn build_event(input: &[u8], ty: Option<&str>, id: Option<&str>, now: DateTi
             bail!("--type is required when the input is bare data (a full CloudEvent has `specversion`)");
         };
         let id = id.map_or_else(|| uuid::Uuid::new_v4().to_string(), str::to_owned);
-        let subject =
-            value.get("body").and_then(|b| b.as_str().or_else(|| b.get("id").and_then(Value::as_str))).map(str::to_owned);
+        let subject = value
+            .get("body")
+            .and_then(|b| b.as_str().or_else(|| b.get("id").and_then(Value::as_str)))
+            .map(str::to_owned);
         let mut event = json!({
             "specversion": "1.0", "id": id, "source": CLI_SOURCE, "type": ty,
             "time": now.to_rfc3339_opts(SecondsFormat::Millis, false),
@@ -136,9 +146,8 @@ fn describe(d: &Delivery, position: usize) -> DeadLetter {
         Ok(env) => (Some(env.id), Some(env.ty)),
         Err(e) => (e.id, e.ty),
     };
-    let reason = bus::header_text(&d.properties, "x-rejection-reason").or_else(|| {
-        x_death_reason(d.properties.headers().as_ref()?).map(|r| format!("broker: {r}"))
-    });
+    let reason = bus::header_text(&d.properties, "x-rejection-reason")
+        .or_else(|| x_death_reason(d.properties.headers().as_ref()?).map(|r| format!("broker: {r}")));
     DeadLetter { position, id, ty, routing_key: d.routing_key.as_str().to_owned(), reason }
 }
 
@@ -160,7 +169,11 @@ fn x_death_reason(headers: &FieldTable) -> Option<String> {
 /// Ready messages in a queue (passive declare: fails if the queue does not exist).
 async fn ready_count(ch: &Channel, queue: &str) -> anyhow::Result<usize> {
     let q = ch
-        .queue_declare(queue.into(), QueueDeclareOptions { passive: true, ..QueueDeclareOptions::default() }, FieldTable::default())
+        .queue_declare(
+            queue.into(),
+            QueueDeclareOptions { passive: true, ..QueueDeclareOptions::default() },
+            FieldTable::default(),
+        )
         .await
         .with_context(|| format!("queue {queue:?} (does it exist? the worker declares it on start)"))?;
     Ok(q.message_count() as usize)

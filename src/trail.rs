@@ -60,6 +60,7 @@ pub fn reason_de(reason: &str) -> String {
         }
         "waived" => "hat auf die Anwartschaft verzichtet",
         "departed" => "ist das ausgeschiedene Mitglied",
+        "no_list_position" => "steht nicht auf der Reserveliste",
         other => other,
     };
     text.to_owned()

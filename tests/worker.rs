@@ -374,14 +374,22 @@ async fn bad_input_is_dead_lettered_with_reason_and_the_worker_goes_on() {
     app.send_raw("x", b"hello", BasicProperties::default().with_content_type("text/plain".into())).await;
     app.send("mystery.happened", json!({"body": "musterstadt-rat"})).await;
     app.send("vacancy.reported", json!({"body": "musterstadt-rat", "member": 7})).await;
-    let dead = app.wait_dead(5).await;
+    // deeply nested JSON, an oversized message, a date out of range
+    let nested = format!("{}{}", "[".repeat(5000), "]".repeat(5000));
+    app.send_raw("x", nested.as_bytes(), ce.clone()).await;
+    app.send_raw("x", &vec![b' '; app.config.worker.max_message_bytes + 1], ce.clone()).await;
+    app.send("vacancy.reported", vacancy("musterstadt-rat", "L1-01", "died", "+275760-09-13T00:00:00Z")).await;
+    let dead = app.wait_dead(8).await;
     let reasons: Vec<String> = dead.iter().map(|(_, r)| r.clone().unwrap_or_default()).collect();
     assert!(reasons.iter().any(|r| r.contains("invalid JSON")), "{reasons:?}");
     assert!(reasons.iter().any(|r| r.contains("UTF-8")), "{reasons:?}");
     assert!(reasons.iter().any(|r| r.contains("content type")), "{reasons:?}");
     assert!(reasons.iter().any(|r| r.contains("unknown event type")), "{reasons:?}");
     assert!(reasons.iter().any(|r| r.contains("member")), "{reasons:?}");
-    app.wait_events("message.rejected", 5, &|_| true).await;
+    assert!(reasons.iter().any(|r| r.contains("recursion limit")), "{reasons:?}");
+    assert!(reasons.iter().any(|r| r.contains("too large")), "{reasons:?}");
+    assert!(reasons.iter().any(|r| r.contains("effective_at")), "{reasons:?}");
+    app.wait_events("message.rejected", 8, &|_| true).await;
     // the next valid message is processed
     register(&app, nrw()).await;
 }
@@ -690,5 +698,25 @@ async fn sigkill_between_and_during_steps_loses_nothing_and_doubles_nothing() {
         .await
         .expect("timers");
     assert_eq!(fired, 1, "the deadline fired exactly once");
+    // privacy: the worker's logs name no person, address or e-mail address of the test data
+    let logs = std::fs::read_to_string(&log).expect("worker log");
+    assert!(logs.contains("applied"), "the log is the worker's");
+    let snapshot = nrw();
+    let mut personal: Vec<String> =
+        vec![snapshot["body"]["returning_officer"]["name"].as_str().unwrap_or_default().to_owned()];
+    for list in snapshot["lists"].as_array().into_iter().flatten() {
+        for c in list["candidates"].as_array().into_iter().flatten() {
+            for f in ["given_name", "family_name", "email", "postal_address"] {
+                if let Some(v) = c[f].as_str() {
+                    personal.push(v.to_owned());
+                }
+            }
+        }
+    }
+    personal.push("wahlleitung@musterstadt.de".into());
+    personal.push("Rathausplatz".into());
+    for p in personal.iter().filter(|p| p.len() > 2) {
+        assert!(!logs.contains(p.as_str()), "personal data {p:?} in the worker's log");
+    }
     let _ = std::fs::remove_file(log);
 }

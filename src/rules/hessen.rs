@@ -18,7 +18,7 @@ pub fn cite(part: &str) -> String {
 }
 
 /// The reason a candidate is passed over, with its citation; `None` if he can succeed.
-fn exclusion(s: &Standing, c: &Candidate) -> Option<(&'static str, String)> {
+pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<(&'static str, String)> {
     let r = if s.seated(c) || s.former_member(c) || s.pending(c) {
         // "der nächste noch nicht berufene Bewerber": holds or held a seat, or is offered another vacancy
         ("already_called", cite("Abs. 1 Satz 1"))
@@ -38,7 +38,7 @@ fn exclusion(s: &Standing, c: &Candidate) -> Option<(&'static str, String)> {
 }
 
 /// Recorded facts without effect in Hessen; noted in the trail.
-fn notes(c: &Candidate, trail: &mut Vec<TrailStep>) {
+pub(super) fn notes(c: &Candidate, trail: &mut Vec<TrailStep>) {
     if c.has_fact(|f| matches!(f, Fact::JoinedOtherParty { .. })) {
         // joining another party without leaving is no reason in Hessen
         trail.push(TrailStep::new(Some(&c.id), Verdict::Noted, "joined_other_party_no_effect", cite("Abs. 2 Nr. 1")));

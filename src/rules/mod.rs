@@ -8,6 +8,9 @@
 
 pub mod hessen;
 pub mod nrw;
+pub mod order;
+
+pub use order::{succession_order, SuccessionOrder};
 
 use std::collections::HashSet;
 

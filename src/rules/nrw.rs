@@ -15,7 +15,7 @@ pub fn cite(part: &str) -> String {
 }
 
 /// The reason a candidate is passed over, with its citation; `None` if he can succeed.
-fn exclusion(s: &Standing, c: &Candidate) -> Option<(&'static str, String)> {
+pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<(&'static str, String)> {
     let r = if s.seated(c) {
         // holds a seat: not "der nächste Bewerber" (§ 45 Abs. 2 Satz 1)
         ("seated", cite("Abs. 2 Satz 1"))
@@ -45,7 +45,7 @@ fn exclusion(s: &Standing, c: &Candidate) -> Option<(&'static str, String)> {
 }
 
 /// Facts that are recorded but have no effect; noted in the trail.
-fn notes(c: &Candidate, trail: &mut Vec<TrailStep>) {
+pub(super) fn notes(c: &Candidate, trail: &mut Vec<TrailStep>) {
     if c.has_fact(|f| matches!(f, Fact::Waived { form: WaiverForm::Written, .. })) {
         // a waiver by letter, fax or e-mail is not in the form of § 38 (zur Niederschrift)
         trail.push(TrailStep::new(
