@@ -11,13 +11,13 @@
 //!
 //! No I/O and no clock reads happen here: the caller passes `now`, and gets [`Effect`]s back.
 
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::deadline::{local_date, one_week_deadline, Deadline, ServiceBasis};
 use crate::messages::*;
-use crate::model::{Body, Candidate, Fact, Land, Seat, SeatVia, Snapshot};
+use crate::model::{Body, Candidate, Fact, Land, ListKind, Seat, SeatVia, Snapshot};
 use crate::rules::{self, Outcome, Query, VacancyReason};
 use crate::trail::{self, TrailStep, Verdict};
 
@@ -52,10 +52,16 @@ pub enum Command {
         round: u32,
         reason: String,
     },
-    /// A deadline timer fired.
+    /// A deadline timer fired. `round: 0` is a timer that is no round's deadline: an objection period
+    /// (key `{case}#objection#{n}`); it reports every objection period of the case that has ended.
     DeadlineExpired {
         case: String,
         round: u32,
+    },
+    /// The objection period of the case's `n`th announcement ended (timer key `{case}#objection#{n}`).
+    ObjectionPeriodEnded {
+        case: String,
+        n: u32,
     },
 }
 
@@ -83,7 +89,8 @@ pub enum Effect {
     Mail(MailRequest),
     /// Render the announcement text and publish `announcement.issued`.
     Announce(Announcement),
-    /// (Re)schedule a durable timer; fires `Command::DeadlineExpired`.
+    /// (Re)schedule a durable timer; fires `Command::DeadlineExpired { case, round }`, or, for a key made by
+    /// [`objection_timer_key`] (`round` 0), `Command::ObjectionPeriodEnded` (see [`timer_command`]).
     Schedule { key: String, due_at: DateTime<Utc>, case: String, round: u32 },
     /// Cancel a timer.
     Cancel { key: String },
@@ -120,6 +127,22 @@ pub struct Announcement {
 /// The timer key of a case round's deadline.
 pub fn timer_key(case: &str, round: u32) -> String {
     format!("{case}#{round}")
+}
+
+/// The timer key of the objection period of a case's `n`th announcement.
+pub fn objection_timer_key(case: &str, n: u32) -> String {
+    format!("{case}#objection#{n}")
+}
+
+/// The command a fired timer stands for, from its stored key, case and round: a key ending in
+/// `#objection#{n}` is an objection period, anything else a round's deadline.
+pub fn timer_command(key: &str, case: &str, round: u32) -> Command {
+    let objection =
+        key.strip_prefix(case).and_then(|rest| rest.strip_prefix("#objection#")).and_then(|n| n.parse::<u32>().ok());
+    match objection {
+        Some(n) => Command::ObjectionPeriodEnded { case: case.to_owned(), n },
+        None => Command::DeadlineExpired { case: case.to_owned(), round },
+    }
 }
 
 /// An offer to a successor (one round) that is not settled yet.
@@ -171,6 +194,116 @@ pub struct Case {
     /// Candidates who refused (or were deemed to refuse) in this case: a refusal cannot be withdrawn.
     #[serde(default)]
     pub refused: Vec<String>,
+    /// Announcements with their objection periods, and review decisions.
+    #[serde(default)]
+    pub history: CaseHistory,
+}
+
+/// What a case has announced and which reviews it has seen.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct CaseHistory {
+    #[serde(default)]
+    pub announcements: Vec<AnnouncementRecord>,
+    #[serde(default)]
+    pub reviews: Vec<ReviewRecord>,
+    /// The round whose successor a review installed (`amended`): NRW announces no second time when his
+    /// membership starts — the review's announcement already named him.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub installed_by_review: Option<u32>,
+}
+
+/// One announcement of a case.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AnnouncementRecord {
+    /// 1, 2, … within the case.
+    pub n: u32,
+    pub kind: String,
+    pub issued_at: DateTime<Utc>,
+    /// The objection period, if an objection lies against what it announces (not for a review decision,
+    /// which is open to court action only).
+    pub objection: Option<ObjectionPeriod>,
+    /// `objection_period.ended` was published.
+    #[serde(default)]
+    pub ended: bool,
+    /// A review annulled or amended the determination: the period no longer matters.
+    #[serde(default)]
+    pub superseded: bool,
+}
+
+/// One review decision (`review.decided`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReviewRecord {
+    pub outcome: ReviewOutcome,
+    pub decided_at: DateTime<Utc>,
+    pub decided_by: Option<String>,
+    /// The successor (or pending successor) the decision was about; `None` for a vacancy.
+    pub previous: Option<String>,
+    /// The successor an `amended` decision installed.
+    pub successor: Option<String>,
+    pub citation: String,
+    pub recorded_at: DateTime<Utc>,
+}
+
+/// An objection period (Einspruchsfrist) after a public announcement.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ObjectionPeriod {
+    pub last_day: NaiveDate,
+    /// The instant the period ends: the day after `last_day`, 00:00 Europe/Berlin.
+    pub ends_at: DateTime<Utc>,
+    pub trail: Vec<TrailStep>,
+}
+
+/// The objection period of an announcement issued at `issued_at` (§§ 187 Abs. 1, 188 Abs. 2 and 3 BGB): the
+/// day of the announcement is not counted; NRW: one month (§ 45 Abs. 6 Satz 8 i. V. m. § 39 Abs. 1 KWahlG
+/// NRW) — the period ends with the day of the next month that has the announcement day's number, or the
+/// month's last day if it has no such day (31 Jan → 28/29 Feb); Hessen: two weeks (§ 34 Abs. 4 Satz 1
+/// i. V. m. § 25 Abs. 1 KWG) — the same weekday two weeks later. It ends at 24:00 Europe/Berlin.
+/// **[decision]** Not extended over Saturdays, Sundays or holidays: election periods are fixed (see
+/// docs/legal.md).
+pub fn objection_period(land: Land, issued_at: DateTime<Utc>) -> ObjectionPeriod {
+    let day = local_date(issued_at);
+    let (last_day, mut trail) = match land {
+        Land::Nw => {
+            let last = add_months_bgb(day, 1);
+            (
+                last,
+                vec![TrailStep::new(
+                    None,
+                    Verdict::Noted,
+                    "one_month_after_announcement",
+                    "§ 45 Abs. 6 Satz 8 i. V. m. § 39 Abs. 1 KWahlG NRW",
+                )],
+            )
+        }
+        Land::He => (
+            day + chrono::Duration::days(14),
+            vec![TrailStep::new(
+                None,
+                Verdict::Noted,
+                "two_weeks_after_announcement",
+                "§ 34 Abs. 4 Satz 1 i. V. m. § 25 Abs. 1 KWG",
+            )],
+        ),
+    };
+    trail.push(TrailStep::new(None, Verdict::Noted, "announcement_day_not_counted", "§ 187 Abs. 1 BGB"));
+    let rule = if land == Land::Nw && last_day.day() != day.day() { "§ 188 Abs. 3 BGB" } else { "§ 188 Abs. 2 BGB" };
+    trail.push(TrailStep::new(None, Verdict::Noted, "ends_at_end_of_last_day", rule));
+    ObjectionPeriod { last_day, ends_at: end_of_day(last_day), trail }
+}
+
+/// `day` plus `months` calendar months; a day the target month lacks becomes its last day (§ 188 Abs. 3 BGB).
+pub fn add_months_bgb(day: NaiveDate, months: u32) -> NaiveDate {
+    // chrono clamps to the last day of the month, which is exactly § 188 Abs. 3 BGB
+    day.checked_add_months(chrono::Months::new(months)).unwrap_or(NaiveDate::MAX)
+}
+
+/// The instant a calendar day ends in Europe/Berlin (24:00 = the next day 00:00 local time).
+pub fn end_of_day(day: NaiveDate) -> DateTime<Utc> {
+    let next = day.succ_opt().unwrap_or(day).and_time(chrono::NaiveTime::MIN);
+    next.and_local_timezone(chrono_tz::Europe::Berlin)
+        .earliest()
+        .map(|t| t.with_timezone(&Utc))
+        .unwrap_or_else(|| next.and_utc())
 }
 
 impl Case {
@@ -250,14 +383,14 @@ pub fn handle(
         Command::Inbound(Inbound::DeclarationReceived(d)) => m.declaration(d)?,
         Command::Inbound(Inbound::BarCured(b)) => m.bar_cured(b)?,
         Command::Inbound(Inbound::LotDrawn(l)) => m.lot_drawn(l)?,
-        Command::Inbound(Inbound::ReviewDecided(_)) => {
-            return Err(invalid("review.decided is not supported yet by this version of the worker"));
-        }
+        Command::Inbound(Inbound::ReviewDecided(r)) => m.review(r)?,
         Command::NotificationSent { case, round, message_id, sent_at } => {
             m.notified(&case, round, message_id, sent_at)?
         }
         Command::NotificationFailed { case, round, reason } => m.notification_failed(&case, round, reason)?,
+        Command::DeadlineExpired { case, round: 0 } => m.objection_ended(&case, None)?,
         Command::DeadlineExpired { case, round } => m.deadline_expired(&case, round)?,
+        Command::ObjectionPeriodEnded { case, n } => m.objection_ended(&case, Some(n))?,
     }
     Ok(m.effects)
 }
@@ -416,6 +549,7 @@ impl Machine<'_> {
             round: 0,
             state: CaseState::AwaitingLot { tied: vec![] },
             refused: vec![],
+            history: CaseHistory::default(),
         };
         self.body.cases.insert(id.clone(), case);
         let membership = self.membership(
@@ -482,74 +616,98 @@ impl Machine<'_> {
                     statutory_size,
                     round,
                     trail: trail.clone(),
+                    organization: Some(self.organization()),
                 };
                 self.emit("seat.left_vacant", &data);
                 self.announce(case_id, "vacancy", None, &trail);
             }
             Outcome::Successor { candidate, list, barred } => {
-                let offer = Offer {
-                    successor: candidate.clone(),
-                    list,
-                    determined_at: self.now,
-                    barred,
-                    notified_at: None,
-                    notification_failed: false,
-                    deadline: None,
-                    accepted_at: None,
-                    proven_at: None,
-                    member_since: None,
-                    trail: trail.clone(),
-                };
-                {
-                    let c = self.case_mut(case_id)?;
-                    c.round = round;
-                    c.state = CaseState::Offered(offer);
+                let since = self.now.max(case.effective_at);
+                self.install(case_id, round, &candidate, list, barred, trail, since, true)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Determine `candidate` as successor in round `round` (NRW: the offer with the acceptance procedure,
+    /// § 45 Abs. 6 Satz 2; Hessen: membership with the determination from `since`, § 34 Abs. 3 Satz 2
+    /// i. V. m. § 23 KWG). `announce`: issue the successor announcement where the determination issues it.
+    #[allow(clippy::too_many_arguments)]
+    fn install(
+        &mut self,
+        case_id: &str,
+        round: u32,
+        candidate: &str,
+        list: String,
+        barred: bool,
+        trail: Vec<TrailStep>,
+        since: DateTime<Utc>,
+        announce: bool,
+    ) -> Result<(), Rejection> {
+        let case = self.case(case_id)?.clone();
+        let vacancy = self.vacancy_ref(&case);
+        let offer = Offer {
+            successor: candidate.to_owned(),
+            list,
+            determined_at: self.now,
+            barred,
+            notified_at: None,
+            notification_failed: false,
+            deadline: None,
+            accepted_at: None,
+            proven_at: None,
+            member_since: None,
+            trail: trail.clone(),
+        };
+        {
+            let c = self.case_mut(case_id)?;
+            c.round = round;
+            c.state = CaseState::Offered(offer);
+        }
+        let data = SuccessionDetermined {
+            body: self.body.id().to_owned(),
+            case: case_id.to_owned(),
+            vacancy,
+            successor: self.person(candidate),
+            round,
+            barred,
+            determined_at: berlin(self.now),
+            trail: trail.clone(),
+        };
+        self.emit("succession.determined", &data);
+        match self.body.land() {
+            Land::Nw => {
+                self.mail(case_id, "nrw_offer", &trail)?;
+                if announce && self.settings.announce_at_determination {
+                    self.announce(case_id, "successor", Some(candidate), &trail);
                 }
-                let data = SuccessionDetermined {
-                    body: self.body.id().to_owned(),
-                    case: case_id.to_owned(),
-                    vacancy,
-                    successor: self.person(&candidate),
-                    round,
-                    barred,
-                    determined_at: berlin(self.now),
-                    trail: trail.clone(),
-                };
-                self.emit("succession.determined", &data);
-                match self.body.land() {
-                    Land::Nw => {
-                        self.mail(case_id, "nrw_offer", &trail)?;
-                        if self.settings.announce_at_determination {
-                            self.announce(case_id, "successor", Some(&candidate), &trail);
-                        }
-                    }
-                    Land::He => {
-                        // § 23 KWG (since 2005): membership with the determination, not before the departure
-                        let since = self.now.max(case.effective_at);
-                        self.seat(&candidate, since);
-                        if let Some(o) = self.offer_mut(case_id) {
-                            o.member_since = Some(since);
-                        }
-                        let m = self.membership(
-                            case_id,
-                            &candidate,
-                            MembershipChange::Joined,
-                            MembershipBasis::Determination,
-                            since,
-                            !barred,
-                            None,
-                        );
-                        self.emit("membership.changed", &m);
-                        self.mail(case_id, "he_determination", &trail)?;
-                        self.announce(case_id, "successor", Some(&candidate), &trail);
-                        if !barred {
-                            self.case_mut(case_id)?.state = CaseState::Filled {
-                                successor: candidate,
-                                since,
-                                basis: MembershipBasis::Determination,
-                            };
-                        }
-                    }
+            }
+            Land::He => {
+                // § 23 KWG (since 2005): membership with the determination, not before the departure
+                self.seat(candidate, since);
+                if let Some(o) = self.offer_mut(case_id) {
+                    o.member_since = Some(since);
+                }
+                let m = self.membership(
+                    case_id,
+                    candidate,
+                    MembershipChange::Joined,
+                    MembershipBasis::Determination,
+                    since,
+                    !barred,
+                    None,
+                );
+                self.emit("membership.changed", &m);
+                self.mail(case_id, "he_determination", &trail)?;
+                if announce {
+                    self.announce(case_id, "successor", Some(candidate), &trail);
+                }
+                if !barred {
+                    self.case_mut(case_id)?.state = CaseState::Filled {
+                        successor: candidate.to_owned(),
+                        since,
+                        basis: MembershipBasis::Determination,
+                    };
                 }
             }
         }
@@ -846,7 +1004,9 @@ impl Machine<'_> {
         self.case_mut(case_id)?.state = CaseState::Filled { successor: successor.clone(), since, basis };
         let m = self.membership(case_id, &successor, MembershipChange::Joined, basis, since, true, None);
         self.emit("membership.changed", &m);
-        if !self.settings.announce_at_determination {
+        // a successor a review installed was named in the review's announcement already
+        let by_review = case.history.installed_by_review == Some(case.round);
+        if !self.settings.announce_at_determination && !by_review {
             self.announce(case_id, "successor", Some(&successor), &trail);
         }
         Ok(())
@@ -981,6 +1141,14 @@ impl Machine<'_> {
             // an update (Hessen: full rights from the proof, § 23 Abs. 2 KWG) keeps the membership's start
             _ => (start.or(Some(day)), None),
         };
+        // One OParl Membership per person and start date: a person can hold a seat twice in a term (e.g. after
+        // a review). `created` is derived from the start (the same in every event of the membership),
+        // `modified` is the moment of this change.
+        let id = match start_date {
+            Some(d) => format!("urn:nachfolge:{body}:membership:{person}:{d}"),
+            None => format!("urn:nachfolge:{body}:membership:{person}"),
+        };
+        let created = start_date.map(start_of_day).unwrap_or(self.now).min(self.now);
         MembershipChanged {
             body: body.to_owned(),
             case: case.to_owned(),
@@ -991,7 +1159,7 @@ impl Machine<'_> {
             basis,
             voting_right,
             membership: OparlMembership {
-                id: format!("urn:nachfolge:{body}:membership:{person}"),
+                id,
                 ty: "https://schema.oparl.org/1.1/Membership".into(),
                 person: format!("urn:nachfolge:{body}:person:{person}"),
                 organization: format!("urn:nachfolge:{body}:organization"),
@@ -1000,9 +1168,25 @@ impl Machine<'_> {
                 start_date,
                 end_date,
                 on_behalf_of: Some(format!("urn:nachfolge:{body}:list:{list}")),
-                created: berlin(self.now),
+                created: berlin(created),
                 modified: berlin(self.now),
             },
+            organization: Some(self.organization()),
+        }
+    }
+
+    /// The council as an OParl Organization; `memberCount` = the current statutory size.
+    fn organization(&self) -> OparlOrganization {
+        let info = self.body.info();
+        OparlOrganization {
+            id: format!("urn:nachfolge:{}:organization", info.id),
+            ty: "https://schema.oparl.org/1.1/Organization".into(),
+            name: info.name.clone(),
+            classification: "Parlament".into(),
+            organization_type: "Gremium".into(),
+            member_count: info.statutory_size,
+            created: berlin(start_of_day(info.term.start).min(self.now)),
+            modified: berlin(self.now),
         }
     }
 
@@ -1028,6 +1212,11 @@ impl Machine<'_> {
                 }))
             })
             .collect();
+        let chosen = trail
+            .iter()
+            .find(|s| s.verdict == Verdict::Chosen)
+            .map(|s| json!({"candidate": s.candidate, "reason": s.reason, "citation": s.citation}));
+        let member_since = offer.and_then(|o| o.member_since).map(|t| german_date(local_date(t)));
         json!({
             "land": self.body.land(),
             "body": { "id": info.id, "name": info.name, "statutory_size": info.statutory_size },
@@ -1037,52 +1226,69 @@ impl Machine<'_> {
             "departed": departed.map(|d| json!({"id": d.id, "name": d.full_name()})),
             "departure_reason": case.map(|c| trail::departure_de(c.reason)),
             "effective_date": case.map(|c| german_date(local_date(c.effective_at))),
-            "list": list.map(|l| json!({"id": l.id, "name": l.name, "short_name": l.short_name})),
+            "list": list.map(|l| json!({"id": l.id, "name": l.name, "short_name": l.short_name, "kind": l.kind})),
             "successor": succ.map(|s| json!({
                 "id": s.id, "name": s.full_name(), "position": s.position,
                 "postal_address": s.postal_address, "barred": s.is_barred(), "bar_reason": s.bar_reason(),
             })),
             "determined_date": german_date(local_date(offer.map(|o| o.determined_at).unwrap_or(self.now))),
             "passed_over": passed_over,
+            "chosen": chosen,
+            "member_since": member_since,
             "email_fiction_days": self.settings.email_fiction_days,
             "today": german_date(local_date(self.now)),
+            "place": place_of(info.returning_officer.address.as_deref()),
         })
     }
 
     fn announce(&mut self, case_id: &str, kind: &str, successor: Option<&str>, trail: &[TrailStep]) {
+        self.announce_with(case_id, kind, successor, trail, Value::Null);
+    }
+
+    /// Issue a public announcement (§ 45 Abs. 6 Satz 7 KWahlG NRW, § 34 Abs. 3 KWG i. V. m. § 58 KWO) and,
+    /// where an objection lies against what it announces, record and time its objection period.
+    fn announce_with(&mut self, case_id: &str, kind: &str, successor: Option<&str>, trail: &[TrailStep], extra: Value) {
         let land = self.body.land();
         let mut context = self.context(case_id, successor, trail);
-        let (legal_basis, objection_period) = match land {
-            Land::Nw => (
+        let (legal_basis, objection_period_text) = match (land, kind) {
+            (Land::Nw, "review") => (
+                "§ 45 Abs. 6 Satz 8 KWahlG NRW",
+                "Klage vor dem Verwaltungsgericht binnen eines Monats nach Zustellung der Entscheidung (§ 45 Abs. 6 Satz 8 i. V. m. § 41 KWahlG NRW)",
+            ),
+            (Land::He, "review") => (
+                "§ 34 Abs. 4 KWG i. V. m. § 26 KWG",
+                "Klage vor dem Verwaltungsgericht binnen eines Monats nach Zustellung des Beschlusses (§ 34 Abs. 4 Satz 1 i. V. m. § 27 KWG)",
+            ),
+            (Land::Nw, _) => (
                 "§ 45 Abs. 6 Satz 7 KWahlG NRW",
                 "Einspruch binnen eines Monats nach der Bekanntmachung (§ 45 Abs. 6 Satz 8 i. V. m. § 39 Abs. 1 KWahlG NRW)",
             ),
-            Land::He => (
+            (Land::He, _) => (
                 "§ 34 Abs. 3 Satz 1 KWG i. V. m. § 58 KWO",
                 "Einspruch binnen zwei Wochen nach der Bekanntmachung (§ 34 Abs. 4 Satz 1 i. V. m. § 25 KWG)",
             ),
         };
-        let title = match kind {
-            "vacancy" => format!(
-                "Bekanntmachung über das Freibleiben eines Sitzes in der Vertretung „{}“",
-                self.body.info().name
-            ),
-            "not_acquired" => {
-                format!(
-                    "Bekanntmachung über den Nichterwerb der Mitgliedschaft in der Vertretung „{}“",
-                    self.body.info().name
-                )
+        let name = self.body.info().name.clone();
+        let title = match (land, kind) {
+            (Land::Nw, "vacancy") => format!("Bekanntmachung über das Freibleiben eines Sitzes in der Vertretung „{name}“"),
+            (Land::He, "vacancy") => format!("Bekanntmachung über das Leerbleiben eines Sitzes in der Vertretung „{name}“"),
+            (_, "not_acquired") => {
+                format!("Bekanntmachung über den Nichterwerb der Mitgliedschaft in der Vertretung „{name}“")
             }
-            _ => match land {
-                Land::Nw => format!(
-                    "Bekanntmachung über die Feststellung eines Listennachfolgers für die Vertretung „{}“",
-                    self.body.info().name
-                ),
-                Land::He => {
-                    format!("Bekanntmachung über das Nachrücken in die Vertretung „{}“", self.body.info().name)
-                }
-            },
+            (Land::Nw, "review") => format!(
+                "Bekanntmachung der Entscheidung über Einsprüche gegen die Feststellung der Listennachfolge für die Vertretung „{name}“"
+            ),
+            (Land::He, "review") => format!(
+                "Bekanntmachung der Entscheidung im Wahlprüfungsverfahren über das Nachrücken in die Vertretung „{name}“"
+            ),
+            (Land::Nw, _) => {
+                format!("Bekanntmachung über die Feststellung eines Listennachfolgers für die Vertretung „{name}“")
+            }
+            (Land::He, _) => format!("Bekanntmachung über das Nachrücken in die Vertretung „{name}“"),
         };
+        // the announcement's number, and its objection period (none against a review decision: court only)
+        let n = self.body.cases.get(case_id).map_or(0, |c| c.history.announcements.len()) as u32 + 1;
+        let objection = (kind != "review").then(|| objection_period(land, self.now));
         if let (Some(obj), Some(case)) = (context.as_object_mut(), self.body.cases.get(case_id)) {
             if let CaseState::Filled { since, basis, .. } = &case.state {
                 obj.insert("member_since".into(), json!(german_date(local_date(*since))));
@@ -1091,8 +1297,18 @@ impl Machine<'_> {
             if let CaseState::Vacant { reason } = &case.state {
                 obj.insert("reason".into(), json!(reason));
             }
-            obj.insert("objection_period".into(), json!(objection_period));
+            obj.insert("objection_period".into(), json!(objection_period_text));
             obj.insert("legal_basis".into(), json!(legal_basis));
+            obj.insert("announcement".into(), json!(n));
+            if let Some(p) = &objection {
+                obj.insert(
+                    "objection_period_ends".into(),
+                    json!({"last_day": p.last_day, "ends_at": berlin(p.ends_at), "trail": p.trail}),
+                );
+            }
+            if let Value::Object(extra) = extra {
+                obj.extend(extra);
+            }
         }
         let land_code = match land {
             Land::Nw => "nrw",
@@ -1103,10 +1319,284 @@ impl Machine<'_> {
             kind: kind.to_owned(),
             title,
             legal_basis: legal_basis.to_owned(),
-            objection_period: objection_period.to_owned(),
+            objection_period: objection_period_text.to_owned(),
             template: format!("{land_code}_{kind}"),
             issued_at: self.now,
             context,
         }));
+        if let Some(p) = &objection {
+            self.effects.push(Effect::Schedule {
+                key: objection_timer_key(case_id, n),
+                due_at: p.ends_at + self.settings.deadline_grace,
+                case: case_id.to_owned(),
+                round: 0,
+            });
+        }
+        let record = AnnouncementRecord {
+            n,
+            kind: kind.to_owned(),
+            issued_at: self.now,
+            objection,
+            ended: false,
+            superseded: false,
+        };
+        if let Some(c) = self.body.cases.get_mut(case_id) {
+            c.history.announcements.push(record);
+        }
     }
+
+    // --- objection periods -----------------------------------------------------------------------------
+
+    /// Report every objection period of the case that has ended (`n`: only that announcement's).
+    fn objection_ended(&mut self, case_id: &str, n: Option<u32>) -> Result<(), Rejection> {
+        let now = self.now;
+        let due: Vec<AnnouncementRecord> = self
+            .case(case_id)?
+            .history
+            .announcements
+            .iter()
+            .filter(|a| !a.ended && !a.superseded && n.is_none_or(|n| a.n == n))
+            .filter(|a| a.objection.as_ref().is_some_and(|p| now >= p.ends_at))
+            .cloned()
+            .collect();
+        for a in due {
+            let Some(p) = &a.objection else { continue };
+            let data = ObjectionPeriodEnded {
+                body: self.body.id().to_owned(),
+                case: case_id.to_owned(),
+                announcement: a.n,
+                kind: a.kind.clone(),
+                issued_at: berlin(a.issued_at),
+                last_day: p.last_day,
+                ended_at: berlin(p.ends_at),
+                review_pending: false,
+                trail: p.trail.clone(),
+            };
+            self.emit("objection_period.ended", &data);
+            if let Some(r) = self.case_mut(case_id)?.history.announcements.iter_mut().find(|r| r.n == a.n) {
+                r.ended = true;
+            }
+        }
+        Ok(())
+    }
+
+    /// A review annulled or amended the determination: the open objection periods of the case's earlier
+    /// announcements no longer matter; their timers are cancelled.
+    fn supersede_objections(&mut self, case_id: &str) -> Result<(), Rejection> {
+        let mut cancel = vec![];
+        for a in self.case_mut(case_id)?.history.announcements.iter_mut() {
+            if a.objection.is_some() && !a.ended && !a.superseded {
+                a.superseded = true;
+                cancel.push(a.n);
+            }
+        }
+        for n in cancel {
+            self.effects.push(Effect::Cancel { key: objection_timer_key(case_id, n) });
+        }
+        Ok(())
+    }
+
+    // --- review (§ 45 Abs. 6 Satz 8 i. V. m. §§ 39–41 KWahlG NRW; § 34 Abs. 4–6 i. V. m. §§ 25–27 KWG) ---------
+
+    fn review(&mut self, r: ReviewDecided) -> Result<(), Rejection> {
+        let at = r.decided_at.with_timezone(&Utc);
+        let case = self.case(&r.case)?.clone();
+        let land = self.body.land();
+        if at > self.now + chrono::Duration::minutes(5) {
+            return Err(invalid("decided_at: lies in the future"));
+        }
+        if at < case.opened_at {
+            return Err(invalid(format!(
+                "decided_at: lies before case {:?} was opened ({})",
+                r.case,
+                berlin(case.opened_at).to_rfc3339()
+            )));
+        }
+        if r.decided_by.as_deref().is_some_and(|b| b.trim().is_empty()) {
+            return Err(invalid("decided_by: must not be empty"));
+        }
+        let by_council = r.decided_by.as_deref() == Some("council");
+        if by_council && land == Land::Nw {
+            return Err(invalid(
+                "decided_by: in NRW the returning officer decides objections against his determination, in place of the council (§ 45 Abs. 6 Satz 8 KWahlG NRW)",
+            ));
+        }
+        match (r.outcome, &r.successor) {
+            (ReviewOutcome::Amended, None) => return Err(invalid("successor: required with outcome amended")),
+            (ReviewOutcome::Confirmed | ReviewOutcome::Annulled, Some(_)) => {
+                return Err(invalid("successor: only with outcome amended"))
+            }
+            _ => {}
+        }
+        // Hessen § 34 Abs. 4 Satz 1 Halbsatz 2, Satz 3: against the returning officer's inaction (here: the lot
+        // he has not drawn), the council makes the determination itself.
+        let inactive = matches!(case.state, CaseState::AwaitingLot { .. });
+        if inactive && !(land == Land::He && by_council && r.outcome == ReviewOutcome::Amended) {
+            return Err(invalid(format!(
+                "case: case {:?} has no determination yet to review; only the council's own determination (outcome amended, decided_by council, § 34 Abs. 4 Satz 3 KWG) can take its place",
+                r.case
+            )));
+        }
+        // who holds (or was offered) the seat, and is he a member (NRW: only after acceptance; Hessen: with
+        // the determination, a barred one without voting right)
+        let (holder, holder_member) = match &case.state {
+            CaseState::Filled { successor, .. } => (Some(successor.clone()), true),
+            CaseState::Offered(o) => (Some(o.successor.clone()), land == Land::He),
+            _ => (None, false),
+        };
+        if r.outcome != ReviewOutcome::Confirmed && holder_member {
+            let h = holder.as_deref().unwrap_or_default();
+            if self.body.candidate(h).is_none_or(|c| c.seat.is_none()) {
+                return Err(invalid(format!(
+                    "case: {h:?}, the successor of case {:?}, no longer holds the seat; a later case took it over — review that case",
+                    r.case
+                )));
+            }
+        }
+        let citation = match land {
+            Land::Nw => crate::rules::nrw::cite("Abs. 6 Satz 8"),
+            Land::He if inactive => crate::rules::hessen::cite("Abs. 4 Satz 3"),
+            Land::He => crate::rules::hessen::cite("Abs. 4 Satz 2"),
+        };
+        let new = match &r.successor {
+            Some(s) => Some(self.check_amended(&case, s, holder.as_deref())?),
+            None => None,
+        };
+        let record = ReviewRecord {
+            outcome: r.outcome,
+            decided_at: at,
+            decided_by: r.decided_by.clone(),
+            previous: holder.clone(),
+            successor: new.clone(),
+            citation: citation.clone(),
+            recorded_at: self.now,
+        };
+        let previous = holder
+            .as_deref()
+            .and_then(|h| self.body.candidate(h))
+            .map(|c| json!({"id": c.id, "name": c.full_name(), "position": c.position, "was_member": holder_member}));
+        let extra = json!({"review": {
+            "outcome": r.outcome,
+            "decided_date": german_date(local_date(at)),
+            "decided_by": r.decided_by,
+            "by_council": by_council,
+            "officer_inactive": inactive,
+            "citation": citation,
+            "previous": previous,
+            "was_vacant": matches!(case.state, CaseState::Vacant { .. }),
+        }});
+        if r.outcome == ReviewOutcome::Confirmed {
+            self.case_mut(&r.case)?.history.reviews.push(record);
+            let trail = self.case_trail(&case);
+            self.announce_with(&r.case, "review", holder.as_deref(), &trail, extra);
+            return Ok(());
+        }
+        // annulled or amended: the change takes effect now, dated at the decision; nothing earlier is rolled
+        // back (Hessen § 34 Abs. 6 KWG)
+        self.supersede_objections(&r.case)?;
+        self.effects.push(Effect::Cancel { key: timer_key(&r.case, case.round) });
+        if holder_member {
+            if let Some(h) = &holder {
+                self.end_by_review(&r.case, h, at);
+            }
+        }
+        if matches!(case.state, CaseState::Vacant { .. }) {
+            // the vacancy (and the reduction of the statutory size) is annulled with the determination
+            self.body.snapshot.body.statutory_size += 1;
+        }
+        self.case_mut(&r.case)?.history.reviews.push(record);
+        match new {
+            None => {
+                self.case_mut(&r.case)?.state = CaseState::AwaitingLot { tied: vec![] };
+                self.announce_with(&r.case, "review", None, &[], extra);
+                // determined again under the rules, with the facts known now (same case, next round)
+                self.determine(&r.case, None)
+            }
+            Some(s) => {
+                let round = case.round + 1;
+                let barred = self.body.candidate(&s).is_some_and(Candidate::is_barred);
+                let mut trail = vec![TrailStep::new(Some(&s), Verdict::Chosen, "review_amended", citation)];
+                if barred {
+                    let cite = match land {
+                        Land::Nw => "§ 13 KWahlG NRW, § 69 Abs. 2 i. V. m. § 62 Nr. 5 KWahlO NRW".to_owned(),
+                        Land::He => format!("{} i. V. m. § 23 Abs. 2 KWG", crate::rules::hessen::cite("Abs. 3 Satz 2")),
+                    };
+                    trail.push(TrailStep::new(Some(&s), Verdict::Noted, "barred_must_prove_end", cite));
+                }
+                self.case_mut(&r.case)?.history.installed_by_review = Some(round);
+                let since = at.max(case.effective_at);
+                self.install(&r.case, round, &s, case.list.clone(), barred, trail.clone(), since, false)?;
+                self.announce_with(&r.case, "review", Some(&s), &trail, extra);
+                Ok(())
+            }
+        }
+    }
+
+    /// The successor an `amended` decision names: a candidate of the list the departed stood for (§ 45 Abs. 1
+    /// Satz 1 KWahlG NRW, § 34 Abs. 1 Satz 1 KWG) who holds no seat and is offered no other one.
+    fn check_amended(&self, case: &Case, s: &str, holder: Option<&str>) -> Result<String, Rejection> {
+        let c = self.candidate(s)?;
+        if self.body.list_of(s).map(|l| l.id.as_str()) != Some(case.list.as_str()) {
+            return Err(invalid(format!(
+                "successor: {s:?} is not a candidate of list {:?}, for which the departed stood",
+                case.list
+            )));
+        }
+        if self.body.list_of(s).is_some_and(|l| l.kind == ListKind::Individual) || s == case.departed {
+            return Err(invalid(format!("successor: {s:?} is the departed member (or his individual candidacy)")));
+        }
+        if holder == Some(s) {
+            return Err(invalid(format!(
+                "successor: {s:?} is the successor already determined in case {:?}; use outcome confirmed",
+                case.id
+            )));
+        }
+        if c.seat.is_some() {
+            return Err(invalid(format!("successor: {s:?} holds a seat")));
+        }
+        if let Some((_, other)) = self.body.pending_successors().find(|(p, c)| *p == s && *c != case.id) {
+            return Err(invalid(format!("successor: {s:?} is the pending successor of case {other:?}")));
+        }
+        if self.body.land() == Land::Nw && case.refused.iter().any(|r| r == s) {
+            return Err(invalid(format!(
+                "successor: {s:?} refused the seat in this case; a refusal cannot be withdrawn (§ 45 Abs. 6 Satz 6 KWahlG NRW)"
+            )));
+        }
+        Ok(s.to_owned())
+    }
+
+    /// End the membership of a successor whose determination a review annulled or amended: `left`, basis
+    /// `review`, dated at the decision (not before his membership began).
+    fn end_by_review(&mut self, case_id: &str, holder: &str, at: DateTime<Utc>) {
+        let start = self.body.candidate(holder).and_then(|c| c.seat.as_ref().map(|s| s.since));
+        let effective = start.map_or(at, |d| at.max(start_of_day(d)));
+        if let Some(c) = self.body.candidate_mut(holder) {
+            c.seat = None;
+        }
+        let m =
+            self.membership(case_id, holder, MembershipChange::Left, MembershipBasis::Review, effective, false, start);
+        self.emit("membership.changed", &m);
+    }
+
+    /// The trail of the determination a case stands on (for the announcement of a confirming review).
+    fn case_trail(&self, case: &Case) -> Vec<TrailStep> {
+        match &case.state {
+            CaseState::Offered(o) => o.trail.clone(),
+            _ => vec![],
+        }
+    }
+}
+
+/// The first instant of a calendar day in Europe/Berlin.
+pub fn start_of_day(day: NaiveDate) -> DateTime<Utc> {
+    end_of_day(day.pred_opt().unwrap_or(day))
+}
+
+/// The place for the signature line ("Musterstadt, 02.12.2026"): the town after the postal code of the
+/// returning officer's address, if it has one.
+fn place_of(address: Option<&str>) -> Option<String> {
+    let last = address?.rsplit(',').next()?.trim();
+    let (code, town) = last.split_once(' ')?;
+    (code.len() == 5 && code.chars().all(|c| c.is_ascii_digit()) && !town.trim().is_empty())
+        .then(|| town.trim().to_owned())
 }

@@ -1,4 +1,4 @@
-//! Offline commands that need no services: `decide` and `schema`.
+//! Offline commands that need no services: `decide`, `succession-order` and `schema`.
 
 use chrono::{DateTime, FixedOffset, Utc};
 use serde_json::{json, Value};
@@ -27,6 +27,15 @@ pub fn decide(election: &[u8], vacancy: &[u8], at: Option<DateTime<FixedOffset>>
         }
         Outcome::LotRequired { tied } => json!({"outcome": "lot_required", "tied": tied, "trail": d.trail}),
     })
+}
+
+/// `nachfolge succession-order`: for every list, the order in which its candidates would succeed at `at`
+/// (the "Nachrückerliste"), with the reasons others are passed over. Returns the one JSON object the command
+/// prints, or an error message naming the field (exit 2).
+pub fn succession_order(election: &[u8], at: DateTime<Utc>) -> Result<Value, String> {
+    let snapshot = parse_snapshot(election).map_err(|e| format!("election: {e}"))?;
+    let body = Body::from_snapshot(snapshot).map_err(|e| format!("election: {e}"))?;
+    serde_json::to_value(rules::succession_order(&body, at)).map_err(|e| e.to_string())
 }
 
 /// `nachfolge schema`: every JSON Schema, keyed by message type.

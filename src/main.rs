@@ -36,6 +36,15 @@ enum Cmd {
         #[arg(long)]
         at: Option<DateTime<FixedOffset>>,
     },
+    /// Print, for every list, the order in which candidates would succeed now, and why others are passed over.
+    SuccessionOrder {
+        /// Election snapshot (JSON); `-` for stdin
+        #[arg(long)]
+        election: String,
+        /// Reference time (RFC 3339); default: now
+        #[arg(long)]
+        at: Option<DateTime<FixedOffset>>,
+    },
     /// Print the JSON Schemas of the snapshot and of every message.
     Schema,
     /// Create the database if needed and apply the migrations.
@@ -118,6 +127,23 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Cmd::SuccessionOrder { election, at } => {
+            nachfolge::telemetry::init(false);
+            let at = at.map_or_else(chrono::Utc::now, |t| t.with_timezone(&chrono::Utc));
+            let result = nachfolge::cli::read_input(&election)
+                .map_err(|e| format!("{election}: {e}"))
+                .and_then(|e| nachfolge::cli::succession_order(&e, at));
+            match result {
+                Ok(v) => {
+                    println!("{v}");
+                    ExitCode::SUCCESS
+                }
+                Err(msg) => {
+                    eprintln!("error: {msg}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Cmd::Schema => match serde_json::to_string_pretty(&nachfolge::cli::schema()) {
             Ok(s) => {
                 println!("{s}");
@@ -169,6 +195,7 @@ fn main() -> ExitCode {
                         nachfolge::ops::run_cases(&config, open, body.as_deref(), json).await
                     }
                     Cmd::Decide { .. } | Cmd::Schema => Ok(()),
+                    Cmd::SuccessionOrder { .. } => Ok(()),
                 }
             });
             match result {

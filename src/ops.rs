@@ -117,7 +117,7 @@ pub async fn publish(cfg: &AmqpConfig, event: &Value) -> anyhow::Result<String> 
 
 /// `nachfolge publish FILE`: print the id of the published event.
 pub async fn run_publish(config: &Config, file: &str, ty: Option<&str>, id: Option<&str>) -> anyhow::Result<()> {
-    let input = crate::cli::read_input(file).with_context(|| format!("{file}"))?;
+    let input = crate::cli::read_input(file).with_context(|| file.to_owned())?;
     let event = build_event(&input, ty, id, Utc::now())?;
     let id = publish(&config.amqp, &event).await?;
     println!("{id}");
@@ -179,10 +179,11 @@ async fn ready_count(ch: &Channel, queue: &str) -> anyhow::Result<usize> {
     Ok(q.message_count() as usize)
 }
 
-/// Fetch up to `n` messages without acknowledging them (they stay unacked on this channel).
-async fn fetch(ch: &Channel, queue: &str, n: usize) -> anyhow::Result<Vec<Delivery>> {
+/// Fetch messages until the queue has no more ready (or `max` are held), without acknowledging them: they
+/// stay unacknowledged on this channel until given back.
+async fn fetch(ch: &Channel, queue: &str, max: Option<usize>) -> anyhow::Result<Vec<Delivery>> {
     let mut held = Vec::new();
-    while held.len() < n {
+    while max.is_none_or(|m| held.len() < m) {
         match ch.basic_get(queue.into(), BasicGetOptions { no_ack: false }).await? {
             Some(m) => held.push(m.delivery),
             None => break,
@@ -206,8 +207,8 @@ pub async fn dead_letters_list(cfg: &AmqpConfig, limit: Option<usize>) -> anyhow
     let conn = connect(cfg).await?;
     let ch = conn.create_channel().await?;
     let result = async {
-        let count = ready_count(&ch, &cfg.dead_letter_queue).await?;
-        let held = fetch(&ch, &cfg.dead_letter_queue, limit.map_or(count, |l| l.min(count))).await?;
+        ready_count(&ch, &cfg.dead_letter_queue).await?;
+        let held = fetch(&ch, &cfg.dead_letter_queue, limit).await?;
         let out = held.iter().enumerate().map(|(i, d)| describe(d, i + 1)).collect();
         give_back(&held).await?;
         Ok(out)
@@ -240,23 +241,30 @@ pub async fn dead_letters_redrive(
     let publish = bus::confirm_channel(&conn).await?;
     let result = async {
         let queue = cfg.dead_letter_queue.as_str();
-        // only what is there now: a redriven message that is refused again lands behind these
+        // the broker's count is the expected total (it may lag a moment behind messages just returned)
         let count = ready_count(&get, queue).await?;
         let mut done = Vec::new();
         match id {
             None => {
-                let total = limit.map_or(count, |l| l.min(count));
+                let mut total = limit.map_or(count, |l| l.min(count));
                 progress(0, total);
-                for position in 1..=total {
+                // a message the worker refuses again comes back behind the others: stop when one returns
+                let mut moved = std::collections::HashSet::new();
+                while limit.is_none_or(|l| done.len() < l) {
                     let Some(m) = get.basic_get(queue.into(), BasicGetOptions { no_ack: false }).await? else {
                         break;
                     };
-                    done.push(redrive_one(&store, &publish, cfg, &m.delivery, position).await?);
+                    if !moved.insert(fingerprint(&m.delivery)) {
+                        give_back(&[m.delivery]).await?;
+                        break;
+                    }
+                    done.push(redrive_one(&store, &publish, cfg, &m.delivery, done.len() + 1).await?);
+                    total = total.max(done.len());
                     progress(done.len(), total);
                 }
             }
             Some(id) => {
-                let held = fetch(&get, queue, count).await?;
+                let held = fetch(&get, queue, None).await?;
                 let wanted: Vec<usize> = held
                     .iter()
                     .enumerate()
@@ -265,19 +273,25 @@ pub async fn dead_letters_redrive(
                     .take(limit.unwrap_or(usize::MAX))
                     .collect();
                 let total = wanted.len();
-                progress(0, total);
+                // give the others back first, so that a redriven message the worker refuses again lands
+                // behind them
+                let mut selected = Vec::new();
                 let mut rest = Vec::new();
                 for (i, d) in held.into_iter().enumerate() {
                     if wanted.contains(&i) {
-                        done.push(redrive_one(&store, &publish, cfg, &d, i + 1).await?);
-                        progress(done.len(), total);
+                        selected.push((i + 1, d));
                     } else {
                         rest.push(d);
                     }
                 }
                 give_back(&rest).await?;
+                progress(0, total);
+                for (position, d) in &selected {
+                    done.push(redrive_one(&store, &publish, cfg, d, *position).await?);
+                    progress(done.len(), total);
+                }
                 if total == 0 {
-                    bail!("no dead letter with id {id:?} among the {count} in {queue:?}");
+                    bail!("no dead letter with id {id:?} among the {} in {queue:?}", rest.len());
                 }
             }
         }
@@ -288,6 +302,15 @@ pub async fn dead_letters_redrive(
     let _ = get.close(200, "bye".into()).await;
     store.pool.close().await;
     result
+}
+
+/// Identifies a message by its body and id (to recognise one redriven earlier in the same run).
+fn fingerprint(d: &Delivery) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    d.data.hash(&mut h);
+    d.properties.message_id().as_ref().map(|s| s.as_str().to_owned()).hash(&mut h);
+    h.finish()
 }
 
 async fn redrive_one(

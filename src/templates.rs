@@ -19,6 +19,8 @@ const BUILTIN: &[(&str, &str)] = &[
     ("announcement/he_successor.txt", include_str!("../config/templates/announcement/he_successor.txt")),
     ("announcement/he_vacancy.txt", include_str!("../config/templates/announcement/he_vacancy.txt")),
     ("announcement/he_not_acquired.txt", include_str!("../config/templates/announcement/he_not_acquired.txt")),
+    ("announcement/nrw_review.txt", include_str!("../config/templates/announcement/nrw_review.txt")),
+    ("announcement/he_review.txt", include_str!("../config/templates/announcement/he_review.txt")),
 ];
 
 /// A template could not be loaded or rendered.

@@ -347,7 +347,13 @@ fn nrw_45_abs_6_satz_7_switch_announces_at_determination() {
     let fx = run_with(&mut b, vacancy("rat", "L1-02", DepartureReason::Resigned, OPENED), OPENED, &settings);
     assert_eq!(
         kinds(&fx),
-        ["publish:membership.changed", "publish:succession.determined", "mail:nrw_offer", "announce:successor"]
+        [
+            "publish:membership.changed",
+            "publish:succession.determined",
+            "mail:nrw_offer",
+            "announce:successor",
+            "schedule:rat-1#objection#1"
+        ]
     );
     run_with(&mut b, sent(CASE, 1, SENT), SENT, &settings);
     let fx = run_with(
@@ -476,7 +482,13 @@ fn nrw_45_abs_6_satz_3_acceptance_starts_membership_when_it_reaches_the_officer(
     let fx = run(&mut b, declare("rat", CASE, "L1-03", DeclarationKind::Accept, at), "2025-06-05T12:00:00+02:00");
     assert_eq!(
         kinds(&fx),
-        ["publish:declaration.recorded", "cancel:rat-1#1", "publish:membership.changed", "announce:successor"]
+        [
+            "publish:declaration.recorded",
+            "cancel:rat-1#1",
+            "publish:membership.changed",
+            "announce:successor",
+            "schedule:rat-1#objection#1"
+        ]
     );
     let rec = event(&fx, "declaration.recorded");
     assert_eq!((rec["candidate"].as_str(), rec["kind"].as_str()), (Some("L1-03"), Some("accept")));
@@ -684,7 +696,13 @@ fn nrw_45_abs_6_satz_3_acceptance_before_service_date_known_is_valid() {
     let fx = run(&mut b, declare("rat", CASE, "L1-03", DeclarationKind::Accept, at), at);
     assert_eq!(
         kinds(&fx),
-        ["publish:declaration.recorded", "cancel:rat-1#1", "publish:membership.changed", "announce:successor"]
+        [
+            "publish:declaration.recorded",
+            "cancel:rat-1#1",
+            "publish:membership.changed",
+            "announce:successor",
+            "schedule:rat-1#objection#1"
+        ]
     );
     same_instant(&event(&fx, "membership.changed")["effective_at"], at);
     assert!(matches!(state(&b, CASE), CaseState::Filled { basis: MembershipBasis::Acceptance, .. }));
@@ -698,7 +716,10 @@ fn nrw_45_abs_6_satz_3_acceptance_before_service_date_known_is_valid() {
 fn nrw_45_abs_6_satz_4_silence_deemed_accepted_at_end_of_period() {
     let mut b = nrw_served();
     let fx = run(&mut b, expired(CASE, 1), "2025-06-11T00:00:02+02:00");
-    assert_eq!(kinds(&fx), ["cancel:rat-1#1", "publish:membership.changed", "announce:successor"]);
+    assert_eq!(
+        kinds(&fx),
+        ["cancel:rat-1#1", "publish:membership.changed", "announce:successor", "schedule:rat-1#objection#1"]
+    );
     let m = event(&fx, "membership.changed");
     assert_eq!((m["change"].as_str(), m["basis"].as_str()), (Some("joined"), Some("deemed_acceptance")));
     assert_eq!(m["person"]["id"], "L1-03");
@@ -802,7 +823,13 @@ fn kwahlg_nrw_13_barred_successor_accepts_and_proves_in_time_becomes_member() {
     let fx = run(&mut b, cured("rat", CASE, "L1-03", proof), proof);
     assert_eq!(
         kinds(&fx),
-        ["publish:declaration.recorded", "cancel:rat-1#1", "publish:membership.changed", "announce:successor"]
+        [
+            "publish:declaration.recorded",
+            "cancel:rat-1#1",
+            "publish:membership.changed",
+            "announce:successor",
+            "schedule:rat-1#objection#1"
+        ]
     );
     assert_eq!(event(&fx, "declaration.recorded")["kind"], "bar_cured");
     let m = event(&fx, "membership.changed");
@@ -964,7 +991,10 @@ fn nrw_45_abs_6_satz_2_failed_notification_waits_for_service() {
 fn nrw_45_abs_5_satz_1_individual_candidate_leaves_seat_vacant_size_reduced() {
     let mut b = nrw();
     let fx = run(&mut b, vacancy("rat", "E1-01", DepartureReason::Died, OPENED), OPENED);
-    assert_eq!(kinds(&fx), ["publish:membership.changed", "publish:seat.left_vacant", "announce:vacancy"]);
+    assert_eq!(
+        kinds(&fx),
+        ["publish:membership.changed", "publish:seat.left_vacant", "announce:vacancy", "schedule:rat-1#objection#1"]
+    );
     let v = event(&fx, "seat.left_vacant");
     assert_eq!((v["reason"].as_str(), v["statutory_size"].as_u64()), (Some("individual_candidate"), Some(9)));
     assert_eq!(v["case"], CASE);
@@ -998,7 +1028,13 @@ fn nrw_45_abs_5_satz_1_list_exhausted_seat_vacant_size_reduced() {
     let fx = run(&mut b, declare("rat", CASE, "L1-06", DeclarationKind::Refuse, &at), &at);
     assert_eq!(
         kinds(&fx),
-        ["publish:declaration.recorded", "cancel:rat-1#4", "publish:seat.left_vacant", "announce:vacancy"]
+        [
+            "publish:declaration.recorded",
+            "cancel:rat-1#4",
+            "publish:seat.left_vacant",
+            "announce:vacancy",
+            "schedule:rat-1#objection#1"
+        ]
     );
     let v = event(&fx, "seat.left_vacant");
     assert_eq!(
@@ -1046,6 +1082,7 @@ fn he_34_abs_3_satz_2_23_membership_acquired_with_determination() {
             "publish:membership.changed",
             "mail:he_determination",
             "announce:successor",
+            "schedule:hrat-1#objection#1",
         ]
     );
     assert_eq!(nth(&fx, "membership.changed", 0)["change"], "left");
@@ -1126,6 +1163,7 @@ fn he_barred() -> Body {
             "publish:membership.changed",
             "mail:he_determination",
             "announce:successor",
+            "schedule:hrat-1#objection#1",
         ]
     );
     assert_eq!(event(&fx, "succession.determined")["barred"], true);
@@ -1197,10 +1235,12 @@ fn he_23_abs_2_satz_3_no_proof_membership_deemed_not_acquired_retroactively_next
         [
             "publish:membership.changed",
             "announce:not_acquired",
+            "schedule:hrat-1#objection#2",
             "publish:succession.determined",
             "publish:membership.changed",
             "mail:he_determination",
             "announce:successor",
+            "schedule:hrat-1#objection#3",
         ]
     );
     let left = nth(&fx, "membership.changed", 0);
@@ -1241,6 +1281,7 @@ fn he_34_abs_1_satz_1_barred_successor_leaving_before_proof_is_a_new_trigger_not
             "publish:membership.changed",
             "mail:he_determination",
             "announce:successor",
+            "schedule:hrat-2#objection#1",
         ]
     );
     let det = event(&fx, "succession.determined");
@@ -1292,7 +1333,13 @@ fn he_34_abs_1a_majority_tie_requests_lot_and_records_winner() {
     let fx = run(&mut b, lot("A-06"), now);
     assert_eq!(
         kinds(&fx),
-        ["publish:succession.determined", "publish:membership.changed", "mail:he_determination", "announce:successor"]
+        [
+            "publish:succession.determined",
+            "publish:membership.changed",
+            "mail:he_determination",
+            "announce:successor",
+            "schedule:hrat-1#objection#1"
+        ]
     );
     let det = event(&fx, "succession.determined");
     assert_eq!((det["round"].as_u64(), det["successor"]["id"].as_str()), (Some(1), Some("A-06")));

@@ -156,3 +156,114 @@ fn hessen_vacancy_text() {
     let e = run(&mut b, "vacancy.reported", example("he-vacancy.json"), now());
     render(&e, "he-vacancy");
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// Review decisions (§ 45 Abs. 6 Satz 8 KWahlG NRW; § 34 Abs. 4–6 KWG)
+
+fn later() -> DateTime<Utc> {
+    "2026-12-20T10:00:00Z".parse().expect("time")
+}
+
+fn review(case: &str, body: &str, outcome: &str, successor: Option<&str>, by: Option<&str>) -> Value {
+    let mut v = json!({"body": body, "case": case, "outcome": outcome, "decided_at": "2026-12-18T18:00:00+01:00"});
+    if let Some(s) = successor {
+        v["successor"] = json!(s);
+    }
+    if let Some(b) = by {
+        v["decided_by"] = json!(b);
+    }
+    v
+}
+
+/// NRW: L1-02 resigned; L1-04 accepted and is a member.
+fn nrw_filled() -> (Body, String) {
+    let mut b = body(example("nrw-election.json"));
+    run(&mut b, "vacancy.reported", example("nrw-vacancy-list-member.json"), now());
+    let case = b.cases.keys().next().expect("case").clone();
+    let sent = Command::NotificationSent { case: case.clone(), round: 1, message_id: "<m@x>".into(), sent_at: now() };
+    case::handle(&mut b, sent, now(), &Settings::default()).expect("sent");
+    run(
+        &mut b,
+        "declaration.received",
+        json!({"body": "musterstadt-rat", "case": case, "candidate": "L1-04", "kind": "accept", "received_at": "2026-12-02T10:00:00+01:00"}),
+        "2026-12-02T09:30:00Z".parse().expect("time"),
+    );
+    (b, case)
+}
+
+#[test]
+fn nrw_review_texts() {
+    let (filled, case) = nrw_filled();
+
+    let mut b = filled.clone();
+    let e = run(
+        &mut b,
+        "review.decided",
+        review(&case, "musterstadt-rat", "confirmed", None, Some("Wahlleitung")),
+        later(),
+    );
+    render(&e, "nrw-review-confirmed");
+
+    // the objection: David Dietrich had lost his eligibility before the determination
+    let mut b = filled.clone();
+    run(
+        &mut b,
+        "candidate.fact_recorded",
+        json!({"body": "musterstadt-rat", "candidate": "L1-04", "fact": {"type": "ineligible", "from": "2026-11-01"}}),
+        later(),
+    );
+    let e = run(&mut b, "review.decided", review(&case, "musterstadt-rat", "annulled", None, None), later());
+    render(&e, "nrw-review-annulled");
+
+    let mut b = filled;
+    let e = run(&mut b, "review.decided", review(&case, "musterstadt-rat", "amended", Some("L1-05"), None), later());
+    render(&e, "nrw-review-amended");
+}
+
+#[test]
+fn hessen_review_texts() {
+    let mut filled = body(example("he-election.json"));
+    run(&mut filled, "vacancy.reported", example("he-vacancy.json"), now());
+    let case = filled.cases.keys().next().expect("case").clone();
+
+    let mut b = filled.clone();
+    let e =
+        run(&mut b, "review.decided", review(&case, "beispielstadt-stvv", "confirmed", None, Some("council")), later());
+    render(&e, "he-review-confirmed");
+
+    let mut b = filled.clone();
+    let e = run(
+        &mut b,
+        "review.decided",
+        review(&case, "beispielstadt-stvv", "amended", Some("W1-06"), Some("council")),
+        later(),
+    );
+    render(&e, "he-review-amended");
+
+    let mut b = filled;
+    run(
+        &mut b,
+        "candidate.fact_recorded",
+        json!({"body": "beispielstadt-stvv", "candidate": "W1-05", "fact": {"type": "left_party", "on": "2026-11-20"}}),
+        later(),
+    );
+    let e =
+        run(&mut b, "review.decided", review(&case, "beispielstadt-stvv", "annulled", None, Some("council")), later());
+    render(&e, "he-review-annulled");
+}
+
+#[test]
+fn hessen_council_determines_when_the_officer_stays_inactive() {
+    let mut s = example("he-election.json");
+    s["body"]["electoral_system"] = json!("majority");
+    let mut b = body(s);
+    run(&mut b, "vacancy.reported", example("he-vacancy.json"), now());
+    let case = b.cases.keys().next().expect("case").clone();
+    let e = run(
+        &mut b,
+        "review.decided",
+        review(&case, "beispielstadt-stvv", "amended", Some("W1-06"), Some("council")),
+        later(),
+    );
+    render(&e, "he-review-council-inactive");
+}

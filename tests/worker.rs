@@ -720,3 +720,81 @@ async fn sigkill_between_and_during_steps_loses_nothing_and_doubles_nothing() {
     }
     let _ = std::fs::remove_file(log);
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// Review decisions and objection periods (§ 45 Abs. 6 Satz 8 KWahlG NRW; § 34 Abs. 4–6, § 25 KWG)
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nrw_45_abs_6_satz_8_review_amended_and_confirmed_end_to_end() {
+    let app = App::spawn().await;
+    register(&app, nrw()).await;
+    app.send("vacancy.reported", vacancy("musterstadt-rat", "L1-02", "resigned", "2026-05-04T10:00:00+02:00")).await;
+    let det = app.wait_event("succession.determined", |_| true).await;
+    let case = det["data"]["case"].as_str().expect("case").to_owned();
+    assert_eq!(det["data"]["successor"]["id"], "L1-04");
+    app.wait_event("successor.notified", |_| true).await;
+    let accept = json!({"body": "musterstadt-rat", "case": case, "candidate": "L1-04", "kind": "accept", "received_at": app.now().to_rfc3339()});
+    app.send("declaration.received", accept).await;
+    app.wait_event("announcement.issued", |e| e["data"]["kind"] == "successor").await;
+
+    // the returning officer's decision on an objection: Emma Engel instead of David Dietrich
+    let decided_at = app.now().to_rfc3339();
+    let amended = json!({"body": "musterstadt-rat", "case": case, "outcome": "amended", "successor": "L1-05", "decided_at": decided_at, "decided_by": "Wahlleitung"});
+    app.send("review.decided", amended).await;
+    let left = app.wait_event("membership.changed", |e| e["data"]["basis"] == "review").await;
+    assert_eq!((left["data"]["person"]["id"].as_str(), left["data"]["change"].as_str()), (Some("L1-04"), Some("left")));
+    assert_eq!(left["data"]["membership"]["type"], "https://schema.oparl.org/1.1/Membership");
+    assert!(left["data"]["membership"]["endDate"].is_string());
+    let det2 = app.wait_event("succession.determined", |e| e["data"]["round"] == 2).await;
+    assert_eq!(det2["data"]["successor"]["id"], "L1-05");
+    let ann = app.wait_event("announcement.issued", |e| e["data"]["kind"] == "review").await;
+    let text = ann["data"]["text"].as_str().expect("text");
+    assert!(text.contains("Emma Engel") && text.contains("dahin abgeändert") && text.contains("§ 41 KWahlG"), "{text}");
+    assert_eq!(ann["data"]["facts"]["review"]["outcome"], "amended");
+    // the acceptance procedure again: a second e-mail, to Emma Engel
+    let mails = app.smtp.wait_for(2, Duration::from_secs(15)).await;
+    assert!(mails.iter().any(|m| m.rcpt_to == vec!["l1-05@example.org".to_owned()]));
+
+    // a council decision is refused in NRW: dead-lettered with the reason
+    let by_council = json!({"body": "musterstadt-rat", "case": case, "outcome": "confirmed", "decided_at": app.now().to_rfc3339(), "decided_by": "council"});
+    app.send("review.decided", by_council).await;
+    let dead = app.wait_dead(1).await;
+    assert!(dead[0].1.as_deref().unwrap_or_default().contains("decided_by"), "{:?}", dead[0].1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn he_34_abs_4_review_annulled_then_objection_period_of_the_new_determination_ends() {
+    let app = App::spawn().await;
+    register(&app, hessen(false)).await;
+    app.send("vacancy.reported", vacancy("beispielstadt-stvv", "W1-02", "resigned", "2026-10-15T00:00:00+02:00")).await;
+    let det = app.wait_event("succession.determined", |_| true).await;
+    let case = det["data"]["case"].as_str().expect("case").to_owned();
+    assert_eq!(det["data"]["successor"]["id"], "W1-05");
+    app.wait_event("announcement.issued", |e| e["data"]["kind"] == "successor").await;
+
+    // objection upheld by the council: Mia Maurer had left the voter group; recorded, then annulled
+    let fact =
+        json!({"body": "beispielstadt-stvv", "candidate": "W1-05", "fact": {"type": "left_party", "on": "2026-09-01"}});
+    app.send("candidate.fact_recorded", fact).await;
+    let annulled = json!({"body": "beispielstadt-stvv", "case": case, "outcome": "annulled", "decided_at": app.now().to_rfc3339(), "decided_by": "council"});
+    app.send("review.decided", annulled).await;
+    let left = app.wait_event("membership.changed", |e| e["data"]["basis"] == "review").await;
+    assert_eq!(left["data"]["person"]["id"], "W1-05");
+    let det2 = app.wait_event("succession.determined", |e| e["data"]["round"] == 2).await;
+    assert_eq!(det2["data"]["successor"]["id"], "W1-06");
+    app.wait_event("membership.changed", |e| e["data"]["person"]["id"] == "W1-06" && e["data"]["change"] == "joined")
+        .await;
+    let review = app.wait_event("announcement.issued", |e| e["data"]["kind"] == "review").await;
+    assert!(review["data"]["text"].as_str().expect("text").contains("§ 34 Abs. 6 KWG"));
+    let anns = app.wait_events("announcement.issued", 3, &|_| true).await;
+    assert_eq!(anns.len(), 3);
+
+    // two weeks later (§ 25 Abs. 1 KWG): only the new determination's period is reported
+    app.advance(chrono::Duration::days(16));
+    let ended = app.wait_event("objection_period.ended", |_| true).await;
+    assert_eq!(ended["data"]["case"], case.as_str());
+    assert_eq!(ended["data"]["announcement"], 3);
+    assert_eq!(ended["data"]["review_pending"], false);
+    app.settle().await;
+    assert_eq!(app.events.of("objection_period.ended").len(), 1, "the annulled determination's period is superseded");
+}

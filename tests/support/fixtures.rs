@@ -329,6 +329,7 @@ pub fn with_pending_case(body: &mut Body, case_id: &str, departed: &str, success
         round: 1,
         state: CaseState::Offered(offer),
         refused: vec![],
+        history: Default::default(),
     };
     body.case_seq += 1;
     body.cases.insert(case_id.to_owned(), case);
