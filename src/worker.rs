@@ -59,9 +59,23 @@ pub struct Shared {
     pub wake_relay: Notify,
     pub wake_mail: Notify,
     pub broker_connected: AtomicBool,
+    /// The consumer connection's live status (connected, reconnecting, closed).
+    broker_status: Mutex<Option<lapin::ConnectionStatus>>,
     pub consumer_registered: AtomicBool,
     /// First time a message naming something unknown was seen (retry window).
     unknown_since: Mutex<HashMap<String, Instant>>,
+}
+
+impl Shared {
+    /// The broker connection is up (not reconnecting, not closed).
+    pub fn broker_up(&self) -> bool {
+        self.broker_connected.load(Ordering::Relaxed)
+            && self.broker_status.lock().unwrap_or_else(|p| p.into_inner()).as_ref().is_some_and(|s| s.connected())
+    }
+    /// The consumer is registered on a live connection.
+    pub fn consuming(&self) -> bool {
+        self.consumer_registered.load(Ordering::Relaxed) && self.broker_up()
+    }
 }
 
 /// A running worker; drop the shutdown sender or call [`Worker::shutdown`] to stop it.
@@ -134,6 +148,7 @@ impl Worker {
             wake_relay: Notify::new(),
             wake_mail: Notify::new(),
             broker_connected: AtomicBool::new(false),
+            broker_status: Mutex::new(None),
             consumer_registered: AtomicBool::new(false),
             unknown_since: Mutex::new(HashMap::new()),
         });
@@ -196,8 +211,8 @@ impl crate::http::Readiness for Ready {
         Box::pin(async move {
             vec![
                 ("database", self.0.store.ping().await),
-                ("broker", self.0.broker_connected.load(Ordering::Relaxed)),
-                ("consumer", self.0.consumer_registered.load(Ordering::Relaxed)),
+                ("broker", self.0.broker_up()),
+                ("consumer", self.0.consuming()),
             ]
         })
     }
@@ -272,6 +287,7 @@ async fn consume_session(shared: &Arc<Shared>, mut shutdown: watch::Receiver<boo
         .await?;
     let tag = consumer.tag();
     shared.broker_connected.store(true, Ordering::Relaxed);
+    *shared.broker_status.lock().unwrap_or_else(|p| p.into_inner()) = Some(conn.status().clone());
     shared.consumer_registered.store(true, Ordering::Relaxed);
     tracing::info!(queue = %cfg.commands_queue, prefetch = cfg.prefetch, "consuming");
 
@@ -732,11 +748,11 @@ pub async fn fire_due_timers(shared: &Arc<Shared>) -> usize {
     for t in due {
         let cause = Cause {
             key: format!("timer:{}:{}", t.key, t.due_at.timestamp()),
-            ty: "deadline.expired".into(),
+            ty: if t.key.contains("#objection#") { "objection_period.ended".into() } else { "deadline.expired".into() },
             payload: serde_json::json!({"key": t.key, "case": t.case_id, "round": t.round, "due_at": t.due_at}),
             ..Cause::default()
         };
-        let cmd = Command::DeadlineExpired { case: t.case_id.clone(), round: t.round as u32 };
+        let cmd = crate::case::timer_command(&t.key, &t.case_id, t.round as u32);
         let step = Step::TimerFired { key: &t.key, due_at: t.due_at };
         match shared.store.apply_internal(&cause, &t.body_id, cmd, step, now, &shared.settings, &shared.templates).await
         {

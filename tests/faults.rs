@@ -32,6 +32,15 @@ fn sh(cmd: &str) {
     assert!(out.status.success(), "{cmd}: {}", String::from_utf8_lossy(&out.stderr));
 }
 
+/// Runs a command when dropped: restarts a service even when the test fails half-way.
+struct Restore(&'static str);
+
+impl Drop for Restore {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("sh").arg("-c").arg(self.0).status();
+    }
+}
+
 async fn connect_retry() -> Connection {
     for _ in 0..240 {
         if let Ok(c) = Connection::connect(AMQP_URL, ConnectionProperties::default()).await {
@@ -143,8 +152,7 @@ fn vacancy(body: &str, member: &str) -> Value {
 }
 
 async fn ready(worker: &Worker) -> bool {
-    use std::sync::atomic::Ordering::Relaxed;
-    worker.shared.consumer_registered.load(Relaxed) && worker.shared.store.ping().await
+    worker.shared.consuming() && worker.shared.store.ping().await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -170,11 +178,12 @@ async fn rabbitmq_stopped_and_started_consumer_and_relay_recover_outbox_drains()
     events.wait("deadline.set", 1, 30).await;
 
     // the broker goes away; the deadline passes meanwhile: its events wait in the outbox
+    let _restore = Restore("rabbitmqctl -q start_app");
     sh("rabbitmqctl -q stop_app");
     clock.advance(chrono::Duration::days(12));
     let mut saw_not_ready = false;
     for _ in 0..100 {
-        if !worker.shared.consumer_registered.load(std::sync::atomic::Ordering::Relaxed) {
+        if !worker.shared.consuming() {
             saw_not_ready = true;
             break;
         }
@@ -231,11 +240,13 @@ async fn postgresql_restarted_messages_are_retried_not_dead_lettered() {
     let version =
         std::fs::read_dir("/etc/postgresql").expect("postgresql").filter_map(|e| e.ok()).next().expect("cluster");
     let version = version.file_name().to_string_lossy().into_owned();
+    let start = format!("pg_ctlcluster --skip-systemctl-redirect {version} main start");
+    let _restore = Restore(Box::leak(start.clone().into_boxed_str()));
     sh(&format!("pg_ctlcluster --skip-systemctl-redirect {version} main stop -m fast"));
     send(&config, "vacancy.reported", vacancy("musterstadt-rat", "L1-01")).await;
     tokio::time::sleep(Duration::from_secs(2)).await;
     assert!(!worker.shared.store.ping().await, "/readyz reports the database down");
-    sh(&format!("pg_ctlcluster --skip-systemctl-redirect {version} main start"));
+    sh(&start);
     events.wait("succession.determined", 1, 90).await;
     assert!(events.of("message.rejected").is_empty(), "a database outage never dead-letters");
     worker.shutdown().await;

@@ -725,7 +725,7 @@ async fn sigkill_between_and_during_steps_loses_nothing_and_doubles_nothing() {
 // Review decisions and objection periods (§ 45 Abs. 6 Satz 8 KWahlG NRW; § 34 Abs. 4–6, § 25 KWG)
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn nrw_45_abs_6_satz_8_review_amended_and_confirmed_end_to_end() {
+async fn nrw_45_abs_6_satz_8_review_amended_end_to_end_and_council_decision_refused() {
     let app = App::spawn().await;
     register(&app, nrw()).await;
     app.send("vacancy.reported", vacancy("musterstadt-rat", "L1-02", "resigned", "2026-05-04T10:00:00+02:00")).await;
