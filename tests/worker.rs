@@ -5,6 +5,7 @@
 
 mod support {
     pub mod app;
+    pub mod child;
     pub mod smtp_sink;
 }
 
@@ -527,56 +528,6 @@ async fn health_ready_and_metrics_endpoints() {
     );
 }
 
-/// The worker as a child process, killed with SIGKILL between (and during) steps and restarted.
-struct Child {
-    config: nachfolge::config::Config,
-    offset_secs: i64,
-    proc: Option<tokio::process::Child>,
-    log: std::path::PathBuf,
-}
-
-impl Child {
-    fn env(&self) -> Vec<(String, String)> {
-        let c = &self.config;
-        vec![
-            ("NACHFOLGE__DATABASE__URL".into(), c.database.url.clone()),
-            ("NACHFOLGE__AMQP__URL".into(), c.amqp.url.clone()),
-            ("NACHFOLGE__AMQP__COMMANDS_EXCHANGE".into(), c.amqp.commands_exchange.clone()),
-            ("NACHFOLGE__AMQP__COMMANDS_QUEUE".into(), c.amqp.commands_queue.clone()),
-            ("NACHFOLGE__AMQP__EVENTS_EXCHANGE".into(), c.amqp.events_exchange.clone()),
-            ("NACHFOLGE__AMQP__DEAD_LETTER_EXCHANGE".into(), c.amqp.dead_letter_exchange.clone()),
-            ("NACHFOLGE__AMQP__DEAD_LETTER_QUEUE".into(), c.amqp.dead_letter_queue.clone()),
-            ("NACHFOLGE__SMTP__URL".into(), c.smtp.url.clone()),
-            ("NACHFOLGE__SMTP__TIMEOUT_SECS".into(), c.smtp.timeout_secs.to_string()),
-            ("NACHFOLGE__HTTP__ADDR".into(), "127.0.0.1:0".into()),
-            ("NACHFOLGE__WORKER__POLL_INTERVAL_MS".into(), "100".into()),
-            ("NACHFOLGE__CLOCK__OFFSET_SECS".into(), self.offset_secs.to_string()),
-            ("RUST_LOG".into(), "info".into()),
-        ]
-    }
-
-    async fn start(&mut self) {
-        let log = std::fs::OpenOptions::new().create(true).append(true).open(&self.log).expect("log file");
-        let child = tokio::process::Command::new(env!("CARGO_BIN_EXE_nachfolge"))
-            .arg("run")
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .envs(self.env())
-            .stdout(std::process::Stdio::null())
-            .stderr(log)
-            .kill_on_drop(true)
-            .spawn()
-            .expect("spawn worker");
-        self.proc = Some(child);
-    }
-
-    async fn kill(&mut self) {
-        if let Some(mut p) = self.proc.take() {
-            p.start_kill().expect("SIGKILL");
-            let _ = p.wait().await;
-        }
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigkill_between_and_during_steps_loses_nothing_and_doubles_nothing() {
     let smtp = support::smtp_sink::SmtpSink::start().await;
@@ -584,7 +535,7 @@ async fn sigkill_between_and_during_steps_loses_nothing_and_doubles_nothing() {
     let config = support::app::test_config(&suffix, &smtp.url());
     let (_conn, ch, events, _dead) = support::app::observe(&config).await;
     let log = std::env::temp_dir().join(format!("nachfolge-crash-{suffix}.log"));
-    let mut child = Child { config: config.clone(), offset_secs: 0, proc: None, log: log.clone() };
+    let mut child = support::child::Child::new(config.clone(), log.clone());
     let publish = |ty: &'static str, id: String, data: Value| {
         let ch = ch.clone();
         let exchange = config.amqp.commands_exchange.clone();
