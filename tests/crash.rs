@@ -131,7 +131,7 @@ async fn sigkill_at_random_moments_nothing_lost_nothing_doubled() {
         async move {
             let end = Instant::now() + Duration::from_secs(240);
             while Instant::now() < end {
-                if distinct(&events.of(ty).into_iter().filter(|e| pred(e)).collect::<Vec<_>>()).len() >= n {
+                if distinct(&events.of(ty).into_iter().filter(&pred).collect::<Vec<_>>()).len() >= n {
                     return;
                 }
                 tokio::time::sleep(Duration::from_millis(100)).await;
