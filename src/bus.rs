@@ -5,8 +5,11 @@ use chrono::{DateTime, Utc};
 use lapin::options::{
     BasicPublishOptions, ConfirmSelectOptions, ExchangeDeclareOptions, QueueBindOptions, QueueDeclareOptions,
 };
+use lapin::tcp::OwnedTLSConfig;
 use lapin::types::{AMQPValue, FieldTable, LongString, ShortString};
-use lapin::{BasicProperties, Channel, Confirmation, Connection, ConnectionProperties, ExchangeKind};
+use lapin::{
+    BasicProperties, Channel, Confirmation, Connection, ConnectionProperties, DefaultConnectionBuilder, ExchangeKind,
+};
 use serde_json::Value;
 
 use crate::config::AmqpConfig;
@@ -17,8 +20,44 @@ pub const CE_JSON: &str = "application/cloudevents+json";
 
 /// Open a connection with lapin's connection and topology recovery enabled.
 pub async fn connect(url: &str, name: &str) -> lapin::Result<Connection> {
+    connect_with(url, name, None).await
+}
+
+/// Like [`connect`]; for `amqps://` the PEM CA certificates in `ca_pem` are trusted in addition to the
+/// built-in webpki roots (also on automatic reconnects). The server name checked is the URL's host.
+pub async fn connect_with(url: &str, name: &str, ca_pem: Option<&str>) -> lapin::Result<Connection> {
     let props = ConnectionProperties::default().with_connection_name(name.into()).enable_auto_recover();
-    Connection::connect(url, props).await
+    let tls = OwnedTLSConfig { identity: None, cert_chain: ca_pem.map(str::to_owned) };
+    DefaultConnectionBuilder::new()?
+        .with_uri_str(url.to_owned())
+        .with_properties(props)
+        .with_tls_config(tls)
+        .connect()
+        .await
+}
+
+/// [`connect_with`] as configured: `amqp.url`, trusting the CA certificates of `amqp.ca_file` when set
+/// (the file is read at every call, so a renewed CA needs no restart).
+pub async fn connect_config(cfg: &AmqpConfig, name: &str) -> lapin::Result<Connection> {
+    let ca = match &cfg.ca_file {
+        Some(path) => Some(read_ca_file(path)?),
+        None => None,
+    };
+    connect_with(&cfg.url, name, ca.as_deref()).await
+}
+
+/// Reads a PEM CA bundle; an unreadable file or one without a certificate is an error (lapin itself
+/// would silently ignore what it cannot parse and fall back to the built-in roots).
+pub fn read_ca_file(path: &std::path::Path) -> std::io::Result<String> {
+    let pem = std::fs::read_to_string(path)
+        .map_err(|e| std::io::Error::new(e.kind(), format!("amqp.ca_file {}: {e}", path.display())))?;
+    if !pem.contains("-----BEGIN CERTIFICATE-----") {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("amqp.ca_file {}: no PEM certificate (-----BEGIN CERTIFICATE-----) in the file", path.display()),
+        ));
+    }
+    Ok(pem)
 }
 
 fn quorum_args(extra: &[(&str, AMQPValue)]) -> FieldTable {

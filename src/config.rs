@@ -67,6 +67,10 @@ pub struct AmqpConfig {
     pub prefetch: u16,
     /// Quorum-queue delivery limit before a message is dead-lettered.
     pub delivery_limit: u32,
+    /// PEM file of CA certificates trusted for `amqps://` in addition to the built-in webpki roots
+    /// (e.g. a private CA); read at every connect. Only allowed with an `amqps://` URL.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ca_file: Option<PathBuf>,
 }
 
 impl Default for AmqpConfig {
@@ -81,6 +85,7 @@ impl Default for AmqpConfig {
             dead_letter_queue: "nachfolge.dead-letter".to_owned(),
             prefetch: 32,
             delivery_limit: 50,
+            ca_file: None,
         }
     }
 }
@@ -97,6 +102,7 @@ impl fmt::Debug for AmqpConfig {
             .field("dead_letter_queue", &self.dead_letter_queue)
             .field("prefetch", &self.prefetch)
             .field("delivery_limit", &self.delivery_limit)
+            .field("ca_file", &self.ca_file)
             .finish()
     }
 }
@@ -136,11 +142,20 @@ pub struct SmtpConfig {
     pub from: String,
     /// Timeout for one send, in seconds.
     pub timeout_secs: u64,
+    /// PEM file of CA certificates trusted for SMTP TLS (`smtps://`, `?tls=required`,
+    /// `?tls=opportunistic`) in addition to the built-in webpki roots. Only allowed with a TLS URL.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ca_file: Option<PathBuf>,
 }
 
 impl Default for SmtpConfig {
     fn default() -> Self {
-        Self { url: "smtp://127.0.0.1:1025".to_owned(), from: "nachfolge@localhost".to_owned(), timeout_secs: 30 }
+        Self {
+            url: "smtp://127.0.0.1:1025".to_owned(),
+            from: "nachfolge@localhost".to_owned(),
+            timeout_secs: 30,
+            ca_file: None,
+        }
     }
 }
 
@@ -158,6 +173,7 @@ impl fmt::Debug for SmtpConfig {
             .field("url", &redact_url(&self.url))
             .field("from", &"<set>")
             .field("timeout_secs", &self.timeout_secs)
+            .field("ca_file", &self.ca_file)
             .finish()
     }
 }
@@ -407,6 +423,16 @@ impl Config {
         if self.smtp.timeout_secs == 0 {
             return Err(invalid("smtp.timeout_secs", "must be at least 1"));
         }
+        // A CA file with a plaintext URL would suggest an encryption that does not happen.
+        if self.amqp.ca_file.is_some() && !has_scheme(&self.amqp.url, &["amqps"]) {
+            return Err(invalid("amqp.ca_file", "is only used with TLS: amqp.url must be an amqps:// URL"));
+        }
+        if self.smtp.ca_file.is_some() && !smtp_url_uses_tls(&self.smtp.url) {
+            return Err(invalid(
+                "smtp.ca_file",
+                "is only used with TLS: smtp.url must be smtps://… or smtp://…?tls=required",
+            ));
+        }
         if self.http.addr.trim().is_empty() {
             return Err(invalid("http.addr", "must not be empty"));
         }
@@ -426,6 +452,18 @@ impl Config {
     }
 }
 
+/// Whether an SMTP URL in lettre's syntax asks for TLS: `smtps://`, or `smtp://` with a `tls=` query
+/// parameter (`required` or `opportunistic`).
+fn smtp_url_uses_tls(url: &str) -> bool {
+    let Some((scheme, rest)) = url.split_once("://") else { return false };
+    if scheme.eq_ignore_ascii_case("smtps") {
+        return true;
+    }
+    let query = rest.split_once('?').map_or("", |(_, q)| q);
+    let query = query.split_once('#').map_or(query, |(q, _)| q);
+    query.split('&').any(|pair| matches!(pair.split_once('='), Some(("tls", "required" | "opportunistic"))))
+}
+
 /// The known sections and keys with their defaults, derived from [`Config::default`].
 fn schema() -> Schema {
     let mut schema = Schema::new();
@@ -439,7 +477,9 @@ fn schema() -> Schema {
         }
     }
     // Optional keys are skipped when `None`; they are known all the same.
-    for (section, key) in [("service", "email_fiction_days"), ("templates", "dir")] {
+    for (section, key) in
+        [("service", "email_fiction_days"), ("templates", "dir"), ("amqp", "ca_file"), ("smtp", "ca_file")]
+    {
         schema.entry(section.to_owned()).or_default().entry(key.to_owned()).or_insert(serde_json::Value::Null);
     }
     schema
@@ -891,6 +931,39 @@ mod tests {
         let err = Config::from_env_and_file(None::<&Path>, env(&[("NACHFOLGE__DATABASE__URL", "mysql://x/y")]))
             .expect_err("wrong scheme");
         assert!(err.to_string().contains("database.url"), "{err}");
+    }
+
+    #[test]
+    fn ca_files_are_optional_paths_and_need_a_tls_url() {
+        let config = Config::default();
+        assert_eq!((config.amqp.ca_file, config.smtp.ca_file), (None, None));
+
+        // `…__CA_FILE` is the key itself (the path), not the `_FILE` indirection of a key `ca`.
+        let config = Config::from_env_and_file(
+            None::<&Path>,
+            env(&[
+                ("NACHFOLGE__AMQP__URL", "amqps://u:p@broker:5671/vh"),
+                ("NACHFOLGE__AMQP__CA_FILE", "/etc/nachfolge/ca.pem"),
+                ("NACHFOLGE__SMTP__URL", "smtp://mail.example.org:587?tls=required"),
+                ("NACHFOLGE__SMTP__CA_FILE", "/etc/nachfolge/smtp-ca.pem"),
+            ]),
+        )
+        .expect("load");
+        assert_eq!(config.amqp.ca_file.as_deref(), Some(Path::new("/etc/nachfolge/ca.pem")));
+        assert_eq!(config.smtp.ca_file.as_deref(), Some(Path::new("/etc/nachfolge/smtp-ca.pem")));
+
+        let path = temp_file("ca.toml", "[smtp]\nurl = \"smtps://mail.example.org\"\nca_file = \"/ca.pem\"\n");
+        let config = Config::from_env_and_file(Some(&path), Vec::new()).expect("load file");
+        assert_eq!(config.smtp.ca_file.as_deref(), Some(Path::new("/ca.pem")));
+
+        let err = Config::from_env_and_file(None::<&Path>, env(&[("NACHFOLGE__AMQP__CA_FILE", "/ca.pem")]))
+            .expect_err("ca file with amqp://");
+        assert!(err.to_string().contains("amqp.ca_file"), "{err}");
+        let err = Config::from_env_and_file(None::<&Path>, env(&[("NACHFOLGE__SMTP__CA_FILE", "/ca.pem")]))
+            .expect_err("ca file with plaintext smtp://");
+        assert!(err.to_string().contains("smtp.ca_file"), "{err}");
+        assert!(smtp_url_uses_tls("smtp://h:25?tls=opportunistic"));
+        assert!(!smtp_url_uses_tls("smtp://h:25?x=tls=required"));
     }
 
     #[test]

@@ -1,9 +1,15 @@
 //! SMTP via lettre: builds the German notification (text + HTML, deterministic Message-ID, Reply-To the
 //! returning officer) and sends it under a timeout. Knows nothing of election law.
+//!
+//! TLS follows the URL (lettre's syntax): `smtps://` is implicit TLS, `smtp://…?tls=required` demands
+//! STARTTLS and never sends in clear, `?tls=opportunistic` upgrades when offered, plain `smtp://` is
+//! unencrypted. `smtp.ca_file` adds CA certificates to the built-in webpki roots for the TLS modes.
 
+use std::path::Path;
 use std::time::Duration;
 
 use lettre::message::{header, Mailbox, MultiPart, SinglePart};
+use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
 use crate::config::SmtpConfig;
@@ -34,15 +40,20 @@ pub enum MailConfigError {
     Url(String),
     #[error("smtp.from: {0}")]
     From(String),
+    #[error("smtp.ca_file: {0}")]
+    CaFile(String),
 }
 
 impl Mailer {
     pub fn new(cfg: &SmtpConfig) -> Result<Mailer, MailConfigError> {
         let timeout = cfg.timeout();
-        let transport = AsyncSmtpTransport::<Tokio1Executor>::from_url(&cfg.url)
+        let mut builder = AsyncSmtpTransport::<Tokio1Executor>::from_url(&cfg.url)
             .map_err(|e| MailConfigError::Url(e.to_string()))?
-            .timeout(Some(timeout))
-            .build();
+            .timeout(Some(timeout));
+        if let Some(path) = &cfg.ca_file {
+            builder = builder.tls(tls_with_ca(&cfg.url, path)?);
+        }
+        let transport = builder.build();
         let from: Mailbox =
             cfg.from.parse().map_err(|e: lettre::address::AddressError| MailConfigError::From(e.to_string()))?;
         Ok(Mailer { transport, from, timeout })
@@ -69,6 +80,49 @@ impl Mailer {
     }
 }
 
+/// The URL's TLS mode (as lettre reads it) with the CA certificates of `ca_file` trusted in addition to
+/// the built-in roots. A URL without TLS is an error: the CA file would suggest an encryption that does
+/// not happen.
+fn tls_with_ca(url: &str, ca_file: &Path) -> Result<Tls, MailConfigError> {
+    let (scheme, rest) = url.split_once("://").ok_or_else(|| MailConfigError::Url("no scheme".into()))?;
+    let host = url_host(rest).ok_or_else(|| MailConfigError::Url("no host".into()))?;
+    let query = rest.split_once('?').map_or("", |(_, q)| q);
+    let query = query.split_once('#').map_or(query, |(q, _)| q);
+    let tls_param = query.split('&').find_map(|pair| pair.strip_prefix("tls="));
+
+    let mode: fn(TlsParameters) -> Tls = match (scheme.to_ascii_lowercase().as_str(), tls_param) {
+        ("smtps", _) => Tls::Wrapper,
+        ("smtp", Some("required")) => Tls::Required,
+        ("smtp", Some("opportunistic")) => Tls::Opportunistic,
+        _ => {
+            return Err(MailConfigError::CaFile(
+                "set, but smtp.url uses no TLS: use smtps://… or smtp://…?tls=required".into(),
+            ))
+        }
+    };
+    let file_error = |e: &dyn std::fmt::Display| MailConfigError::CaFile(format!("{}: {e}", ca_file.display()));
+    let pem = std::fs::read(ca_file).map_err(|e| file_error(&e))?;
+    if !pem.windows(27).any(|w| w == b"-----BEGIN CERTIFICATE-----") {
+        return Err(file_error(&"no PEM certificate (-----BEGIN CERTIFICATE-----) in the file"));
+    }
+    let cert = Certificate::from_pem(&pem).map_err(|e| file_error(&e))?;
+    let params = TlsParameters::builder(host).add_root_certificate(cert).build().map_err(|e| file_error(&e))?;
+    Ok(mode(params))
+}
+
+/// The host of the part of a URL after `scheme://`, lower-cased, as the TLS server name (IPv6 literals
+/// keep their brackets, as lettre's own URL parsing does).
+fn url_host(after_scheme: &str) -> Option<String> {
+    let authority = after_scheme.split(['/', '?', '#']).next().unwrap_or_default();
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let host = if host_port.starts_with('[') {
+        host_port.split_inclusive(']').next().unwrap_or_default()
+    } else {
+        host_port.split(':').next().unwrap_or_default()
+    };
+    (!host.is_empty()).then(|| host.to_ascii_lowercase())
+}
+
 /// Build the MIME message: multipart/alternative with text and HTML.
 pub fn build(from: &Mailbox, to: &str, m: &PendingMail) -> Result<Message, String> {
     let to: Mailbox = to.parse().map_err(|_| "invalid e-mail address of the successor".to_owned())?;
@@ -86,4 +140,32 @@ pub fn build(from: &Mailbox, to: &str, m: &PendingMail) -> Result<Message, Strin
                 .singlepart(SinglePart::builder().header(header::ContentType::TEXT_HTML).body(m.html_body.clone())),
         )
         .map_err(|e| format!("message: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn url_host_is_the_tls_server_name() {
+        assert_eq!(url_host("localhost:2525?tls=required").as_deref(), Some("localhost"));
+        assert_eq!(url_host("user:pa%40ss@Mail.Example.org:465/ehlo").as_deref(), Some("mail.example.org"));
+        assert_eq!(url_host("[::1]:25").as_deref(), Some("[::1]"));
+        assert_eq!(url_host("u:p@:25"), None);
+    }
+
+    #[test]
+    fn ca_file_needs_a_tls_url_and_a_certificate() {
+        let dir = std::env::temp_dir().join(format!("nachfolge-mail-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let empty = dir.join("empty.pem");
+        std::fs::write(&empty, "not a certificate\n").expect("write");
+        let err = tls_with_ca("smtps://localhost", &empty).err().expect("no certificate");
+        assert!(err.to_string().contains("no PEM certificate"), "{err}");
+        let err = tls_with_ca("smtps://localhost", &dir.join("missing.pem")).err().expect("missing file");
+        assert!(err.to_string().contains("missing.pem"), "{err}");
+        let cfg = SmtpConfig { url: "smtp://localhost:25".into(), ca_file: Some(empty), ..SmtpConfig::default() };
+        let err = Mailer::new(&cfg).err().expect("plaintext URL with a CA file");
+        assert!(err.to_string().contains("uses no TLS"), "{err}");
+    }
 }
