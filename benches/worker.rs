@@ -355,7 +355,19 @@ async fn wait_consumer(conn: &Connection, c: &Config) {
     panic!("worker did not start consuming");
 }
 
+/// Remove the run's database, quorum queues and exchanges from the shared services.
 async fn drop_db(c: &Config) {
+    if let Ok(conn) = Connection::connect(AMQP, ConnectionProperties::default()).await {
+        if let Ok(ch) = conn.create_channel().await {
+            for q in [&c.amqp.commands_queue, &c.amqp.dead_letter_queue] {
+                let _ = ch.queue_delete(q.as_str().into(), QueueDeleteOptions::default()).await;
+            }
+            for x in [&c.amqp.commands_exchange, &c.amqp.events_exchange, &c.amqp.dead_letter_exchange] {
+                let _ = ch.exchange_delete(x.as_str().into(), ExchangeDeleteOptions::default()).await;
+            }
+        }
+        let _ = conn.close(200, "bye".into()).await;
+    }
     let name = c.database.url.rsplit('/').next().unwrap_or_default().to_owned();
     if let Ok(pool) = sqlx::PgPool::connect("postgres://postgres@127.0.0.1:5432/postgres").await {
         let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)")).execute(&pool).await;

@@ -160,9 +160,9 @@ mod tests {
         std::fs::create_dir_all(&dir).expect("temp dir");
         let empty = dir.join("empty.pem");
         std::fs::write(&empty, "not a certificate\n").expect("write");
-        let err = tls_with_ca("smtps://localhost", &empty).err().expect("no certificate");
+        let err = tls_with_ca("smtps://localhost", &empty).expect_err("no certificate");
         assert!(err.to_string().contains("no PEM certificate"), "{err}");
-        let err = tls_with_ca("smtps://localhost", &dir.join("missing.pem")).err().expect("missing file");
+        let err = tls_with_ca("smtps://localhost", &dir.join("missing.pem")).expect_err("missing file");
         assert!(err.to_string().contains("missing.pem"), "{err}");
         let cfg = SmtpConfig { url: "smtp://localhost:25".into(), ca_file: Some(empty), ..SmtpConfig::default() };
         let err = Mailer::new(&cfg).err().expect("plaintext URL with a CA file");

@@ -3,6 +3,7 @@
 //! Every command runs in one transaction that locks its body row ([`Store::apply`]); the effects the core
 //! returns are written in that same transaction, so nothing is lost between state and messages.
 
+use std::collections::HashMap;
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -208,21 +209,19 @@ impl Store {
             });
         }
         let existing = lock_body(&mut tx, body_id).await?;
+        let audit_seq = existing.as_ref().map_or(0, |(_, seq)| *seq);
+        let before = existing.as_ref().map(|(b, _)| case_rows(b)).unwrap_or_default();
         let result = match (snapshot, cmd) {
-            (Some(snapshot), _) => case::register(existing.as_ref(), snapshot),
+            (Some(snapshot), _) => case::register(existing.as_ref().map(|(b, _)| b), snapshot),
             (None, Some(cmd)) => match existing {
                 None => Err(Rejection::Unknown(format!("body: unknown body {body_id:?}"))),
-                Some(mut body) => case::handle(&mut body, cmd, now, settings).map(|effects| (body, effects)),
+                Some((mut body, _)) => case::handle(&mut body, cmd, now, settings).map(|effects| (body, effects)),
             },
             (None, None) => Err(Rejection::Invalid("no command".into())),
         };
         match result {
             Ok((body, effects)) => {
-                save_body(&mut tx, &body, now).await?;
-                let mut seq = AuditSeq::load(&mut tx, body_id).await?;
-                seq.append(&mut tx, now, "command", &cause.ty, Some(&cause.key), &cause.payload).await?;
-                write_effects(&mut tx, &body, cause, effects, now, templates, &mut seq).await?;
-                seq.store(&mut tx).await?;
+                persist(&mut tx, &body, &before, audit_seq, cause, effects, now, templates).await?;
                 tx.commit().await?;
                 Ok(Applied::Applied)
             }
@@ -272,17 +271,19 @@ impl Store {
             tx.rollback().await?;
             return Ok(());
         }
-        let mut audit_body = None;
         if let Some(id) = body_id {
-            if lock_body(&mut tx, id).await.ok().flatten().is_some() {
-                audit_body = Some(id);
+            if let Some((_, audit_seq)) = lock_body(&mut tx, id).await? {
+                let mut seq = AuditSeq { body_id: id.to_owned(), seq: audit_seq, rows: Vec::new() };
+                let payload = json!({"message": cause.payload, "reason": reason});
+                seq.push(now, "rejected", &cause.ty, Some(&cause.key), &payload);
+                let last = seq.seq;
+                seq.flush(&mut tx).await?;
+                sqlx::query("UPDATE bodies SET audit_seq = $2 WHERE id = $1")
+                    .bind(id)
+                    .bind(last)
+                    .execute(&mut *tx)
+                    .await?;
             }
-        }
-        if let Some(id) = audit_body {
-            let mut seq = AuditSeq::load(&mut tx, id).await?;
-            let payload = json!({"message": cause.payload, "reason": reason});
-            seq.append(&mut tx, now, "rejected", &cause.ty, Some(&cause.key), &payload).await?;
-            seq.store(&mut tx).await?;
         }
         let data = crate::messages::MessageRejected {
             message_id: (!cause.key.is_empty()).then(|| cause.key.clone()),
@@ -339,17 +340,14 @@ impl Store {
             tx.rollback().await?;
             return Ok(Ok(()));
         }
-        let Some(mut body) = lock_body(&mut tx, body_id).await? else {
+        let Some((mut body, audit_seq)) = lock_body(&mut tx, body_id).await? else {
             tx.commit().await?;
             return Ok(Err(Rejection::Unknown(format!("body {body_id:?} vanished"))));
         };
+        let before = case_rows(&body);
         match case::handle(&mut body, cmd, now, settings) {
             Ok(effects) => {
-                save_body(&mut tx, &body, now).await?;
-                let mut seq = AuditSeq::load(&mut tx, body_id).await?;
-                seq.append(&mut tx, now, "command", &cause.ty, Some(&cause.key), &cause.payload).await?;
-                write_effects(&mut tx, &body, cause, effects, now, templates, &mut seq).await?;
-                seq.store(&mut tx).await?;
+                persist(&mut tx, &body, &before, audit_seq, cause, effects, now, templates).await?;
                 tx.commit().await?;
                 Ok(Ok(()))
             }
@@ -561,35 +559,84 @@ fn decode_body(body_id: &str, state: Value) -> Result<Body, StoreError> {
     Ok(body)
 }
 
-/// Lock the body row for this transaction and load the aggregate (`None` if the body does not exist).
-async fn lock_body(tx: &mut Transaction<'_, Postgres>, body_id: &str) -> Result<Option<Body>, StoreError> {
+/// A locked body with its audit sequence (`None` if the body does not exist yet).
+type Locked = Option<(Body, i64)>;
+
+/// Lock the body row for this transaction and load the aggregate and its audit sequence.
+async fn lock_body(tx: &mut Transaction<'_, Postgres>, body_id: &str) -> Result<Locked, StoreError> {
     // registration of a new body: serialise concurrent first registrations with an advisory lock
     sqlx::query("SELECT pg_advisory_xact_lock(hashtext($1))").bind(body_id).execute(&mut **tx).await?;
-    let state: Option<Value> = sqlx::query_scalar("SELECT state FROM bodies WHERE id = $1 FOR UPDATE")
+    let row = sqlx::query("SELECT state, audit_seq FROM bodies WHERE id = $1 FOR UPDATE")
         .bind(body_id)
         .fetch_optional(&mut **tx)
         .await?;
-    state.map(|s| decode_body(body_id, s)).transpose()
+    row.map(|r| Ok((decode_body(body_id, r.get(0))?, r.get(1)))).transpose()
 }
 
-async fn save_body(tx: &mut Transaction<'_, Postgres>, body: &Body, now: DateTime<Utc>) -> Result<(), StoreError> {
+/// What the `cases` listing table holds of a case; only changed cases are written.
+type CaseRow = (String, i32, Option<String>, Option<DateTime<Utc>>);
+
+fn case_rows(body: &Body) -> HashMap<String, CaseRow> {
+    body.cases
+        .values()
+        .map(|c| {
+            let deadline = match &c.state {
+                case::CaseState::Offered(o) => o.deadline.as_ref().map(|d| d.ends_at),
+                _ => None,
+            };
+            (c.id.clone(), (c.state_name().to_owned(), c.round as i32, c.successor().map(str::to_owned), deadline))
+        })
+        .collect()
+}
+
+/// Write what a command produced, in its transaction: effects (outbox, mails, timers), the body with its
+/// audit sequence and changed cases, and the audit rows — batched, a few statements per command.
+#[allow(clippy::too_many_arguments)]
+async fn persist(
+    tx: &mut Transaction<'_, Postgres>,
+    body: &Body,
+    before: &HashMap<String, CaseRow>,
+    audit_seq: i64,
+    cause: &Cause,
+    effects: Vec<Effect>,
+    now: DateTime<Utc>,
+    templates: &Templates,
+) -> Result<(), StoreError> {
+    let mut seq = AuditSeq { body_id: body.id().to_owned(), seq: audit_seq, rows: Vec::new() };
+    seq.push(now, "command", &cause.ty, Some(&cause.key), &cause.payload);
+    let mut outbox = Vec::new();
+    write_effects(tx, body, cause, effects, now, templates, &mut seq, &mut outbox).await?;
+    save_body(tx, body, before, seq.seq, now).await?;
+    insert_events(tx, outbox).await?;
+    seq.flush(tx).await
+}
+
+async fn save_body(
+    tx: &mut Transaction<'_, Postgres>,
+    body: &Body,
+    before: &HashMap<String, CaseRow>,
+    audit_seq: i64,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
     let state = serde_json::to_value(body).map_err(|e| StoreError::Corrupt(body.id().to_owned(), e.to_string()))?;
     let land = serde_json::to_value(body.land()).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
     sqlx::query(
-        "INSERT INTO bodies (id, land, state, updated_at) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (id) DO UPDATE SET land = EXCLUDED.land, state = EXCLUDED.state, updated_at = EXCLUDED.updated_at",
+        "INSERT INTO bodies (id, land, state, audit_seq, updated_at) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (id) DO UPDATE SET land = EXCLUDED.land, state = EXCLUDED.state, audit_seq = EXCLUDED.audit_seq,
+           updated_at = EXCLUDED.updated_at",
     )
     .bind(body.id())
     .bind(land)
     .bind(state)
+    .bind(audit_seq)
     .bind(now)
     .execute(&mut **tx)
     .await?;
-    for c in body.cases.values() {
-        let deadline = match &c.state {
-            case::CaseState::Offered(o) => o.deadline.as_ref().map(|d| d.ends_at),
-            _ => None,
-        };
+    for (id, row) in case_rows(body) {
+        if before.get(&id) == Some(&row) {
+            continue;
+        }
+        let (state, round, successor, deadline) = row;
         sqlx::query(
             "INSERT INTO cases (id, body_id, state, round, successor, deadline, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
              ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, round = EXCLUDED.round, successor = EXCLUDED.successor,
@@ -597,11 +644,11 @@ async fn save_body(tx: &mut Transaction<'_, Postgres>, body: &Body, now: DateTim
              WHERE cases.state IS DISTINCT FROM EXCLUDED.state OR cases.round IS DISTINCT FROM EXCLUDED.round
                OR cases.deadline IS DISTINCT FROM EXCLUDED.deadline",
         )
-        .bind(&c.id)
+        .bind(&id)
         .bind(body.id())
-        .bind(c.state_name())
-        .bind(c.round as i32)
-        .bind(c.successor())
+        .bind(state)
+        .bind(round)
+        .bind(successor)
         .bind(deadline)
         .bind(now)
         .execute(&mut **tx)
@@ -610,48 +657,101 @@ async fn save_body(tx: &mut Transaction<'_, Postgres>, body: &Body, now: DateTim
     Ok(())
 }
 
-/// The per-body audit sequence, kept in the body row so the log is gap-free.
+/// One audit row: sequence, time, kind, type, message id, payload.
+type AuditRow = (i64, DateTime<Utc>, String, String, Option<String>, Value);
+
+/// The per-body audit sequence, kept in the body row so the log is gap-free; rows are buffered and
+/// written with one statement.
 struct AuditSeq {
     body_id: String,
     seq: i64,
+    rows: Vec<AuditRow>,
 }
 
 impl AuditSeq {
-    async fn load(tx: &mut Transaction<'_, Postgres>, body_id: &str) -> Result<AuditSeq, StoreError> {
-        let seq: i64 =
-            sqlx::query_scalar("SELECT audit_seq FROM bodies WHERE id = $1").bind(body_id).fetch_one(&mut **tx).await?;
-        Ok(AuditSeq { body_id: body_id.to_owned(), seq })
-    }
-    async fn append(
-        &mut self,
-        tx: &mut Transaction<'_, Postgres>,
-        at: DateTime<Utc>,
-        kind: &str,
-        ty: &str,
-        message_id: Option<&str>,
-        payload: &Value,
-    ) -> Result<(), StoreError> {
+    fn push(&mut self, at: DateTime<Utc>, kind: &str, ty: &str, message_id: Option<&str>, payload: &Value) {
         self.seq += 1;
-        sqlx::query("INSERT INTO audit_log (body_id, seq, at, kind, type, message_id, payload) VALUES ($1, $2, $3, $4, $5, $6, $7)")
-            .bind(&self.body_id)
-            .bind(self.seq)
-            .bind(at)
-            .bind(kind)
-            .bind(ty)
-            .bind(message_id)
-            .bind(payload)
-            .execute(&mut **tx)
-            .await?;
+        self.rows.push((self.seq, at, kind.to_owned(), ty.to_owned(), message_id.map(str::to_owned), payload.clone()));
+    }
+    async fn flush(self, tx: &mut Transaction<'_, Postgres>) -> Result<(), StoreError> {
+        if self.rows.is_empty() {
+            return Ok(());
+        }
+        let mut seqs = Vec::with_capacity(self.rows.len());
+        let (mut ats, mut kinds, mut types, mut ids, mut payloads) = (vec![], vec![], vec![], vec![], vec![]);
+        for (seq, at, kind, ty, id, payload) in self.rows {
+            seqs.push(seq);
+            ats.push(at);
+            kinds.push(kind);
+            types.push(ty);
+            ids.push(id);
+            payloads.push(payload);
+        }
+        sqlx::query(
+            "INSERT INTO audit_log (body_id, seq, at, kind, type, message_id, payload)
+             SELECT $1, * FROM UNNEST($2::bigint[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::jsonb[])",
+        )
+        .bind(&self.body_id)
+        .bind(seqs)
+        .bind(ats)
+        .bind(kinds)
+        .bind(types)
+        .bind(ids)
+        .bind(payloads)
+        .execute(&mut **tx)
+        .await?;
         Ok(())
     }
-    async fn store(&self, tx: &mut Transaction<'_, Postgres>) -> Result<(), StoreError> {
-        sqlx::query("UPDATE bodies SET audit_seq = $2 WHERE id = $1")
-            .bind(&self.body_id)
-            .bind(self.seq)
-            .execute(&mut **tx)
-            .await?;
-        Ok(())
+}
+
+/// An outbox row waiting to be written.
+struct OutboxRow {
+    id: String,
+    body_id: Option<String>,
+    ty: String,
+    event: Value,
+    now: DateTime<Utc>,
+}
+
+fn outbox_row(id: &str, body_id: Option<&str>, ty: &str, data: Value, now: DateTime<Utc>, cause: &Cause) -> OutboxRow {
+    let event = CloudEvent::new(id.to_owned(), ty, body_id.unwrap_or(""), now, data);
+    let mut event = serde_json::to_value(&event).unwrap_or(Value::Null);
+    if let (Some(obj), Some(tp)) = (event.as_object_mut(), cause.traceparent.as_ref()) {
+        obj.insert("traceparent".into(), Value::String(tp.clone()));
+        if let Some(ts) = cause.tracestate.as_ref() {
+            obj.insert("tracestate".into(), Value::String(ts.clone()));
+        }
     }
+    OutboxRow { id: id.to_owned(), body_id: body_id.map(str::to_owned), ty: ty.to_owned(), event, now }
+}
+
+/// Write outbox rows with one statement, in their order (the relay publishes by id).
+async fn insert_events(tx: &mut Transaction<'_, Postgres>, rows: Vec<OutboxRow>) -> Result<(), StoreError> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let (mut ids, mut bodies, mut types, mut events, mut times) = (vec![], vec![], vec![], vec![], vec![]);
+    for r in rows {
+        ids.push(r.id);
+        bodies.push(r.body_id);
+        types.push(r.ty);
+        events.push(r.event);
+        times.push(r.now);
+    }
+    sqlx::query(
+        "INSERT INTO outbox (event_id, body_id, type, event, created_at)
+         SELECT a, b, c, d, e FROM UNNEST($1::text[], $2::text[], $3::text[], $4::jsonb[], $5::timestamptz[]) WITH ORDINALITY AS t(a, b, c, d, e, n)
+         ORDER BY n
+         ON CONFLICT (event_id) DO NOTHING",
+    )
+    .bind(ids)
+    .bind(bodies)
+    .bind(types)
+    .bind(events)
+    .bind(times)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
 }
 
 async fn insert_event(
@@ -663,23 +763,7 @@ async fn insert_event(
     now: DateTime<Utc>,
     cause: &Cause,
 ) -> Result<(), StoreError> {
-    let event = CloudEvent::new(id.to_owned(), ty, body_id.unwrap_or(""), now, data);
-    let mut event = serde_json::to_value(&event).unwrap_or(Value::Null);
-    if let (Some(obj), Some(tp)) = (event.as_object_mut(), cause.traceparent.as_ref()) {
-        obj.insert("traceparent".into(), Value::String(tp.clone()));
-        if let Some(ts) = cause.tracestate.as_ref() {
-            obj.insert("tracestate".into(), Value::String(ts.clone()));
-        }
-    }
-    sqlx::query("INSERT INTO outbox (event_id, body_id, type, event, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (event_id) DO NOTHING")
-        .bind(id)
-        .bind(body_id)
-        .bind(ty)
-        .bind(event)
-        .bind(now)
-        .execute(&mut **tx)
-        .await?;
-    Ok(())
+    insert_events(tx, vec![outbox_row(id, body_id, ty, data, now, cause)]).await
 }
 
 /// The deterministic Message-ID of a case round's e-mail.
@@ -689,6 +773,7 @@ pub fn mail_message_id(case: &str, round: u32) -> String {
     format!("<{safe}.r{round}@nachfolge.invalid>")
 }
 
+#[allow(clippy::too_many_arguments)]
 async fn write_effects(
     tx: &mut Transaction<'_, Postgres>,
     body: &Body,
@@ -697,14 +782,15 @@ async fn write_effects(
     now: DateTime<Utc>,
     templates: &Templates,
     seq: &mut AuditSeq,
+    outbox: &mut Vec<OutboxRow>,
 ) -> Result<(), StoreError> {
     let body_id = body.id();
     for (i, effect) in effects.into_iter().enumerate() {
         let id = event_id(&cause.key, i);
         match effect {
             Effect::Publish { event_type, data } => {
-                seq.append(tx, now, "effect", event_type, Some(&id), &data).await?;
-                insert_event(tx, &id, Some(body_id), event_type, data, now, cause).await?;
+                seq.push(now, "effect", event_type, Some(&id), &data);
+                outbox.push(outbox_row(&id, Some(body_id), event_type, data, now, cause));
             }
             Effect::Announce(a) => {
                 let text = templates.announcement(&a.template, &a.context)?;
@@ -720,14 +806,14 @@ async fn write_effects(
                     facts: a.context.clone(),
                 };
                 let data = serde_json::to_value(data).unwrap_or(Value::Null);
-                seq.append(tx, now, "effect", "announcement.issued", Some(&id), &data).await?;
-                insert_event(tx, &id, Some(body_id), "announcement.issued", data, now, cause).await?;
+                seq.push(now, "effect", "announcement.issued", Some(&id), &data);
+                outbox.push(outbox_row(&id, Some(body_id), "announcement.issued", data, now, cause));
             }
             Effect::Mail(m) => {
                 let rendered = templates.mail(&m.template, &m.context)?;
                 let message_id = mail_message_id(&m.case, m.round);
                 let audit = json!({"case": m.case, "round": m.round, "candidate": m.candidate, "message_id": message_id, "template": m.template});
-                seq.append(tx, now, "effect", "mail.queued", Some(&message_id), &audit).await?;
+                seq.push(now, "effect", "mail.queued", Some(&message_id), &audit);
                 sqlx::query(
                     "INSERT INTO mail_outbox (message_id, body_id, case_id, round, candidate, recipient, reply_to, subject, text_body, html_body, created_at, next_attempt_at)
                      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) ON CONFLICT (message_id) DO NOTHING",
@@ -748,7 +834,7 @@ async fn write_effects(
             }
             Effect::Schedule { key, due_at, case, round } => {
                 let audit = json!({"key": key, "due_at": due_at, "case": case, "round": round});
-                seq.append(tx, now, "effect", "timer.scheduled", None, &audit).await?;
+                seq.push(now, "effect", "timer.scheduled", None, &audit);
                 sqlx::query(
                     "INSERT INTO timers (key, body_id, case_id, round, due_at) VALUES ($1, $2, $3, $4, $5)
                      ON CONFLICT (key) DO UPDATE SET due_at = EXCLUDED.due_at, leased_until = NULL, fired_at = NULL",
@@ -767,7 +853,7 @@ async fn write_effects(
                     .execute(&mut **tx)
                     .await?;
                 if n.rows_affected() > 0 {
-                    seq.append(tx, now, "effect", "timer.cancelled", None, &json!({"key": key})).await?;
+                    seq.push(now, "effect", "timer.cancelled", None, &json!({"key": key}));
                 }
             }
         }

@@ -174,13 +174,20 @@ impl Worker {
     }
 
     /// Stop consuming, finish in-flight work, flush the outbox once more, close connections.
-    pub async fn shutdown(self) {
+    pub async fn shutdown(mut self) {
         let _ = self.shutdown.send(true);
-        for t in self.tasks {
+        for t in std::mem::take(&mut self.tasks) {
             let _ = tokio::time::timeout(Duration::from_secs(20), t).await;
         }
         self.shared.store.pool.close().await;
         tracing::info!("worker stopped");
+    }
+}
+
+impl Drop for Worker {
+    /// A worker dropped without `shutdown` still stops its loops (they finish in the background).
+    fn drop(&mut self) {
+        let _ = self.shutdown.send(true);
     }
 }
 
@@ -272,7 +279,7 @@ struct Job {
 
 async fn consume_session(shared: &Arc<Shared>, mut shutdown: watch::Receiver<bool>) -> anyhow::Result<()> {
     let cfg = &shared.config.amqp;
-    let conn = bus::connect(&cfg.url, "nachfolge-consumer").await?;
+    let conn = bus::connect_config(cfg, "nachfolge-consumer").await?;
     let ch = conn.create_channel().await?;
     bus::declare_topology(&ch, cfg).await?;
     ch.basic_qos(cfg.prefetch, BasicQosOptions::default()).await?;
@@ -551,7 +558,7 @@ async fn relay_loop(shared: Arc<Shared>, mut shutdown: watch::Receiver<bool>) {
 
 async fn relay_session(shared: &Arc<Shared>, mut shutdown: watch::Receiver<bool>) -> anyhow::Result<()> {
     let cfg = &shared.config.amqp;
-    let conn: Connection = bus::connect(&cfg.url, "nachfolge-publisher").await?;
+    let conn: Connection = bus::connect_config(cfg, "nachfolge-publisher").await?;
     let ch = bus::confirm_channel(&conn).await?;
     bus::declare_topology(&ch, cfg).await?;
     let poll = shared.config.worker.poll_interval();

@@ -78,6 +78,7 @@ async fn sigkill_at_random_moments_nothing_lost_nothing_doubled() {
     let mut config = test_config(&suffix, &smtp.url());
     config.smtp.timeout_secs = 2;
     let (_conn, ch, events, dead) = observe(&config).await;
+    let _cleanup = support::app::Cleanup(config.clone());
     let log = std::env::temp_dir().join(format!("nachfolge-crash-{suffix}.log"));
 
     // the killer: SIGKILL at random moments, restart at once, until enough kills are done

@@ -160,6 +160,7 @@ async fn rabbitmq_stopped_and_started_consumer_and_relay_recover_outbox_drains()
     let _serial = SERIAL.lock().await;
     let smtp = SmtpSink::start().await;
     let config = test_config(&unique(), &smtp.url());
+    let _cleanup = support::app::Cleanup(config.clone());
     let events = observe(&config).await;
     let clock = Arc::new(Clock::default());
     let worker = Worker::start(config.clone(), clock.clone()).await.expect("worker");
@@ -232,6 +233,7 @@ async fn postgresql_restarted_messages_are_retried_not_dead_lettered() {
     let _serial = SERIAL.lock().await;
     let smtp = SmtpSink::start().await;
     let config = test_config(&unique(), &smtp.url());
+    let _cleanup = support::app::Cleanup(config.clone());
     let events = observe(&config).await;
     let worker = Worker::start(config.clone(), Arc::new(Clock::default())).await.expect("worker");
     send(&config, "election.registered", nrw()).await;
@@ -258,6 +260,7 @@ async fn smtp_down_mail_retried_and_delivered_later() {
     let smtp = SmtpSink::start().await;
     smtp.set_mode(SinkMode::Down);
     let config = test_config(&unique(), &smtp.url());
+    let _cleanup = support::app::Cleanup(config.clone());
     let events = observe(&config).await;
     let clock = Arc::new(Clock::default());
     let worker = Worker::start(config.clone(), clock.clone()).await.expect("worker");
@@ -304,6 +307,7 @@ async fn scale_run(workers: usize) -> (BTreeMap<String, Vec<String>>, Events) {
     let smtp = SmtpSink::start().await;
     let mut config = test_config(&unique(), &smtp.url());
     config.amqp.prefetch = 16;
+    let _cleanup = support::app::Cleanup(config.clone());
     let events = observe(&config).await;
     let mut running = Vec::new();
     for _ in 0..workers {

@@ -16,7 +16,9 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use lapin::options::QueueDeclareOptions;
+use lapin::tcp::OwnedTLSConfig;
 use lapin::types::FieldTable;
+use lapin::DefaultConnectionBuilder;
 use nachfolge::bus;
 use nachfolge::config::{AmqpConfig, SmtpConfig};
 use nachfolge::mail::{Mailer, SendResult};
@@ -34,7 +36,7 @@ fn amqps_url(proxy: &TlsProxy) -> String {
     format!("amqps://guest:guest@localhost:{}/%2f", proxy.addr.port())
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn amqps_with_the_test_ca_opens_a_channel_and_declares_a_queue() {
     let pki = TestPki::get();
     let proxy = TlsProxy::start(pki, rabbitmq()).await;
@@ -42,7 +44,9 @@ async fn amqps_with_the_test_ca_opens_a_channel_and_declares_a_queue() {
 
     let conn = tokio::time::timeout(LIMIT, bus::connect_config(&cfg, "nachfolge-tls-test"))
         .await
-        .expect("connect in time")
+        .unwrap_or_else(|_| {
+            panic!("connect in time (proxy: {} handshakes, {:?})", proxy.handshakes(), proxy.failures())
+        })
         .expect("AMQPS connection trusting amqp.ca_file");
     let ch = conn.create_channel().await.expect("channel over TLS");
     let queue = ch
@@ -74,7 +78,7 @@ async fn amqps_with_the_test_ca_opens_a_channel_and_declares_a_queue() {
 fn background_runtime() -> &'static tokio::runtime::Runtime {
     static RT: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
     RT.get_or_init(|| {
-        tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().expect("runtime")
+        tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime")
     })
 }
 
@@ -104,14 +108,21 @@ fn amqps_without_the_test_ca_is_refused() {
             let text = err.to_string();
             assert!(text.contains("UnknownIssuer") || text.contains("certificate"), "{text}");
         }
-        let failures = proxy.failures();
-        assert!(!failures.is_empty(), "the proxy saw no refused handshake");
-        assert!(
-            failures.iter().all(|f| f.contains("UnknownCA") || f.contains("BadCertificate")),
-            "the client refused the certificate: {failures:?}"
-        );
+        assert!(!proxy.failures().is_empty(), "the proxy saw no aborted handshake");
         assert_eq!(proxy.handshakes(), 0, "no TLS session, nothing forwarded to RabbitMQ");
         drop(connect);
+
+        // Why: the same TLS set-up without auto-recovery returns the client's verdict at once.
+        let err = DefaultConnectionBuilder::new()
+            .expect("lapin runtime")
+            .with_uri_str(url.clone())
+            .with_tls_config(OwnedTLSConfig::default())
+            .connect()
+            .await
+            .expect_err("certificate not trusted");
+        let text = err.to_string();
+        assert!(text.contains("UnknownIssuer"), "the certificate is unknown: {text}");
+        assert_eq!(proxy.handshakes(), 0);
 
         // A CA file that is not a certificate is an error naming the key, not a silent fallback to
         // the built-in roots.
@@ -156,7 +167,7 @@ fn verbs(server: &TlsSmtpServer) -> Vec<(bool, String)> {
         .collect()
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn smtp_starttls_required_with_the_test_ca_delivers_over_tls() {
     let pki = TestPki::get();
     let server = TlsSmtpServer::start(pki, SmtpTls::StartTls).await;
@@ -182,7 +193,7 @@ async fn smtp_starttls_required_with_the_test_ca_delivers_over_tls() {
     }
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn smtp_tls_required_never_sends_in_clear_when_starttls_is_not_offered() {
     let pki = TestPki::get();
     let server = TlsSmtpServer::start(pki, SmtpTls::NoStartTls).await;
@@ -195,7 +206,7 @@ async fn smtp_tls_required_never_sends_in_clear_when_starttls_is_not_offered() {
     assert!(verbs.iter().all(|(_, v)| v == "EHLO" || v == "QUIT"), "only EHLO (and QUIT) in clear: {verbs:?}");
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn smtp_starttls_without_the_test_ca_fails_and_sends_nothing() {
     let pki = TestPki::get();
     let server = TlsSmtpServer::start(pki, SmtpTls::StartTls).await;
@@ -208,7 +219,7 @@ async fn smtp_starttls_without_the_test_ca_fails_and_sends_nothing() {
     assert!(!verbs(&server).iter().any(|(_, v)| v == "MAIL"), "{:?}", server.commands());
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn smtps_implicit_tls_with_the_test_ca_delivers() {
     let pki = TestPki::get();
     let server = TlsSmtpServer::start(pki, SmtpTls::Implicit).await;

@@ -534,6 +534,7 @@ async fn sigkill_between_and_during_steps_loses_nothing_and_doubles_nothing() {
     let suffix = support::app::unique();
     let config = support::app::test_config(&suffix, &smtp.url());
     let (_conn, ch, events, _dead) = support::app::observe(&config).await;
+    let _cleanup = support::app::Cleanup(config.clone());
     let log = std::env::temp_dir().join(format!("nachfolge-crash-{suffix}.log"));
     let mut child = support::child::Child::new(config.clone(), log.clone());
     let publish = |ty: &'static str, id: String, data: Value| {

@@ -73,6 +73,49 @@ pub struct App {
     pub ch: Channel,
     pub events: Collected,
     pub dead: DeadLetters,
+    /// Deletes the test's queues, exchanges and database when the app is dropped (also on failure).
+    pub cleanup: Cleanup,
+}
+
+/// Removes what a test created on the shared services — its quorum queues, exchanges and database — when
+/// dropped, even when the test panics. Leftover quorum queues pile up on the machine's RabbitMQ otherwise.
+pub struct Cleanup(pub Config);
+
+impl Drop for Cleanup {
+    fn drop(&mut self) {
+        let c = self.0.clone();
+        // the worker's loops see their shutdown signal first and do not declare the topology again
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let done = std::thread::spawn(move || {
+            let Ok(rt) = tokio::runtime::Builder::new_current_thread().enable_all().build() else { return };
+            rt.block_on(async move {
+                if let Ok(conn) = Connection::connect(AMQP_URL, ConnectionProperties::default()).await {
+                    if let Ok(ch) = conn.create_channel().await {
+                        let observer = format!("{}.observer", c.amqp.events_exchange);
+                        for q in [&c.amqp.commands_queue, &c.amqp.dead_letter_queue, &c.amqp.events_queue, &observer] {
+                            if !q.is_empty() {
+                                let _ = ch.queue_delete(q.as_str().into(), Default::default()).await;
+                            }
+                        }
+                        for x in [&c.amqp.commands_exchange, &c.amqp.events_exchange, &c.amqp.dead_letter_exchange] {
+                            let _ = ch.exchange_delete(x.as_str().into(), Default::default()).await;
+                        }
+                    }
+                    let _ = conn.close(200, "bye".into()).await;
+                }
+                let name = c.database.url.rsplit('/').next().unwrap_or_default().to_owned();
+                if name.starts_with("nachfolge_t_") {
+                    if let Ok(pool) = sqlx::PgPool::connect("postgres://postgres@127.0.0.1:5432/postgres").await {
+                        let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
+                            .execute(&pool)
+                            .await;
+                        pool.close().await;
+                    }
+                }
+            });
+        });
+        let _ = done.join();
+    }
 }
 
 impl App {
@@ -90,7 +133,8 @@ impl App {
         let clock = Arc::new(Clock::with_offset_secs(config.clock.offset_secs));
         let (conn, ch, events, dead) = observe(&config).await;
         let worker = Worker::start(config.clone(), clock.clone()).await.expect("worker starts");
-        let app = App { suffix, config, clock, worker: Some(worker), smtp, conn, ch, events, dead };
+        let cleanup = Cleanup(config.clone());
+        let app = App { suffix, config, clock, worker: Some(worker), smtp, conn, ch, events, dead, cleanup };
         app.wait_ready().await;
         app
     }

@@ -40,7 +40,8 @@ impl TestPki {
     /// The test PKI of this process, generated on first use in a fresh temporary directory.
     pub fn get() -> &'static TestPki {
         PKI.get_or_init(|| {
-            let dir = std::env::temp_dir().join(format!("nachfolge-tls-test-{}", std::process::id()));
+            remove_stale_dirs();
+            let dir = std::env::temp_dir().join(format!("{DIR_PREFIX}{}", std::process::id()));
             TestPki::generate(&dir)
         })
     }
@@ -138,6 +139,21 @@ impl TestPki {
             .with_single_cert(certs, key)
             .expect("server certificate and key");
         TlsAcceptor::from(Arc::new(config))
+    }
+}
+
+const DIR_PREFIX: &str = "nachfolge-tls-test-";
+
+/// Removes the PKI directories of earlier test processes that are gone (a static is never dropped, so
+/// each run leaves its directory behind).
+fn remove_stale_dirs() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(|n| n.strip_prefix(DIR_PREFIX)) else { continue };
+        if pid.parse::<u32>().is_ok() && !Path::new("/proc").join(pid).exists() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
     }
 }
 
