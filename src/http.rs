@@ -46,6 +46,16 @@ pub trait Readiness: Send + Sync {
 pub struct HttpState {
     pub metrics: Arc<Metrics>,
     pub readiness: Arc<dyn Readiness>,
+    /// Read endpoints under `/bodies/` (answered by the worker), if any.
+    pub reads: Option<Arc<dyn Reads>>,
+}
+
+/// The future a [`Reads`] lookup returns: status and JSON body, `None` for an unknown path.
+pub type ReadFuture<'a> = std::pin::Pin<Box<dyn Future<Output = Option<(u16, String)>> + Send + 'a>>;
+
+/// Read-only resources under `/bodies/…`.
+pub trait Reads: Send + Sync {
+    fn get<'a>(&'a self, path: &'a str) -> ReadFuture<'a>;
 }
 
 /// Serves the endpoints on `listener` until `shutdown` completes, then lets in-flight connections finish
@@ -214,6 +224,7 @@ async fn route(head: &[u8], state: &HttpState) -> (Response, &'static str) {
         "/healthz" => "healthz",
         "/readyz" => "readyz",
         "/metrics" => "metrics",
+        p if p.starts_with("/bodies/") && state.reads.is_some() => "bodies",
         _ => return (Response::text(404, "not found\n"), "other"),
     };
     if method != "GET" {
@@ -224,6 +235,13 @@ async fn route(head: &[u8], state: &HttpState) -> (Response, &'static str) {
     let response = match route {
         "healthz" => Response::json(200, r#"{"status":"ok"}"#.to_owned()),
         "readyz" => readyz(state).await,
+        "bodies" => match state.reads.as_ref() {
+            Some(reads) => match reads.get(path).await {
+                Some((status, body)) => Response::json(status, body),
+                None => Response::text(404, "not found\n"),
+            },
+            None => Response::text(404, "not found\n"),
+        },
         _ => Response { status: 200, content_type: metrics::CONTENT_TYPE, body: state.metrics.render(), allow: false },
     };
     (response, route)
@@ -292,7 +310,7 @@ mod tests {
         let addr = listener.local_addr().expect("addr");
         let checks = Arc::new(Checks { broker: AtomicBool::new(true) });
         let metrics = Arc::new(Metrics::new());
-        let state = HttpState { metrics: metrics.clone(), readiness: checks.clone() };
+        let state = HttpState { metrics: metrics.clone(), readiness: checks.clone(), reads: None };
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let task = tokio::spawn(serve(listener, state, async {
             let _ = stopped.await;

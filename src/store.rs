@@ -541,8 +541,9 @@ async fn create_database_if_missing(opts: &PgConnectOptions) -> Result<(), Store
             let sql = format!("CREATE DATABASE \"{}\"", name.replace('"', "\"\""));
             match sqlx::query(&sql).execute(&mut admin).await {
                 Ok(_) => tracing::info!("database created"),
-                // another replica created it meanwhile
-                Err(sqlx::Error::Database(e)) if e.code().as_deref() == Some("42P04") => {}
+                // another replica (or a killed predecessor) created it meanwhile: 42P04 duplicate_database, or
+                // 23505 unique_violation when both inserted into pg_database at the same moment
+                Err(sqlx::Error::Database(e)) if matches!(e.code().as_deref(), Some("42P04" | "23505")) => {}
                 Err(e) => return Err(e.into()),
             }
             admin.close().await?;

@@ -158,8 +158,11 @@ impl Worker {
             .await
             .with_context(|| format!("http.addr {}", shared.config.http.addr))?;
         let http_addr = listener.local_addr().ok();
-        let http_state =
-            crate::http::HttpState { metrics: shared.metrics.clone(), readiness: Arc::new(Ready(shared.clone())) };
+        let http_state = crate::http::HttpState {
+            metrics: shared.metrics.clone(),
+            readiness: Arc::new(Ready(shared.clone())),
+            reads: Some(Arc::new(Reads(shared.clone()))),
+        };
         let mut srx = rx.clone();
         tasks.push(tokio::spawn(crate::http::serve(listener, http_state, async move {
             let _ = srx.wait_for(|s| *s).await;
@@ -209,6 +212,45 @@ async fn connect_store(config: &Config) -> anyhow::Result<Store> {
 fn is_transient(e: &sqlx::Error) -> bool {
     matches!(e, sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Tls(_))
         || matches!(e, sqlx::Error::Database(d) if d.code().is_some_and(|c| c.starts_with("57") || c.starts_with("08") || c == "40001" || c == "40P01"))
+}
+
+/// `GET /bodies/{id}` (the current snapshot with its cases) and `GET /bodies/{id}/succession-order` (who
+/// would succeed right now on every list, and who is passed over and why).
+struct Reads(Arc<Shared>);
+
+impl crate::http::Reads for Reads {
+    fn get<'a>(
+        &'a self,
+        path: &'a str,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Option<(u16, String)>> + Send + 'a>> {
+        Box::pin(async move {
+            let rest = path.strip_prefix("/bodies/")?;
+            let (id, what) = match rest.split_once('/') {
+                Some((id, what)) => (id, what),
+                None => (rest, ""),
+            };
+            if id.is_empty() || !matches!(what, "" | "succession-order") {
+                return None;
+            }
+            let not_found = || Some((404, serde_json::json!({"error": "unknown body"}).to_string()));
+            let unavailable = || Some((503, serde_json::json!({"error": "database unavailable"}).to_string()));
+            match what {
+                "" => match self.0.store.export(id).await {
+                    Ok(serde_json::Value::Null) => not_found(),
+                    Ok(v) => Some((200, v.to_string())),
+                    Err(_) => unavailable(),
+                },
+                _ => match self.0.store.load_body(id).await {
+                    Ok(Some(body)) => {
+                        let order = crate::rules::succession_order(&body, self.0.clock.now());
+                        Some((200, serde_json::to_string(&order).unwrap_or_default()))
+                    }
+                    Ok(None) => not_found(),
+                    Err(_) => unavailable(),
+                },
+            }
+        })
+    }
 }
 
 struct Ready(Arc<Shared>);
