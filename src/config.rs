@@ -42,6 +42,7 @@ pub struct Config {
     pub templates: TemplatesConfig,
     pub worker: WorkerConfig,
     pub rules: RulesConfig,
+    pub telemetry: TelemetryConfig,
 }
 
 /// RabbitMQ connection and topology.
@@ -255,6 +256,22 @@ impl WorkerConfig {
     /// The poll interval of the background loops.
     pub fn poll_interval(&self) -> Duration {
         Duration::from_millis(self.poll_interval_ms)
+    }
+}
+
+/// Trace export.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TelemetryConfig {
+    /// OTLP/HTTP endpoint of an OpenTelemetry collector (`http://collector:4318`); unset: no trace export.
+    pub otlp_endpoint: Option<String>,
+    /// `service.name` of the exported spans.
+    pub service_name: String,
+}
+
+impl Default for TelemetryConfig {
+    fn default() -> Self {
+        TelemetryConfig { otlp_endpoint: None, service_name: "nachfolge".into() }
     }
 }
 
@@ -477,9 +494,13 @@ fn schema() -> Schema {
         }
     }
     // Optional keys are skipped when `None`; they are known all the same.
-    for (section, key) in
-        [("service", "email_fiction_days"), ("templates", "dir"), ("amqp", "ca_file"), ("smtp", "ca_file")]
-    {
+    for (section, key) in [
+        ("service", "email_fiction_days"),
+        ("templates", "dir"),
+        ("amqp", "ca_file"),
+        ("smtp", "ca_file"),
+        ("telemetry", "otlp_endpoint"),
+    ] {
         schema.entry(section.to_owned()).or_default().entry(key.to_owned()).or_insert(serde_json::Value::Null);
     }
     schema

@@ -20,6 +20,7 @@ pub mod messages;
 pub mod metrics;
 pub mod model;
 pub mod ops;
+pub mod otlp;
 pub mod rules;
 pub mod store;
 pub mod telemetry;

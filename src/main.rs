@@ -155,14 +155,25 @@ fn main() -> ExitCode {
             }
         },
         cmd => {
-            nachfolge::telemetry::init(true);
             let config = match nachfolge::config::Config::load(cli.config.as_deref()) {
                 Ok(c) => c,
                 Err(e) => {
+                    nachfolge::telemetry::init(true);
                     eprintln!("error: {e}");
                     return ExitCode::from(2);
                 }
             };
+            // the worker exports traces when `telemetry.otlp_endpoint` is set; the other commands only log
+            let telemetry = if matches!(cmd, Cmd::Run) {
+                nachfolge::telemetry::init_worker(&config.telemetry)
+            } else {
+                nachfolge::telemetry::init(true);
+                Ok(())
+            };
+            if let Err(e) = telemetry {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
             let rt = match tokio::runtime::Runtime::new() {
                 Ok(rt) => rt,
                 Err(e) => {

@@ -21,6 +21,26 @@ pub fn init(json: bool) {
     };
 }
 
+/// The worker's subscriber: JSON logs, plus OTLP trace export when `telemetry.otlp_endpoint` is set.
+pub fn init_worker(telemetry: &crate::config::TelemetryConfig) -> Result<(), String> {
+    let Some(endpoint) = telemetry.otlp_endpoint.as_deref().filter(|e| !e.is_empty()) else {
+        init(true);
+        return Ok(());
+    };
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    let otlp = crate::otlp::OtlpLayer::new(endpoint, &telemetry.service_name, std::time::Duration::from_secs(1))?;
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let fmt = tracing_subscriber::fmt::layer()
+        .json()
+        .flatten_event(true)
+        .with_current_span(true)
+        .with_span_list(false)
+        .with_writer(std::io::stderr);
+    let _ = tracing_subscriber::registry().with(filter).with(fmt).with(otlp).try_init();
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
