@@ -4,7 +4,7 @@
 //! the invariants are checked from the published events and the database.
 //!
 //! Short form (CI): `cargo test --test crash` — 20 kills, 8 councils.
-//! Long form: `CRASH_KILLS=1000 CRASH_COUNCILS=40 cargo test --release --test crash -- --nocapture`.
+//! Long form: `CRASH_KILLS=1000 CRASH_COUNCILS=40 cargo test --test crash -- --nocapture` (≈ 10 minutes).
 //! `CRASH_SEED` repeats a run.
 
 mod support {

@@ -1,5 +1,5 @@
 //! Objections and election review (`review.decided`), objection periods (`objection_period.ended`), the
-//! OParl payloads (validated against the vendored OParl schema files in `tests/oparl/`) and the
+//! OParl payloads (validated against the OParl 1.1 schema files in `tests/oparl/`) and the
 //! "Nachrückerliste" (`rules::succession_order`) — all through the pure core, without services. Tests that
 //! check a statutory rule are named after its citation.
 //!
@@ -725,7 +725,7 @@ fn he_34_abs_4_annulled_determination_reports_no_objection_period() {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// OParl 1.1: Membership and Organization validate against the vendored schema files
+// OParl 1.1: Membership and Organization validate against the schema files in tests/oparl
 
 fn schema(name: &str) -> Value {
     let dir = format!("{}/tests/oparl", env!("CARGO_MANIFEST_DIR"));
@@ -747,7 +747,7 @@ fn schema(name: &str) -> Value {
 /// A validator for the subset of JSON Schema the OParl files use. Returns the violations.
 fn validate(schema: &Value, v: &Value, path: &str, errors: &mut Vec<String>) {
     if schema.get("$ref").is_some() {
-        return; // other OParl files (Location) are not vendored; we never emit those properties
+        return; // other OParl files (Location) are not in tests/oparl; we never emit those properties
     }
     let ok = match schema["type"].as_str() {
         Some("string") => v.is_string(),
