@@ -793,8 +793,34 @@ pub async fn fire_due_timers(shared: &Arc<Shared>) -> usize {
             return 0;
         }
     };
-    let mut fired = 0;
+    // one council's timers in order, different councils concurrently (each firing locks its council's
+    // row), bounded so the consumer keeps database connections
+    let mut by_body: std::collections::BTreeMap<String, Vec<crate::store::DueTimer>> =
+        std::collections::BTreeMap::new();
     for t in due {
+        by_body.entry(t.body_id.clone()).or_default().push(t);
+    }
+    let parallel = (shared.config.database.max_connections as usize / 2).clamp(1, 8);
+    let fired = futures_util::stream::iter(by_body.into_values())
+        .map(|timers| fire_timers_of_one_body(shared, timers, now))
+        .buffer_unordered(parallel)
+        .fold(0usize, |acc, n| async move { acc + n })
+        .await;
+    if fired > 0 {
+        shared.metrics.inc_counter("nachfolge_timers_fired_total", &[], fired as u64);
+        shared.wake_relay.notify_one();
+        shared.wake_mail.notify_one();
+    }
+    fired
+}
+
+async fn fire_timers_of_one_body(
+    shared: &Arc<Shared>,
+    timers: Vec<crate::store::DueTimer>,
+    now: DateTime<Utc>,
+) -> usize {
+    let mut fired = 0;
+    for t in timers {
         let cause = Cause {
             key: format!("timer:{}:{}", t.key, t.due_at.timestamp()),
             ty: if t.key.contains("#objection#") { "objection_period.ended".into() } else { "deadline.expired".into() },
@@ -818,9 +844,7 @@ pub async fn fire_due_timers(shared: &Arc<Shared>) -> usize {
         }
     }
     if fired > 0 {
-        shared.metrics.inc_counter("nachfolge_timers_fired_total", &[], fired as u64);
         shared.wake_relay.notify_one();
-        shared.wake_mail.notify_one();
     }
     fired
 }
