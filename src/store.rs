@@ -110,8 +110,8 @@ fn event_id(cause: &str, i: usize) -> String {
     uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_URL, format!("urn:nachfolge:{cause}:{i}").as_bytes()).to_string()
 }
 
-/// A SHA-free digest of the data for duplicate detection: the canonical JSON text itself is compared via
-/// a 128-bit hash (two UUIDv5 over the text), enough to tell "same id, different data".
+/// A digest of a message's type and data for duplicate detection: a UUIDv5 (SHA-1 based) of the JSON
+/// text, enough to tell "same id, different data".
 pub fn digest(ty: &str, data: &Value) -> String {
     let text = format!("{ty}\n{data}");
     uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_OID, text.as_bytes()).to_string()
