@@ -239,11 +239,23 @@ pub struct WorkerConfig {
     pub outbox_batch: u32,
     /// Poll interval of the outbox relay, mail sender and timer loop, in milliseconds.
     pub poll_interval_ms: u64,
+    /// Consumer lanes (at most `amqp.prefetch`): messages of one body always go to the same lane, lanes
+    /// run concurrently.
+    pub lanes: usize,
+    /// Most commands applied in one transaction (a lane's waiting messages, due timers).
+    pub batch_max: usize,
 }
 
 impl Default for WorkerConfig {
     fn default() -> Self {
-        Self { unknown_retry_secs: 300, max_message_bytes: 4 * 1024 * 1024, outbox_batch: 100, poll_interval_ms: 500 }
+        Self {
+            unknown_retry_secs: 300,
+            max_message_bytes: 4 * 1024 * 1024,
+            outbox_batch: 100,
+            poll_interval_ms: 500,
+            lanes: 4,
+            batch_max: 50,
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 //! PostgreSQL state: the body aggregates, inbox, audit log, outbox, mail outbox and timers.
 //!
-//! Every command runs in one transaction that locks its body row ([`Store::apply`]); the effects the core
+//! Commands run in transactions that lock their body rows ([`Store::apply_batch`]); the effects the core
 //! returns are written in that same transaction, so nothing is lost between state and messages.
 
 use std::collections::HashMap;
@@ -15,7 +15,7 @@ use sqlx::{ConnectOptions, Connection, PgPool, Postgres, Row, Transaction};
 use crate::case::{self, Effect, Rejection, Settings};
 use crate::config::DatabaseConfig;
 use crate::messages::{AnnouncementIssued, CloudEvent};
-use crate::model::Body;
+use crate::model::{Body, Snapshot};
 use crate::templates::Templates;
 
 /// Embedded migrations, applied in order (`nachfolge migrate`, and on `run`).
@@ -88,12 +88,32 @@ pub struct PendingEvent {
     pub attempts: i32,
 }
 
-/// The bookkeeping step an internal command comes with.
-#[derive(Debug, Clone, Copy)]
-pub enum Step<'a> {
-    MailSent { message_id: &'a str },
-    MailFailed { message_id: &'a str, reason: &'a str },
-    TimerFired { key: &'a str, due_at: DateTime<Utc> },
+/// The bookkeeping step an internal command comes with: it commits with the command's effects and
+/// deduplicates it (a mail result or a timer is applied once).
+#[derive(Debug, Clone)]
+pub enum Step {
+    MailSent { message_id: String },
+    MailFailed { message_id: String, reason: String },
+    TimerFired { key: String, due_at: DateTime<Utc> },
+}
+
+/// What one command of a batch asks for.
+#[derive(Debug, Clone)]
+pub enum Work {
+    /// `election.registered`: create or replace the body (deduplicated by the inbox).
+    Register(Box<Snapshot>),
+    /// Any other inbound command (deduplicated by the inbox).
+    Inbound(case::Command),
+    /// A timer or mail result with its bookkeeping step.
+    Internal(case::Command, Step),
+}
+
+/// One command of a batch: what caused it, the body it concerns, the work.
+#[derive(Debug, Clone)]
+pub struct Item {
+    pub cause: Cause,
+    pub body_id: String,
+    pub work: Work,
 }
 
 /// A due timer.
@@ -163,78 +183,184 @@ impl Store {
         sqlx::query("SELECT 1").execute(&self.pool).await.is_ok()
     }
 
-    /// Process one inbound command in one transaction: dedup, lock the body, run the core, write state,
-    /// audit, outbox, mails and timers.
-    #[allow(clippy::too_many_arguments)]
-    pub async fn apply_inbound(
+    /// Apply commands in as few transactions as possible (group commit): lock every body they name, run
+    /// the core on each command in order, write state, audit, outbox, mails and timers, commit once.
+    ///
+    /// Outcomes come back in the order of `items`. Inbound commands are deduplicated by the inbox, internal
+    /// ones by their bookkeeping step. A command the core refuses changes nothing: the batch is run again
+    /// without it. A rejection is not recorded here: the caller dead-letters the message and records it
+    /// with [`Store::record_rejection`].
+    pub async fn apply_batch(
         &self,
-        cause: &Cause,
-        body_id: &str,
-        cmd: Option<case::Command>,
-        snapshot: Option<crate::model::Snapshot>,
+        items: &[Item],
         now: DateTime<Utc>,
         settings: &Settings,
         templates: &Templates,
-    ) -> Result<Applied, StoreError> {
-        let digest = digest(&cause.ty, &cause.payload);
+    ) -> Result<Vec<Applied>, StoreError> {
+        let mut outcomes = Vec::with_capacity(items.len());
+        // a message id seen twice ends a chunk: the second is judged against what the first left behind
+        let mut from = 0;
+        while from < items.len() {
+            let mut seen = std::collections::HashSet::new();
+            let mut to = from;
+            while to < items.len() && seen.insert(items[to].cause.key.as_str()) {
+                to += 1;
+            }
+            let chunk = &items[from..to];
+            let mut refused: Vec<Option<Applied>> = vec![None; chunk.len()];
+            // each pass either commits or takes out at least one more command
+            while !self.try_batch(chunk, &mut refused, now, settings, templates).await? {}
+            outcomes.extend(refused.into_iter().map(|o| o.unwrap_or(Applied::Applied)));
+            from = to;
+        }
+        Ok(outcomes)
+    }
+
+    /// One pass of [`Store::apply_batch`]: `Ok(true)` when committed; `Ok(false)` when a command was refused
+    /// (its outcome set) and the pass rolled back.
+    async fn try_batch(
+        &self,
+        items: &[Item],
+        outcomes: &mut [Option<Applied>],
+        now: DateTime<Utc>,
+        settings: &Settings,
+        templates: &Templates,
+    ) -> Result<bool, StoreError> {
         let mut tx = self.pool.begin().await?;
-        // inbox first: a concurrent duplicate waits here until the first commits
-        let inserted = sqlx::query(
-            "INSERT INTO inbox (message_id, type, body_id, digest, outcome) VALUES ($1, $2, $3, $4, 'applied') ON CONFLICT (message_id) DO NOTHING",
-        )
-        .bind(&cause.key)
-        .bind(&cause.ty)
-        .bind(body_id)
-        .bind(&digest)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-        if inserted == 0 {
-            let row = sqlx::query("SELECT digest, outcome, reason FROM inbox WHERE message_id = $1")
-                .bind(&cause.key)
-                .fetch_one(&mut *tx)
-                .await?;
-            tx.rollback().await?;
-            let (d, outcome, reason): (String, String, Option<String>) = (row.get(0), row.get(1), row.get(2));
-            if d != digest {
-                return Ok(Applied::Rejected(format!(
-                    "id: message id {:?} was already used for different data",
-                    cause.key
-                )));
-            }
-            return Ok(if outcome == "rejected" {
-                Applied::Rejected(reason.unwrap_or_default())
+        // bookkeeping steps first: a step done before (another replica, a lease that ran out) means the
+        // command was applied already
+        let mut skip_core = vec![false; items.len()];
+        for (i, item) in items.iter().enumerate() {
+            if let Work::Internal(_, step) = &item.work {
+                if outcomes[i] == Some(Applied::Duplicate) {
+                    continue;
+                }
+                if !mark_step(&mut tx, step, now).await? {
+                    outcomes[i] = Some(Applied::Duplicate);
+                }
+                // refused by the core in an earlier pass: the step still takes effect
+                skip_core[i] = outcomes[i].is_some();
             } else {
-                Applied::Duplicate
-            });
-        }
-        let existing = lock_body(&mut tx, body_id).await?;
-        let audit_seq = existing.as_ref().map_or(0, |(_, seq)| *seq);
-        let before = existing.as_ref().map(|(b, _)| case_rows(b)).unwrap_or_default();
-        let result = match (snapshot, cmd) {
-            (Some(snapshot), _) => case::register(existing.as_ref().map(|(b, _)| b), snapshot),
-            (None, Some(cmd)) => match existing {
-                None => Err(Rejection::Unknown(format!("body: unknown body {body_id:?}"))),
-                Some((mut body, _)) => case::handle(&mut body, cmd, now, settings).map(|effects| (body, effects)),
-            },
-            (None, None) => Err(Rejection::Invalid("no command".into())),
-        };
-        match result {
-            Ok((body, effects)) => {
-                persist(&mut tx, &body, &before, audit_seq, cause, effects, now, templates).await?;
-                tx.commit().await?;
-                Ok(Applied::Applied)
-            }
-            Err(Rejection::Unknown(reason)) => {
-                tx.rollback().await?;
-                Ok(Applied::Unknown(reason))
-            }
-            Err(Rejection::Invalid(reason)) => {
-                tx.rollback().await?;
-                self.record_rejection(cause, Some(body_id), &reason, now).await?;
-                Ok(Applied::Rejected(reason))
+                skip_core[i] = outcomes[i].is_some();
             }
         }
+        let mut wanted: Vec<&str> =
+            items.iter().zip(&skip_core).filter(|(_, s)| !**s).map(|(it, _)| it.body_id.as_str()).collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let mut bodies = lock_bodies(&mut tx, &wanted).await?;
+        // inbox: messages seen before
+        let keys: Vec<&str> = items
+            .iter()
+            .zip(&skip_core)
+            .filter(|(it, s)| !**s && !matches!(it.work, Work::Internal(..)))
+            .map(|(it, _)| it.cause.key.as_str())
+            .collect();
+        let mut known: HashMap<String, (String, String, Option<String>)> = HashMap::new();
+        if !keys.is_empty() {
+            let rows = sqlx::query("SELECT message_id, digest, outcome, reason FROM inbox WHERE message_id = ANY($1)")
+                .bind(&keys)
+                .fetch_all(&mut *tx)
+                .await?;
+            for r in rows {
+                known.insert(r.get(0), (r.get(1), r.get(2), r.get(3)));
+            }
+        }
+        let mut writes = Writes::default();
+        let mut inbox = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            if skip_core[i] {
+                continue;
+            }
+            let internal = matches!(item.work, Work::Internal(..));
+            let digest = digest(&item.cause.ty, &item.cause.payload);
+            if !internal {
+                if let Some((d, outcome, reason)) = known.get(&item.cause.key) {
+                    outcomes[i] = Some(if *d != digest {
+                        Applied::Rejected(format!("id: message id {:?} was already used for different data", item.cause.key))
+                    } else if outcome == "rejected" {
+                        Applied::Rejected(reason.clone().unwrap_or_default())
+                    } else {
+                        Applied::Duplicate
+                    });
+                    continue;
+                }
+            }
+            let Some(slot) = bodies.get_mut(item.body_id.as_str()) else { continue };
+            let result = match &item.work {
+                Work::Register(snapshot) => match case::register(slot.body.as_ref(), (**snapshot).clone()) {
+                    Ok((body, effects)) => {
+                        slot.body = Some(body);
+                        Ok(effects)
+                    }
+                    Err(e) => Err(e),
+                },
+                Work::Inbound(cmd) | Work::Internal(cmd, _) => match slot.body.as_mut() {
+                    Some(body) => case::handle(body, cmd.clone(), now, settings),
+                    None => {
+                        let reason = format!("body: unknown body {:?}", item.body_id);
+                        outcomes[i] =
+                            Some(if internal { Applied::Rejected(reason) } else { Applied::Unknown(reason) });
+                        // nothing was changed: the pass goes on
+                        continue;
+                    }
+                },
+            };
+            match result {
+                Ok(effects) => {
+                    let Some(body) = slot.body.as_ref() else { continue };
+                    slot.dirty = true;
+                    writes.command(&mut tx, body, &mut slot.seq, &item.cause, effects, now, templates).await?;
+                    if !internal {
+                        inbox.push((item.cause.key.clone(), item.cause.ty.clone(), item.body_id.clone(), digest));
+                    }
+                }
+                Err(rejection) => {
+                    // the body may be half-changed: run the pass again without this command
+                    outcomes[i] = Some(match rejection {
+                        Rejection::Unknown(r) if !internal => Applied::Unknown(r),
+                        Rejection::Unknown(r) | Rejection::Invalid(r) => Applied::Rejected(r),
+                    });
+                    tx.rollback().await?;
+                    return Ok(false);
+                }
+            }
+        }
+        for slot in bodies.values() {
+            if let (true, Some(body)) = (slot.dirty, slot.body.as_ref()) {
+                writes.body(body, &slot.before, slot.seq, now)?;
+            }
+        }
+        writes.flush(&mut tx).await?;
+        if !inbox.is_empty() {
+            let n = inbox.len();
+            let (mut ids, mut types, mut bodies, mut digests) = (vec![], vec![], vec![], vec![]);
+            for (id, ty, body, d) in inbox {
+                ids.push(id);
+                types.push(ty);
+                bodies.push(body);
+                digests.push(d);
+            }
+            let inserted = sqlx::query(
+                "INSERT INTO inbox (message_id, type, body_id, digest, outcome)
+                 SELECT *, 'applied' FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[])
+                 ON CONFLICT (message_id) DO NOTHING",
+            )
+            .bind(ids)
+            .bind(types)
+            .bind(bodies)
+            .bind(digests)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            if inserted as usize != n {
+                // an id used at once for another body by another replica: judge again against the inbox
+                tx.rollback().await?;
+                return Ok(false);
+            }
+        }
+        tx.commit().await?;
+        Ok(true)
     }
 
     /// Record a refused message: inbox (so a redelivery is refused the same way), audit log of the body
@@ -272,15 +398,16 @@ impl Store {
             return Ok(());
         }
         if let Some(id) = body_id {
-            if let Some((_, audit_seq)) = lock_body(&mut tx, id).await? {
-                let mut seq = AuditSeq { body_id: id.to_owned(), seq: audit_seq, rows: Vec::new() };
+            let slots = lock_bodies(&mut tx, &[id]).await?;
+            if let Some(Slot { body: Some(_), seq, .. }) = slots.get(id) {
+                let mut seq = *seq;
+                let mut writes = Writes::default();
                 let payload = json!({"message": cause.payload, "reason": reason});
-                seq.push(now, "rejected", &cause.ty, Some(&cause.key), &payload);
-                let last = seq.seq;
-                seq.flush(&mut tx).await?;
+                writes.audit(id, &mut seq, now, "rejected", &cause.ty, Some(&cause.key), payload);
+                insert_audit(&mut tx, writes.audit).await?;
                 sqlx::query("UPDATE bodies SET audit_seq = $2 WHERE id = $1")
                     .bind(id)
-                    .bind(last)
+                    .bind(seq)
                     .execute(&mut *tx)
                     .await?;
             }
@@ -294,69 +421,6 @@ impl Store {
         insert_event(&mut tx, &event, body_id, "message.rejected", data, now, cause).await?;
         tx.commit().await?;
         Ok(())
-    }
-
-    /// Run an internal command (timer, mail result) against a body in one transaction, together with
-    /// the bookkeeping step that caused it (marking the mail sent or the timer fired).
-    #[allow(clippy::too_many_arguments)]
-    pub async fn apply_internal(
-        &self,
-        cause: &Cause,
-        body_id: &str,
-        cmd: case::Command,
-        step: Step<'_>,
-        now: DateTime<Utc>,
-        settings: &Settings,
-        templates: &Templates,
-    ) -> Result<Result<(), Rejection>, StoreError> {
-        let mut tx = self.pool.begin().await?;
-        let first = match step {
-            Step::MailSent { message_id } => {
-                sqlx::query("UPDATE mail_outbox SET sent_at = $2 WHERE message_id = $1 AND sent_at IS NULL")
-                    .bind(message_id)
-                    .bind(now)
-                    .execute(&mut *tx)
-                    .await?
-            }
-            Step::MailFailed { message_id, reason } => sqlx::query(
-                "UPDATE mail_outbox SET failed_at = $2, last_error = $3 WHERE message_id = $1 AND failed_at IS NULL",
-            )
-            .bind(message_id)
-            .bind(now)
-            .bind(reason)
-            .execute(&mut *tx)
-            .await?,
-            Step::TimerFired { key, due_at } => {
-                sqlx::query("UPDATE timers SET fired_at = $2 WHERE key = $1 AND fired_at IS NULL AND due_at = $3")
-                    .bind(key)
-                    .bind(now)
-                    .bind(due_at)
-                    .execute(&mut *tx)
-                    .await?
-            }
-        };
-        if first.rows_affected() == 0 {
-            // done before (another replica, or a lease that ran out): nothing twice
-            tx.rollback().await?;
-            return Ok(Ok(()));
-        }
-        let Some((mut body, audit_seq)) = lock_body(&mut tx, body_id).await? else {
-            tx.commit().await?;
-            return Ok(Err(Rejection::Unknown(format!("body {body_id:?} vanished"))));
-        };
-        let before = case_rows(&body);
-        match case::handle(&mut body, cmd, now, settings) {
-            Ok(effects) => {
-                persist(&mut tx, &body, &before, audit_seq, cause, effects, now, templates).await?;
-                tx.commit().await?;
-                Ok(Ok(()))
-            }
-            Err(e) => {
-                // the before-queries still take effect (the mail is sent, the timer has fired)
-                tx.commit().await?;
-                Ok(Err(e))
-            }
-        }
     }
 
     // --- outbox ---------------------------------------------------------------------------------------
@@ -521,11 +585,11 @@ impl Store {
 
     /// Load a body without locking (reads only).
     pub async fn load_body(&self, body_id: &str) -> Result<Option<Body>, StoreError> {
-        let state: Option<Value> = sqlx::query_scalar("SELECT state FROM bodies WHERE id = $1")
+        let state: Option<String> = sqlx::query_scalar("SELECT state::text FROM bodies WHERE id = $1")
             .bind(body_id)
             .fetch_optional(&self.pool)
             .await?;
-        state.map(|s| decode_body(body_id, s)).transpose()
+        state.map(|s| decode_body(body_id, &s)).transpose()
     }
 }
 
@@ -553,25 +617,84 @@ async fn create_database_if_missing(opts: &PgConnectOptions) -> Result<(), Store
     }
 }
 
-fn decode_body(body_id: &str, state: Value) -> Result<Body, StoreError> {
+fn decode_body(body_id: &str, state: &str) -> Result<Body, StoreError> {
     let mut body: Body =
-        serde_json::from_value(state).map_err(|e| StoreError::Corrupt(body_id.to_owned(), e.to_string()))?;
+        serde_json::from_str(state).map_err(|e| StoreError::Corrupt(body_id.to_owned(), e.to_string()))?;
     body.reindex();
     Ok(body)
 }
 
-/// A locked body with its audit sequence (`None` if the body does not exist yet).
-type Locked = Option<(Body, i64)>;
+/// A body locked by a batch: the aggregate (`None` if it does not exist yet), its audit sequence and what
+/// the `cases` listing held before.
+struct Slot {
+    body: Option<Body>,
+    seq: i64,
+    before: HashMap<String, CaseRow>,
+    dirty: bool,
+}
 
-/// Lock the body row for this transaction and load the aggregate and its audit sequence.
-async fn lock_body(tx: &mut Transaction<'_, Postgres>, body_id: &str) -> Result<Locked, StoreError> {
-    // registration of a new body: serialise concurrent first registrations with an advisory lock
-    sqlx::query("SELECT pg_advisory_xact_lock(hashtext($1))").bind(body_id).execute(&mut **tx).await?;
-    let row = sqlx::query("SELECT state, audit_seq FROM bodies WHERE id = $1 FOR UPDATE")
-        .bind(body_id)
-        .fetch_optional(&mut **tx)
+/// The advisory lock key of a body: serialises first registrations (no row to lock yet) and is taken
+/// before the row lock by every writer, in ascending key order, so batches cannot deadlock.
+fn lock_key(body_id: &str) -> i64 {
+    uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_OID, body_id.as_bytes()).as_u64_pair().0 as i64
+}
+
+/// Lock the bodies for this transaction and load the aggregates and their audit sequences.
+async fn lock_bodies(tx: &mut Transaction<'_, Postgres>, ids: &[&str]) -> Result<HashMap<String, Slot>, StoreError> {
+    let mut slots = HashMap::with_capacity(ids.len());
+    if ids.is_empty() {
+        return Ok(slots);
+    }
+    let mut keys: Vec<i64> = ids.iter().map(|id| lock_key(id)).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    // a function scan yields the array in order: the locks are taken in ascending key order
+    sqlx::query("SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) AS k").bind(&keys).execute(&mut **tx).await?;
+    let rows = sqlx::query("SELECT id, state::text, audit_seq FROM bodies WHERE id = ANY($1) ORDER BY id FOR UPDATE")
+        .bind(ids)
+        .fetch_all(&mut **tx)
         .await?;
-    row.map(|r| Ok((decode_body(body_id, r.get(0))?, r.get(1)))).transpose()
+    for r in rows {
+        let id: String = r.get(0);
+        let state: String = r.get(1);
+        let body = decode_body(&id, &state)?;
+        let before = case_rows(&body);
+        slots.insert(id, Slot { body: Some(body), seq: r.get(2), before, dirty: false });
+    }
+    for id in ids {
+        slots.entry((*id).to_owned()).or_insert_with(|| Slot { body: None, seq: 0, before: HashMap::new(), dirty: false });
+    }
+    Ok(slots)
+}
+
+/// Mark the bookkeeping step of an internal command; `false` if it was done before.
+async fn mark_step(tx: &mut Transaction<'_, Postgres>, step: &Step, now: DateTime<Utc>) -> Result<bool, StoreError> {
+    let done = match step {
+        Step::MailSent { message_id } => {
+            sqlx::query("UPDATE mail_outbox SET sent_at = $2 WHERE message_id = $1 AND sent_at IS NULL")
+                .bind(message_id)
+                .bind(now)
+                .execute(&mut **tx)
+                .await?
+        }
+        Step::MailFailed { message_id, reason } => sqlx::query(
+            "UPDATE mail_outbox SET failed_at = $2, last_error = $3 WHERE message_id = $1 AND failed_at IS NULL",
+        )
+        .bind(message_id)
+        .bind(now)
+        .bind(reason)
+        .execute(&mut **tx)
+        .await?,
+        Step::TimerFired { key, due_at } => {
+            sqlx::query("UPDATE timers SET fired_at = $2 WHERE key = $1 AND fired_at IS NULL AND due_at = $3")
+                .bind(key)
+                .bind(now)
+                .bind(due_at)
+                .execute(&mut **tx)
+                .await?
+        }
+    };
+    Ok(done.rows_affected() > 0)
 }
 
 /// What the `cases` listing table holds of a case; only changed cases are written.
@@ -590,119 +713,262 @@ fn case_rows(body: &Body) -> HashMap<String, CaseRow> {
         .collect()
 }
 
-/// Write what a command produced, in its transaction: effects (outbox, mails, timers), the body with its
-/// audit sequence and changed cases, and the audit rows — batched, a few statements per command.
-#[allow(clippy::too_many_arguments)]
-async fn persist(
-    tx: &mut Transaction<'_, Postgres>,
-    body: &Body,
-    before: &HashMap<String, CaseRow>,
-    audit_seq: i64,
-    cause: &Cause,
-    effects: Vec<Effect>,
-    now: DateTime<Utc>,
-    templates: &Templates,
-) -> Result<(), StoreError> {
-    let mut seq = AuditSeq { body_id: body.id().to_owned(), seq: audit_seq, rows: Vec::new() };
-    seq.push(now, "command", &cause.ty, Some(&cause.key), &cause.payload);
-    let mut outbox = Vec::new();
-    write_effects(tx, body, cause, effects, now, templates, &mut seq, &mut outbox).await?;
-    save_body(tx, body, before, seq.seq, now).await?;
-    insert_events(tx, outbox).await?;
-    seq.flush(tx).await
-}
+/// One audit row: body, sequence, time, kind, type, message id, payload.
+type AuditRow = (String, i64, DateTime<Utc>, String, String, Option<String>, Value);
 
-async fn save_body(
-    tx: &mut Transaction<'_, Postgres>,
-    body: &Body,
-    before: &HashMap<String, CaseRow>,
-    audit_seq: i64,
-    now: DateTime<Utc>,
-) -> Result<(), StoreError> {
-    let state = serde_json::to_value(body).map_err(|e| StoreError::Corrupt(body.id().to_owned(), e.to_string()))?;
-    let land = serde_json::to_value(body.land()).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
-    sqlx::query(
-        "INSERT INTO bodies (id, land, state, audit_seq, updated_at) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (id) DO UPDATE SET land = EXCLUDED.land, state = EXCLUDED.state, audit_seq = EXCLUDED.audit_seq,
-           updated_at = EXCLUDED.updated_at",
-    )
-    .bind(body.id())
-    .bind(land)
-    .bind(state)
-    .bind(audit_seq)
-    .bind(now)
-    .execute(&mut **tx)
-    .await?;
-    for (id, row) in case_rows(body) {
-        if before.get(&id) == Some(&row) {
-            continue;
-        }
-        let (state, round, successor, deadline) = row;
-        sqlx::query(
-            "INSERT INTO cases (id, body_id, state, round, successor, deadline, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
-             ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, round = EXCLUDED.round, successor = EXCLUDED.successor,
-               deadline = EXCLUDED.deadline, updated_at = EXCLUDED.updated_at
-             WHERE cases.state IS DISTINCT FROM EXCLUDED.state OR cases.round IS DISTINCT FROM EXCLUDED.round
-               OR cases.deadline IS DISTINCT FROM EXCLUDED.deadline",
-        )
-        .bind(&id)
-        .bind(body.id())
-        .bind(state)
-        .bind(round)
-        .bind(successor)
-        .bind(deadline)
-        .bind(now)
-        .execute(&mut **tx)
-        .await?;
-    }
-    Ok(())
-}
-
-/// One audit row: sequence, time, kind, type, message id, payload.
-type AuditRow = (i64, DateTime<Utc>, String, String, Option<String>, Value);
-
-/// The per-body audit sequence, kept in the body row so the log is gap-free; rows are buffered and
-/// written with one statement.
-struct AuditSeq {
+/// A mail row waiting to be written (rendered).
+struct MailRow {
+    message_id: String,
     body_id: String,
-    seq: i64,
-    rows: Vec<AuditRow>,
+    case_id: String,
+    round: i32,
+    candidate: String,
+    recipient: Option<String>,
+    reply_to: String,
+    subject: String,
+    text_body: String,
+    html_body: String,
 }
 
-impl AuditSeq {
-    fn push(&mut self, at: DateTime<Utc>, kind: &str, ty: &str, message_id: Option<&str>, payload: &Value) {
-        self.seq += 1;
-        self.rows.push((self.seq, at, kind.to_owned(), ty.to_owned(), message_id.map(str::to_owned), payload.clone()));
+/// The rows a batch writes, buffered and written with one statement per table at the end. Timer rows are
+/// written at once, in order (a cancel reports whether it found the timer).
+#[derive(Default)]
+struct Writes {
+    audit: Vec<AuditRow>,
+    outbox: Vec<OutboxRow>,
+    mails: Vec<MailRow>,
+    bodies: Vec<(String, String, String, i64)>,
+    cases: Vec<(String, String, CaseRow)>,
+    now: Option<DateTime<Utc>>,
+}
+
+impl Writes {
+    fn audit(&mut self, body: &str, seq: &mut i64, at: DateTime<Utc>, kind: &str, ty: &str, id: Option<&str>, payload: Value) {
+        *seq += 1;
+        self.audit.push((body.to_owned(), *seq, at, kind.to_owned(), ty.to_owned(), id.map(str::to_owned), payload));
     }
-    async fn flush(self, tx: &mut Transaction<'_, Postgres>) -> Result<(), StoreError> {
-        if self.rows.is_empty() {
-            return Ok(());
+
+    /// One command and its effects: the audit rows, outbox rows, mails and timers.
+    #[allow(clippy::too_many_arguments)]
+    async fn command(
+        &mut self,
+        tx: &mut Transaction<'_, Postgres>,
+        body: &Body,
+        seq: &mut i64,
+        cause: &Cause,
+        effects: Vec<Effect>,
+        now: DateTime<Utc>,
+        templates: &Templates,
+    ) -> Result<(), StoreError> {
+        let body_id = body.id();
+        self.now = Some(now);
+        self.audit(body_id, seq, now, "command", &cause.ty, Some(&cause.key), cause.payload.clone());
+        for (i, effect) in effects.into_iter().enumerate() {
+            let id = event_id(&cause.key, i);
+            match effect {
+                Effect::Publish { event_type, data } => {
+                    self.audit(body_id, seq, now, "effect", event_type, Some(&id), data.clone());
+                    self.outbox.push(outbox_row(&id, Some(body_id), event_type, data, now, cause));
+                }
+                Effect::Announce(a) => {
+                    let text = templates.announcement(&a.template, &a.context)?;
+                    let data = AnnouncementIssued {
+                        body: body_id.to_owned(),
+                        case: a.case.clone(),
+                        kind: a.kind.clone(),
+                        title: a.title.clone(),
+                        text,
+                        legal_basis: a.legal_basis.clone(),
+                        objection_period: a.objection_period.clone(),
+                        issued_at: case::berlin(a.issued_at),
+                        facts: a.context.clone(),
+                    };
+                    let data = serde_json::to_value(data).unwrap_or(Value::Null);
+                    self.audit(body_id, seq, now, "effect", "announcement.issued", Some(&id), data.clone());
+                    self.outbox.push(outbox_row(&id, Some(body_id), "announcement.issued", data, now, cause));
+                }
+                Effect::Mail(m) => {
+                    let rendered = templates.mail(&m.template, &m.context)?;
+                    let message_id = mail_message_id(&m.case, m.round);
+                    let audit = json!({"case": m.case, "round": m.round, "candidate": m.candidate, "message_id": message_id, "template": m.template});
+                    self.audit(body_id, seq, now, "effect", "mail.queued", Some(&message_id), audit);
+                    self.mails.push(MailRow {
+                        message_id,
+                        body_id: body_id.to_owned(),
+                        case_id: m.case,
+                        round: m.round as i32,
+                        candidate: m.candidate,
+                        recipient: m.to,
+                        reply_to: m.reply_to,
+                        subject: m.subject,
+                        text_body: rendered.text,
+                        html_body: rendered.html,
+                    });
+                }
+                Effect::Schedule { key, due_at, case, round } => {
+                    let audit = json!({"key": key, "due_at": due_at, "case": case, "round": round});
+                    self.audit(body_id, seq, now, "effect", "timer.scheduled", None, audit);
+                    sqlx::query(
+                        "INSERT INTO timers (key, body_id, case_id, round, due_at) VALUES ($1, $2, $3, $4, $5)
+                         ON CONFLICT (key) DO UPDATE SET due_at = EXCLUDED.due_at, leased_until = NULL, fired_at = NULL",
+                    )
+                    .bind(&key)
+                    .bind(body_id)
+                    .bind(&case)
+                    .bind(round as i32)
+                    .bind(due_at)
+                    .execute(&mut **tx)
+                    .await?;
+                }
+                Effect::Cancel { key } => {
+                    let n = sqlx::query("DELETE FROM timers WHERE key = $1 AND fired_at IS NULL")
+                        .bind(&key)
+                        .execute(&mut **tx)
+                        .await?;
+                    if n.rows_affected() > 0 {
+                        self.audit(body_id, seq, now, "effect", "timer.cancelled", None, json!({"key": key}));
+                    }
+                }
+            }
         }
-        let mut seqs = Vec::with_capacity(self.rows.len());
-        let (mut ats, mut kinds, mut types, mut ids, mut payloads) = (vec![], vec![], vec![], vec![], vec![]);
-        for (seq, at, kind, ty, id, payload) in self.rows {
-            seqs.push(seq);
-            ats.push(at);
-            kinds.push(kind);
-            types.push(ty);
-            ids.push(id);
-            payloads.push(payload);
-        }
-        sqlx::query(
-            "INSERT INTO audit_log (body_id, seq, at, kind, type, message_id, payload)
-             SELECT $1, * FROM UNNEST($2::bigint[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::jsonb[])",
-        )
-        .bind(&self.body_id)
-        .bind(seqs)
-        .bind(ats)
-        .bind(kinds)
-        .bind(types)
-        .bind(ids)
-        .bind(payloads)
-        .execute(&mut **tx)
-        .await?;
         Ok(())
     }
+
+    /// The changed body: its state, audit sequence and changed `cases` rows.
+    fn body(&mut self, body: &Body, before: &HashMap<String, CaseRow>, seq: i64, now: DateTime<Utc>) -> Result<(), StoreError> {
+        let state = serde_json::to_string(body).map_err(|e| StoreError::Corrupt(body.id().to_owned(), e.to_string()))?;
+        let land = serde_json::to_value(body.land()).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+        self.now = Some(now);
+        self.bodies.push((body.id().to_owned(), land, state, seq));
+        for (id, row) in case_rows(body) {
+            if before.get(&id) != Some(&row) {
+                self.cases.push((id, body.id().to_owned(), row));
+            }
+        }
+        Ok(())
+    }
+
+    /// Write everything buffered: a few statements, whatever the number of commands.
+    async fn flush(self, tx: &mut Transaction<'_, Postgres>) -> Result<(), StoreError> {
+        let Some(now) = self.now else { return Ok(()) };
+        if !self.bodies.is_empty() {
+            let (mut ids, mut lands, mut states, mut seqs) = (vec![], vec![], vec![], vec![]);
+            for (id, land, state, seq) in self.bodies {
+                ids.push(id);
+                lands.push(land);
+                states.push(state);
+                seqs.push(seq);
+            }
+            sqlx::query(
+                "INSERT INTO bodies (id, land, state, audit_seq, updated_at)
+                 SELECT i, l, s::jsonb, a, $5 FROM UNNEST($1::text[], $2::text[], $3::text[], $4::bigint[]) AS t(i, l, s, a)
+                 ON CONFLICT (id) DO UPDATE SET land = EXCLUDED.land, state = EXCLUDED.state, audit_seq = EXCLUDED.audit_seq,
+                   updated_at = EXCLUDED.updated_at",
+            )
+            .bind(ids)
+            .bind(lands)
+            .bind(states)
+            .bind(seqs)
+            .bind(now)
+            .execute(&mut **tx)
+            .await?;
+        }
+        if !self.cases.is_empty() {
+            let (mut ids, mut bodies, mut states, mut rounds, mut successors, mut deadlines) =
+                (vec![], vec![], vec![], vec![], vec![], vec![]);
+            for (id, body, (state, round, successor, deadline)) in self.cases {
+                ids.push(id);
+                bodies.push(body);
+                states.push(state);
+                rounds.push(round);
+                successors.push(successor);
+                deadlines.push(deadline);
+            }
+            sqlx::query(
+                "INSERT INTO cases (id, body_id, state, round, successor, deadline, updated_at)
+                 SELECT *, $7 FROM UNNEST($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::timestamptz[])
+                 ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, round = EXCLUDED.round, successor = EXCLUDED.successor,
+                   deadline = EXCLUDED.deadline, updated_at = EXCLUDED.updated_at",
+            )
+            .bind(ids)
+            .bind(bodies)
+            .bind(states)
+            .bind(rounds)
+            .bind(successors)
+            .bind(deadlines)
+            .bind(now)
+            .execute(&mut **tx)
+            .await?;
+        }
+        if !self.mails.is_empty() {
+            let mut cols: (Vec<String>, Vec<String>, Vec<String>, Vec<i32>, Vec<String>) = Default::default();
+            let mut more: (Vec<Option<String>>, Vec<String>, Vec<String>, Vec<String>, Vec<String>) = Default::default();
+            for m in self.mails {
+                cols.0.push(m.message_id);
+                cols.1.push(m.body_id);
+                cols.2.push(m.case_id);
+                cols.3.push(m.round);
+                cols.4.push(m.candidate);
+                more.0.push(m.recipient);
+                more.1.push(m.reply_to);
+                more.2.push(m.subject);
+                more.3.push(m.text_body);
+                more.4.push(m.html_body);
+            }
+            sqlx::query(
+                "INSERT INTO mail_outbox (message_id, body_id, case_id, round, candidate, recipient, reply_to, subject, text_body, html_body, created_at, next_attempt_at)
+                 SELECT *, $11, $11 FROM UNNEST($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])
+                 ON CONFLICT (message_id) DO NOTHING",
+            )
+            .bind(cols.0)
+            .bind(cols.1)
+            .bind(cols.2)
+            .bind(cols.3)
+            .bind(cols.4)
+            .bind(more.0)
+            .bind(more.1)
+            .bind(more.2)
+            .bind(more.3)
+            .bind(more.4)
+            .bind(now)
+            .execute(&mut **tx)
+            .await?;
+        }
+        insert_events(tx, self.outbox).await?;
+        insert_audit(tx, self.audit).await
+    }
+}
+
+/// Write audit rows with one statement.
+async fn insert_audit(tx: &mut Transaction<'_, Postgres>, rows: Vec<AuditRow>) -> Result<(), StoreError> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let (mut bodies, mut seqs, mut ats, mut kinds, mut types, mut ids, mut payloads) =
+        (vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
+    for (body, seq, at, kind, ty, id, payload) in rows {
+        bodies.push(body);
+        seqs.push(seq);
+        ats.push(at);
+        kinds.push(kind);
+        types.push(ty);
+        ids.push(id);
+        payloads.push(payload);
+    }
+    sqlx::query(
+        "INSERT INTO audit_log (body_id, seq, at, kind, type, message_id, payload)
+         SELECT * FROM UNNEST($1::text[], $2::bigint[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::jsonb[])",
+    )
+    .bind(bodies)
+    .bind(seqs)
+    .bind(ats)
+    .bind(kinds)
+    .bind(types)
+    .bind(ids)
+    .bind(payloads)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
 }
 
 /// An outbox row waiting to be written.
@@ -772,92 +1038,4 @@ pub fn mail_message_id(case: &str, round: u32) -> String {
     let safe: String =
         case.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '.' { c } else { '_' }).collect();
     format!("<{safe}.r{round}@nachfolge.invalid>")
-}
-
-#[allow(clippy::too_many_arguments)]
-async fn write_effects(
-    tx: &mut Transaction<'_, Postgres>,
-    body: &Body,
-    cause: &Cause,
-    effects: Vec<Effect>,
-    now: DateTime<Utc>,
-    templates: &Templates,
-    seq: &mut AuditSeq,
-    outbox: &mut Vec<OutboxRow>,
-) -> Result<(), StoreError> {
-    let body_id = body.id();
-    for (i, effect) in effects.into_iter().enumerate() {
-        let id = event_id(&cause.key, i);
-        match effect {
-            Effect::Publish { event_type, data } => {
-                seq.push(now, "effect", event_type, Some(&id), &data);
-                outbox.push(outbox_row(&id, Some(body_id), event_type, data, now, cause));
-            }
-            Effect::Announce(a) => {
-                let text = templates.announcement(&a.template, &a.context)?;
-                let data = AnnouncementIssued {
-                    body: body_id.to_owned(),
-                    case: a.case.clone(),
-                    kind: a.kind.clone(),
-                    title: a.title.clone(),
-                    text,
-                    legal_basis: a.legal_basis.clone(),
-                    objection_period: a.objection_period.clone(),
-                    issued_at: case::berlin(a.issued_at),
-                    facts: a.context.clone(),
-                };
-                let data = serde_json::to_value(data).unwrap_or(Value::Null);
-                seq.push(now, "effect", "announcement.issued", Some(&id), &data);
-                outbox.push(outbox_row(&id, Some(body_id), "announcement.issued", data, now, cause));
-            }
-            Effect::Mail(m) => {
-                let rendered = templates.mail(&m.template, &m.context)?;
-                let message_id = mail_message_id(&m.case, m.round);
-                let audit = json!({"case": m.case, "round": m.round, "candidate": m.candidate, "message_id": message_id, "template": m.template});
-                seq.push(now, "effect", "mail.queued", Some(&message_id), &audit);
-                sqlx::query(
-                    "INSERT INTO mail_outbox (message_id, body_id, case_id, round, candidate, recipient, reply_to, subject, text_body, html_body, created_at, next_attempt_at)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) ON CONFLICT (message_id) DO NOTHING",
-                )
-                .bind(&message_id)
-                .bind(body_id)
-                .bind(&m.case)
-                .bind(m.round as i32)
-                .bind(&m.candidate)
-                .bind(&m.to)
-                .bind(&m.reply_to)
-                .bind(&m.subject)
-                .bind(&rendered.text)
-                .bind(&rendered.html)
-                .bind(now)
-                .execute(&mut **tx)
-                .await?;
-            }
-            Effect::Schedule { key, due_at, case, round } => {
-                let audit = json!({"key": key, "due_at": due_at, "case": case, "round": round});
-                seq.push(now, "effect", "timer.scheduled", None, &audit);
-                sqlx::query(
-                    "INSERT INTO timers (key, body_id, case_id, round, due_at) VALUES ($1, $2, $3, $4, $5)
-                     ON CONFLICT (key) DO UPDATE SET due_at = EXCLUDED.due_at, leased_until = NULL, fired_at = NULL",
-                )
-                .bind(&key)
-                .bind(body_id)
-                .bind(&case)
-                .bind(round as i32)
-                .bind(due_at)
-                .execute(&mut **tx)
-                .await?;
-            }
-            Effect::Cancel { key } => {
-                let n = sqlx::query("DELETE FROM timers WHERE key = $1 AND fired_at IS NULL")
-                    .bind(&key)
-                    .execute(&mut **tx)
-                    .await?;
-                if n.rows_affected() > 0 {
-                    seq.push(now, "effect", "timer.cancelled", None, &json!({"key": key}));
-                }
-            }
-        }
-    }
-    Ok(())
 }

@@ -1,7 +1,7 @@
 //! The worker: consumer lanes, outbox relay, mail sender, timer loop, stats and HTTP, wired together.
 //!
 //! * inbound: each delivery is parsed, routed to a lane by body id (one lane processes one body's messages
-//!   in arrival order), applied in one transaction ([`Store::apply_inbound`]) and acked after commit;
+//!   in arrival order), applied in batches ([`Store::apply_batch`]: what a lane holds, one transaction) and acked after commit;
 //!   refused messages go to the dead-letter exchange with `x-rejection-reason` and a `message.rejected`.
 //! * outbound: the relay publishes the outbox in id order with confirms; the mail sender sends the mail
 //!   outbox; the timer loop fires due deadlines. All three are woken on commit and poll as a fallback.
@@ -26,7 +26,7 @@ use crate::config::Config;
 use crate::mail::{Mailer, SendResult};
 use crate::messages::Inbound;
 use crate::metrics::Metrics;
-use crate::store::{Applied, Cause, Step, Store, StoreError};
+use crate::store::{Applied, Cause, Item, Step, Store, StoreError, Work};
 use crate::templates::Templates;
 
 /// The worker's clock: system time shifted by `clock.offset_secs` (and, in tests, advanced at will).
@@ -340,19 +340,26 @@ async fn consume_session(shared: &Arc<Shared>, mut shutdown: watch::Receiver<boo
     shared.consumer_registered.store(true, Ordering::Relaxed);
     tracing::info!(queue = %cfg.commands_queue, prefetch = cfg.prefetch, "consuming");
 
-    // lanes: one body's messages are processed in order by one lane
-    let lanes = usize::from(cfg.prefetch.clamp(1, 64));
+    // lanes: one body's messages are processed in order by one lane; a lane applies what has arrived
+    // meanwhile as one batch (one transaction, one commit for many messages)
+    let lanes = usize::from(cfg.prefetch).clamp(1, shared.config.worker.lanes.max(1));
+    let batch_max = shared.config.worker.batch_max.max(1);
     let mut senders = Vec::with_capacity(lanes);
     let mut handles = Vec::with_capacity(lanes);
     for _ in 0..lanes {
-        let (tx, mut rx) = mpsc::channel::<Job>(16);
+        let (tx, mut rx) = mpsc::channel::<Job>(usize::from(cfg.prefetch).max(16));
         senders.push(tx);
         let (shared, dlx) = (shared.clone(), dlx.clone());
         handles.push(tokio::spawn(async move {
             while let Some(job) = rx.recv().await {
-                // every log line of this delivery carries the inbound trace id (recorded once parsed)
-                let span = tracing::info_span!("message", trace_id = tracing::field::Empty);
-                tracing::Instrument::instrument(handle_delivery(&shared, &dlx, job.delivery), span).await;
+                let mut jobs = vec![job];
+                while jobs.len() < batch_max {
+                    match rx.try_recv() {
+                        Ok(job) => jobs.push(job),
+                        Err(_) => break,
+                    }
+                }
+                handle_deliveries(&shared, &dlx, jobs).await;
             }
         }));
     }
@@ -420,10 +427,72 @@ fn record_trace_id(traceparent: Option<&str>) {
     }
 }
 
-async fn handle_delivery(shared: &Arc<Shared>, dlx: &Channel, d: Delivery) {
+/// A parsed delivery on its way through a batch.
+struct Parsed {
+    delivery: Delivery,
+    span: tracing::Span,
+    label: String,
+    item: Item,
+}
+
+/// Parse a batch of deliveries, refuse the bad ones, apply the rest in one transaction and settle each
+/// delivery: ack, dead-letter, or requeue later.
+async fn handle_deliveries(shared: &Arc<Shared>, dlx: &Channel, jobs: Vec<Job>) {
     let start = Instant::now();
+    let mut parsed = Vec::with_capacity(jobs.len());
+    for job in jobs {
+        // every log line of this delivery carries the inbound trace id (recorded once parsed)
+        let span = tracing::info_span!("message", trace_id = tracing::field::Empty);
+        let d = job.delivery;
+        match span.in_scope(|| parse_delivery(shared, &d)) {
+            Ok((label, item)) => parsed.push(Parsed { delivery: d, span, label, item }),
+            Err((label, cause, body, reason)) => {
+                tracing::Instrument::instrument(reject(shared, dlx, &d, &cause, body.as_deref(), &reason), span).await;
+                count_message(shared, &label, "rejected", start);
+            }
+        }
+    }
+    if parsed.is_empty() {
+        return;
+    }
+    let items: Vec<Item> = parsed.iter().map(|p| p.item.clone()).collect();
+    let mut attempt = 0;
+    let outcomes = loop {
+        let now = shared.clock.now();
+        match shared.store.apply_batch(&items, now, &shared.settings, &shared.templates).await {
+            Ok(o) => break o,
+            Err(e) => {
+                // database or template trouble: retry with backoff, never dead-letter
+                tracing::warn!(messages = items.len(), error = %e, attempt, "transient failure, retrying");
+                tokio::time::sleep(backoff(attempt)).await;
+                attempt += 1;
+            }
+        }
+    };
+    if outcomes.iter().any(|o| *o == Applied::Applied) {
+        shared.wake_relay.notify_one();
+        shared.wake_mail.notify_one();
+    }
+    for (p, outcome) in parsed.into_iter().zip(outcomes) {
+        let (label, span) = (p.label.clone(), p.span.clone());
+        let result = tracing::Instrument::instrument(settle(shared, dlx, p, outcome), span).await;
+        count_message(shared, &label, result, start);
+    }
+}
+
+fn count_message(shared: &Shared, label: &str, outcome: &str, start: Instant) {
+    shared.metrics.inc_counter("nachfolge_messages_total", &[("type", label), ("outcome", outcome)], 1);
+    shared.metrics.observe_since("nachfolge_handler_seconds", &[("type", label)], start);
+}
+
+/// A refused delivery: metric label, cause, body (if known) and reason.
+type Refused = (String, Cause, Option<String>, String);
+
+/// Parse a delivery into a batch item, or say why it is refused.
+fn parse_delivery(shared: &Shared, d: &Delivery) -> Result<(String, Item), Refused> {
     let max = shared.config.worker.max_message_bytes;
-    let (ty_label, outcome) = match bus::parse_envelope(&d.data, &d.properties, max) {
+    let env = match bus::parse_envelope(&d.data, &d.properties, max) {
+        Ok(env) => env,
         Err(e) => {
             let cause = Cause {
                 key: e.id.clone().unwrap_or_default(),
@@ -435,95 +504,72 @@ async fn handle_delivery(shared: &Arc<Shared>, dlx: &Channel, d: Delivery) {
                 tracestate: None,
             };
             record_trace_id(cause.traceparent.as_deref());
-            reject(shared, dlx, &d, &cause, None, &e.reason).await;
-            ("invalid".to_owned(), "rejected")
-        }
-        Ok(env) => {
-            let cause = Cause {
-                key: env.id.clone(),
-                ty: env.ty.clone(),
-                payload: env.data.clone(),
-                traceparent: env.traceparent.clone(),
-                tracestate: env.tracestate.clone(),
-            };
-            record_trace_id(cause.traceparent.as_deref());
-            let label = if crate::messages::INBOUND_TYPES.contains(&env.ty.as_str()) {
-                env.ty.clone()
-            } else {
-                "unknown".into()
-            };
-            match Inbound::parse(&env.ty, env.data) {
-                Err(e) => {
-                    reject(shared, dlx, &d, &cause, None, &e.to_string()).await;
-                    (label, "rejected")
-                }
-                Ok(inbound) => (label, apply(shared, dlx, &d, &cause, inbound).await),
-            }
+            return Err(("invalid".to_owned(), cause, None, e.reason));
         }
     };
-    shared.metrics.inc_counter("nachfolge_messages_total", &[("type", &ty_label), ("outcome", outcome)], 1);
-    shared.metrics.observe_since("nachfolge_handler_seconds", &[("type", &ty_label)], start);
+    let cause = Cause {
+        key: env.id.clone(),
+        ty: env.ty.clone(),
+        payload: env.data.clone(),
+        traceparent: env.traceparent.clone(),
+        tracestate: env.tracestate.clone(),
+    };
+    record_trace_id(cause.traceparent.as_deref());
+    let label =
+        if crate::messages::INBOUND_TYPES.contains(&env.ty.as_str()) { env.ty.clone() } else { "unknown".into() };
+    match Inbound::parse(&env.ty, env.data) {
+        Err(e) => Err((label, cause, None, e.to_string())),
+        Ok(inbound) => {
+            let body_id = inbound.body_id().to_owned();
+            let work = match inbound {
+                Inbound::ElectionRegistered(s) => Work::Register(s),
+                other => Work::Inbound(Command::Inbound(other)),
+            };
+            Ok((label, Item { cause, body_id, work }))
+        }
+    }
 }
 
-async fn apply(shared: &Arc<Shared>, dlx: &Channel, d: &Delivery, cause: &Cause, inbound: Inbound) -> &'static str {
-    let body_id = inbound.body_id().to_owned();
-    let (cmd, snapshot) = match inbound {
-        Inbound::ElectionRegistered(s) => (None, Some(*s)),
-        other => (Some(Command::Inbound(other)), None),
-    };
-    let mut attempt = 0;
-    loop {
-        let now = shared.clock.now();
-        let result = shared
-            .store
-            .apply_inbound(cause, &body_id, cmd.clone(), snapshot.clone(), now, &shared.settings, &shared.templates)
-            .await;
-        match result {
-            Ok(Applied::Applied) => {
+/// Settle one delivery after its batch: ack, dead-letter, or requeue after a delay.
+async fn settle(shared: &Arc<Shared>, dlx: &Channel, p: Parsed, outcome: Applied) -> &'static str {
+    let (d, cause, body_id) = (&p.delivery, &p.item.cause, &p.item.body_id);
+    match outcome {
+        Applied::Applied => {
+            forget_unknown(shared, &cause.key);
+            ack(d).await;
+            tracing::info!(message_id = %cause.key, r#type = %cause.ty, body = %body_id, "applied");
+            "applied"
+        }
+        Applied::Duplicate => {
+            ack(d).await;
+            tracing::info!(message_id = %cause.key, r#type = %cause.ty, "duplicate, ignored");
+            "duplicate"
+        }
+        Applied::Rejected(reason) => {
+            forget_unknown(shared, &cause.key);
+            // record_rejection is idempotent; for an id reused with other data it records the new reason
+            reject(shared, dlx, d, cause, Some(body_id), &reason).await;
+            "rejected"
+        }
+        Applied::Unknown(reason) => {
+            let first = {
+                let mut map = shared.unknown_since.lock().unwrap_or_else(|p| p.into_inner());
+                *map.entry(cause.key.clone()).or_insert_with(Instant::now)
+            };
+            if first.elapsed() >= shared.config.worker.unknown_retry() {
                 forget_unknown(shared, &cause.key);
-                shared.wake_relay.notify_one();
-                shared.wake_mail.notify_one();
-                ack(d).await;
-                tracing::info!(message_id = %cause.key, r#type = %cause.ty, body = %body_id, "applied");
-                return "applied";
-            }
-            Ok(Applied::Duplicate) => {
-                ack(d).await;
-                tracing::info!(message_id = %cause.key, r#type = %cause.ty, "duplicate, ignored");
-                return "duplicate";
-            }
-            Ok(Applied::Rejected(reason)) => {
-                forget_unknown(shared, &cause.key);
-                // record_rejection is idempotent; for an id reused with other data it records the new reason
-                reject(shared, dlx, d, cause, Some(&body_id), &reason).await;
+                reject(shared, dlx, d, cause, Some(body_id), &reason).await;
                 return "rejected";
             }
-            Ok(Applied::Unknown(reason)) => {
-                let first = {
-                    let mut map = shared.unknown_since.lock().unwrap_or_else(|p| p.into_inner());
-                    *map.entry(cause.key.clone()).or_insert_with(Instant::now)
-                };
-                if first.elapsed() >= shared.config.worker.unknown_retry() {
-                    forget_unknown(shared, &cause.key);
-                    reject(shared, dlx, d, cause, Some(&body_id), &reason).await;
-                    return "rejected";
-                }
-                let delay = backoff(attempt_of(first));
-                tracing::info!(message_id = %cause.key, reason = %reason, delay_ms = delay.as_millis() as u64, "names something unknown yet, retrying later");
-                // requeue after a delay without blocking the lane
-                let acker = d.acker.clone();
-                tokio::spawn(async move {
-                    tokio::time::sleep(delay).await;
-                    let _ = acker.nack(BasicNackOptions { multiple: false, requeue: true }).await;
-                });
-                return "retried";
-            }
-            Err(e) => {
-                // database or template trouble: retry with backoff, never dead-letter
-                tracing::warn!(message_id = %cause.key, error = %e, attempt, "transient failure, retrying");
-                tokio::time::sleep(backoff(attempt)).await;
-                attempt += 1;
-            }
+            let delay = backoff(attempt_of(first));
+            tracing::info!(message_id = %cause.key, reason = %reason, delay_ms = delay.as_millis() as u64, "names something unknown yet, retrying later");
+            // requeue after a delay without blocking the lane
+            let acker = d.acker.clone();
+            tokio::spawn(async move {
+                tokio::time::sleep(delay).await;
+                let _ = acker.nack(BasicNackOptions { multiple: false, requeue: true }).await;
+            });
+            "retried"
         }
     }
 }
@@ -676,6 +722,13 @@ async fn relay_once(shared: &Arc<Shared>, ch: &Channel) -> anyhow::Result<usize>
 // ---------------------------------------------------------------------------------------------------------
 // Mail sender
 
+/// E-mails claimed (and their results recorded) per batch. A crash after the server's `250` and before
+/// the batch commits re-sends at most this many, each with its Message-ID.
+const MAIL_BATCH: i64 = 10;
+
+/// Due timers claimed per round of the timer loop.
+const TIMER_CLAIM: i64 = 1000;
+
 async fn mail_loop(shared: Arc<Shared>, mailer: Mailer, mut shutdown: watch::Receiver<bool>) {
     let poll = shared.config.worker.poll_interval();
     // a claimed mail whose sender died is retried once its lease ran out
@@ -685,17 +738,20 @@ async fn mail_loop(shared: Arc<Shared>, mailer: Mailer, mut shutdown: watch::Rec
             break;
         }
         let now = shared.clock.now();
-        let batch = match shared.store.claim_mails(20, now, lease).await {
+        let batch = match shared.store.claim_mails(MAIL_BATCH, now, lease).await {
             Ok(b) => b,
             Err(e) => {
                 tracing::warn!(error = %e, "claiming mails failed");
                 Vec::new()
             }
         };
+        // send the batch, then record the results in one transaction
+        let mut items = Vec::with_capacity(batch.len());
+        let mut outcomes = Vec::with_capacity(batch.len());
         for m in &batch {
             let result = mailer.send(m).await;
             let now = shared.clock.now();
-            let (cmd, step, outcome) = match &result {
+            let (cmd, step, outcome) = match result {
                 SendResult::Sent => (
                     Command::NotificationSent {
                         case: m.case_id.clone(),
@@ -703,7 +759,7 @@ async fn mail_loop(shared: Arc<Shared>, mailer: Mailer, mut shutdown: watch::Rec
                         message_id: m.message_id.clone(),
                         sent_at: now,
                     },
-                    Step::MailSent { message_id: &m.message_id },
+                    Step::MailSent { message_id: m.message_id.clone() },
                     "sent",
                 ),
                 SendResult::Permanent(reason) => (
@@ -712,13 +768,13 @@ async fn mail_loop(shared: Arc<Shared>, mailer: Mailer, mut shutdown: watch::Rec
                         round: m.round as u32,
                         reason: reason.clone(),
                     },
-                    Step::MailFailed { message_id: &m.message_id, reason },
+                    Step::MailFailed { message_id: m.message_id.clone(), reason },
                     "failed",
                 ),
                 SendResult::Transient(reason) => {
                     tracing::warn!(case = %m.case_id, attempts = m.attempts, reason = %reason, "mail not sent, will retry");
                     let retry = now + chrono::Duration::from_std(backoff(m.attempts as u32 + 4)).unwrap_or_default();
-                    if let Err(e) = shared.store.mail_retry(&m.message_id, reason, retry).await {
+                    if let Err(e) = shared.store.mail_retry(&m.message_id, &reason, retry).await {
                         tracing::warn!(error = %e, "recording a mail retry failed");
                     }
                     shared.metrics.inc_counter("nachfolge_mails_total", &[("outcome", "retry")], 1);
@@ -731,27 +787,18 @@ async fn mail_loop(shared: Arc<Shared>, mailer: Mailer, mut shutdown: watch::Rec
                 payload: serde_json::json!({"message_id": m.message_id, "case": m.case_id, "round": m.round}),
                 ..Cause::default()
             };
-            let mut attempt = 0;
-            loop {
-                match shared
-                    .store
-                    .apply_internal(&cause, &m.body_id, cmd.clone(), step, now, &shared.settings, &shared.templates)
-                    .await
-                {
-                    Ok(Ok(())) => break,
-                    Ok(Err(e)) => {
-                        tracing::error!(case = %m.case_id, error = %e, "mail result not applicable");
-                        break;
-                    }
-                    Err(e) => {
-                        tracing::warn!(error = %e, "recording a mail result failed, retrying");
-                        tokio::time::sleep(backoff(attempt)).await;
-                        attempt += 1;
-                    }
+            items.push(Item { cause, body_id: m.body_id.clone(), work: Work::Internal(cmd, step) });
+            outcomes.push((m.case_id.clone(), m.round, outcome));
+        }
+        if !items.is_empty() {
+            let results = apply_internal(&shared, &items).await;
+            for ((case, round, outcome), result) in outcomes.into_iter().zip(results) {
+                if let Applied::Rejected(e) = result {
+                    tracing::error!(case = %case, error = %e, "mail result not applicable");
                 }
+                tracing::info!(case = %case, round, outcome, "mail processed");
+                shared.metrics.inc_counter("nachfolge_mails_total", &[("outcome", outcome)], 1);
             }
-            tracing::info!(case = %m.case_id, round = m.round, outcome, "mail processed");
-            shared.metrics.inc_counter("nachfolge_mails_total", &[("outcome", outcome)], 1);
             shared.wake_relay.notify_one();
         }
         if batch.is_empty() {
@@ -783,26 +830,66 @@ async fn timer_loop(shared: Arc<Shared>, mut shutdown: watch::Receiver<bool>) {
     }
 }
 
+/// Apply internal commands (timers, mail results) in one batch, retrying database trouble: the
+/// bookkeeping steps make a retry harmless.
+async fn apply_internal(shared: &Arc<Shared>, items: &[Item]) -> Vec<Applied> {
+    let mut attempt = 0;
+    loop {
+        let now = shared.clock.now();
+        match shared.store.apply_batch(items, now, &shared.settings, &shared.templates).await {
+            Ok(o) => return o,
+            Err(e) => {
+                tracing::warn!(error = %e, commands = items.len(), "recording internal commands failed, retrying");
+                tokio::time::sleep(backoff(attempt)).await;
+                attempt += 1;
+            }
+        }
+    }
+}
+
 /// Fire every due timer once; returns how many fired.
 pub async fn fire_due_timers(shared: &Arc<Shared>) -> usize {
     let now = shared.clock.now();
-    let due = match shared.store.claim_timers(500, now, Duration::from_secs(60)).await {
+    let due = match shared.store.claim_timers(TIMER_CLAIM, now, Duration::from_secs(60)).await {
         Ok(d) => d,
         Err(e) => {
             tracing::warn!(error = %e, "claiming timers failed");
             return 0;
         }
     };
-    // one council's timers in order, different councils concurrently (each firing locks its council's
-    // row), bounded so the consumer keeps database connections
+    // one council's timers in order, in as few transactions as possible; different councils' timers
+    // packed together up to the batch size; batches run concurrently, bounded so the consumer keeps
+    // database connections
     let mut by_body: std::collections::BTreeMap<String, Vec<crate::store::DueTimer>> =
         std::collections::BTreeMap::new();
     for t in due {
         by_body.entry(t.body_id.clone()).or_default().push(t);
     }
+    let batch_max = shared.config.worker.batch_max.max(1);
+    let mut units: Vec<Vec<Vec<crate::store::DueTimer>>> = Vec::new();
+    let mut packed: Vec<crate::store::DueTimer> = Vec::new();
+    for (_, timers) in by_body {
+        if timers.len() >= batch_max {
+            units.push(timers.chunks(batch_max).map(<[_]>::to_vec).collect());
+            continue;
+        }
+        if packed.len() + timers.len() > batch_max {
+            units.push(vec![std::mem::take(&mut packed)]);
+        }
+        packed.extend(timers);
+    }
+    if !packed.is_empty() {
+        units.push(vec![packed]);
+    }
     let parallel = (shared.config.database.max_connections as usize / 2).clamp(1, 8);
-    let fired = futures_util::stream::iter(by_body.into_values())
-        .map(|timers| fire_timers_of_one_body(shared, timers, now))
+    let fired = futures_util::stream::iter(units)
+        .map(|unit| async move {
+            let mut fired = 0;
+            for chunk in unit {
+                fired += fire_timers(shared, chunk).await;
+            }
+            fired
+        })
         .buffer_unordered(parallel)
         .fold(0usize, |acc, n| async move { acc + n })
         .await;
@@ -814,32 +901,38 @@ pub async fn fire_due_timers(shared: &Arc<Shared>) -> usize {
     fired
 }
 
-async fn fire_timers_of_one_body(
-    shared: &Arc<Shared>,
-    timers: Vec<crate::store::DueTimer>,
-    now: DateTime<Utc>,
-) -> usize {
+/// Fire a batch of due timers in one transaction.
+async fn fire_timers(shared: &Arc<Shared>, timers: Vec<crate::store::DueTimer>) -> usize {
+    let items: Vec<Item> = timers
+        .iter()
+        .map(|t| Item {
+            cause: Cause {
+                key: format!("timer:{}:{}", t.key, t.due_at.timestamp()),
+                ty: if t.key.contains("#objection#") {
+                    "objection_period.ended".into()
+                } else {
+                    "deadline.expired".into()
+                },
+                payload: serde_json::json!({"key": t.key, "case": t.case_id, "round": t.round, "due_at": t.due_at}),
+                ..Cause::default()
+            },
+            body_id: t.body_id.clone(),
+            work: Work::Internal(
+                crate::case::timer_command(&t.key, &t.case_id, t.round as u32),
+                Step::TimerFired { key: t.key.clone(), due_at: t.due_at },
+            ),
+        })
+        .collect();
+    let results = apply_internal(shared, &items).await;
     let mut fired = 0;
-    for t in timers {
-        let cause = Cause {
-            key: format!("timer:{}:{}", t.key, t.due_at.timestamp()),
-            ty: if t.key.contains("#objection#") { "objection_period.ended".into() } else { "deadline.expired".into() },
-            payload: serde_json::json!({"key": t.key, "case": t.case_id, "round": t.round, "due_at": t.due_at}),
-            ..Cause::default()
-        };
-        let cmd = crate::case::timer_command(&t.key, &t.case_id, t.round as u32);
-        let step = Step::TimerFired { key: &t.key, due_at: t.due_at };
-        match shared.store.apply_internal(&cause, &t.body_id, cmd, step, now, &shared.settings, &shared.templates).await
-        {
-            Ok(Ok(())) => {
+    for (t, result) in timers.iter().zip(results) {
+        match result {
+            Applied::Rejected(e) => tracing::error!(case = %t.case_id, error = %e, "deadline not applicable"),
+            _ => {
                 fired += 1;
                 let lag = (shared.clock.now() - t.due_at).num_milliseconds() as f64 / 1000.0;
                 shared.metrics.observe("nachfolge_timer_lag_seconds", &[], lag.max(0.0));
                 tracing::info!(case = %t.case_id, round = t.round, "deadline fired");
-            }
-            Ok(Err(e)) => tracing::error!(case = %t.case_id, error = %e, "deadline not applicable"),
-            Err(e) => {
-                tracing::warn!(case = %t.case_id, error = %e, "firing a deadline failed; the lease will expire and it fires again")
             }
         }
     }
