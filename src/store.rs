@@ -10,7 +10,7 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
-use sqlx::{ConnectOptions, Connection, PgPool, Postgres, Row, Transaction};
+use sqlx::{ConnectOptions, Connection, PgConnection, PgPool, Postgres, Row, Transaction};
 
 use crate::case::{self, Effect, Rejection, Settings};
 use crate::config::DatabaseConfig;
@@ -248,7 +248,15 @@ impl Store {
             items.iter().zip(&skip_core).filter(|(_, s)| !**s).map(|(it, _)| it.body_id.as_str()).collect();
         wanted.sort_unstable();
         wanted.dedup();
-        let mut bodies = lock_bodies(&mut tx, &wanted).await?;
+        let mut new: Vec<&str> = items
+            .iter()
+            .zip(&skip_core)
+            .filter(|(it, s)| !**s && matches!(it.work, Work::Register(_)))
+            .map(|(it, _)| it.body_id.as_str())
+            .collect();
+        new.sort_unstable();
+        new.dedup();
+        let mut bodies = lock_bodies(&mut tx, &wanted, &new).await?;
         // inbox: messages seen before
         let keys: Vec<&str> = items
             .iter()
@@ -331,33 +339,11 @@ impl Store {
                 writes.body(body, &slot.before, slot.seq, now)?;
             }
         }
-        writes.flush(&mut tx).await?;
-        if !inbox.is_empty() {
-            let n = inbox.len();
-            let (mut ids, mut types, mut bodies, mut digests) = (vec![], vec![], vec![], vec![]);
-            for (id, ty, body, d) in inbox {
-                ids.push(id);
-                types.push(ty);
-                bodies.push(body);
-                digests.push(d);
-            }
-            let inserted = sqlx::query(
-                "INSERT INTO inbox (message_id, type, body_id, digest, outcome)
-                 SELECT *, 'applied' FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[])
-                 ON CONFLICT (message_id) DO NOTHING",
-            )
-            .bind(ids)
-            .bind(types)
-            .bind(bodies)
-            .bind(digests)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
-            if inserted as usize != n {
-                // an id used at once for another body by another replica: judge again against the inbox
-                tx.rollback().await?;
-                return Ok(false);
-            }
+        let n = inbox.len();
+        if writes.flush(&mut tx, inbox).await? != n {
+            // an id used at once for another body by another replica: judge again against the inbox
+            tx.rollback().await?;
+            return Ok(false);
         }
         tx.commit().await?;
         Ok(true)
@@ -398,7 +384,7 @@ impl Store {
             return Ok(());
         }
         if let Some(id) = body_id {
-            let slots = lock_bodies(&mut tx, &[id]).await?;
+            let slots = lock_bodies(&mut tx, &[id], &[]).await?;
             if let Some(Slot { body: Some(_), seq, .. }) = slots.get(id) {
                 let mut seq = *seq;
                 let mut writes = Writes::default();
@@ -426,12 +412,16 @@ impl Store {
     // --- outbox ---------------------------------------------------------------------------------------
 
     /// Pending events in id order (oldest first), at most `limit`.
-    pub async fn pending_events(&self, limit: i64, now: DateTime<Utc>) -> Result<Vec<PendingEvent>, StoreError> {
+    pub async fn pending_events(
+        conn: &mut PgConnection,
+        limit: i64,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<PendingEvent>, StoreError> {
         let rows = sqlx::query(
             "SELECT id, body_id, type, event, attempts, next_attempt_at FROM outbox WHERE published_at IS NULL ORDER BY id LIMIT $1",
         )
         .bind(limit)
-        .fetch_all(&self.pool)
+        .fetch_all(&mut *conn)
         .await?;
         // per body, stop at the first event that is waiting for its retry, so order is kept
         let mut blocked = std::collections::HashSet::new();
@@ -452,21 +442,26 @@ impl Store {
         Ok(out)
     }
 
-    pub async fn mark_published(&self, ids: &[i64], now: DateTime<Utc>) -> Result<(), StoreError> {
+    pub async fn mark_published(conn: &mut PgConnection, ids: &[i64], now: DateTime<Utc>) -> Result<(), StoreError> {
         sqlx::query("UPDATE outbox SET published_at = $2 WHERE id = ANY($1)")
             .bind(ids)
             .bind(now)
-            .execute(&self.pool)
+            .execute(&mut *conn)
             .await?;
         Ok(())
     }
 
-    pub async fn mark_publish_failed(&self, id: i64, error: &str, retry_at: DateTime<Utc>) -> Result<(), StoreError> {
+    pub async fn mark_publish_failed(
+        conn: &mut PgConnection,
+        id: i64,
+        error: &str,
+        retry_at: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
         sqlx::query("UPDATE outbox SET attempts = attempts + 1, last_error = $2, next_attempt_at = $3 WHERE id = $1")
             .bind(id)
             .bind(error)
             .bind(retry_at)
-            .execute(&self.pool)
+            .execute(&mut *conn)
             .await?;
         Ok(())
     }
@@ -633,23 +628,34 @@ struct Slot {
     dirty: bool,
 }
 
-/// The advisory lock key of a body: serialises first registrations (no row to lock yet) and is taken
-/// before the row lock by every writer, in ascending key order, so batches cannot deadlock.
+/// The advisory lock key of a body id, taken by registrations: a body that does not exist yet has no row
+/// to lock, so two first registrations of the same id are serialised by this key.
 fn lock_key(body_id: &str) -> i64 {
     uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_OID, body_id.as_bytes()).as_u64_pair().0 as i64
 }
 
-/// Lock the bodies for this transaction and load the aggregates and their audit sequences.
-async fn lock_bodies(tx: &mut Transaction<'_, Postgres>, ids: &[&str]) -> Result<HashMap<String, Slot>, StoreError> {
+/// Lock the bodies `ids` for this transaction (rows in ascending id order, so batches cannot deadlock)
+/// and load the aggregates and their audit sequences. `registering` (a subset of `ids`) may not exist
+/// yet: their advisory locks are taken first, in ascending key order.
+async fn lock_bodies(
+    tx: &mut Transaction<'_, Postgres>,
+    ids: &[&str],
+    registering: &[&str],
+) -> Result<HashMap<String, Slot>, StoreError> {
     let mut slots = HashMap::with_capacity(ids.len());
     if ids.is_empty() {
         return Ok(slots);
     }
-    let mut keys: Vec<i64> = ids.iter().map(|id| lock_key(id)).collect();
-    keys.sort_unstable();
-    keys.dedup();
-    // a function scan yields the array in order: the locks are taken in ascending key order
-    sqlx::query("SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) AS k").bind(&keys).execute(&mut **tx).await?;
+    if !registering.is_empty() {
+        let mut keys: Vec<i64> = registering.iter().map(|id| lock_key(id)).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        // a function scan yields the array in order: the locks are taken in ascending key order
+        sqlx::query("SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) AS k")
+            .bind(&keys)
+            .execute(&mut **tx)
+            .await?;
+    }
     let rows = sqlx::query("SELECT id, state::text, audit_seq FROM bodies WHERE id = ANY($1) ORDER BY id FOR UPDATE")
         .bind(ids)
         .fetch_all(&mut **tx)
@@ -848,96 +854,139 @@ impl Writes {
         Ok(())
     }
 
-    /// Write everything buffered: a few statements, whatever the number of commands.
-    async fn flush(self, tx: &mut Transaction<'_, Postgres>) -> Result<(), StoreError> {
-        let Some(now) = self.now else { return Ok(()) };
-        if !self.bodies.is_empty() {
-            let (mut ids, mut lands, mut states, mut seqs) = (vec![], vec![], vec![], vec![]);
-            for (id, land, state, seq) in self.bodies {
-                ids.push(id);
-                lands.push(land);
-                states.push(state);
-                seqs.push(seq);
-            }
-            sqlx::query(
-                "INSERT INTO bodies (id, land, state, audit_seq, updated_at)
-                 SELECT i, l, s::jsonb, a, $5 FROM UNNEST($1::text[], $2::text[], $3::text[], $4::bigint[]) AS t(i, l, s, a)
-                 ON CONFLICT (id) DO UPDATE SET land = EXCLUDED.land, state = EXCLUDED.state, audit_seq = EXCLUDED.audit_seq,
-                   updated_at = EXCLUDED.updated_at",
-            )
-            .bind(ids)
-            .bind(lands)
-            .bind(states)
-            .bind(seqs)
-            .bind(now)
-            .execute(&mut **tx)
-            .await?;
+    /// Write everything buffered, and the inbox rows of the applied messages, with one statement
+    /// (data-modifying CTEs, one per table), whatever the number of commands. Returns the number of inbox
+    /// rows written: fewer than given means an id was taken meanwhile.
+    async fn flush(self, tx: &mut Transaction<'_, Postgres>, inbox: Vec<InboxRow>) -> Result<usize, StoreError> {
+        let Some(now) = self.now else { return Ok(0) };
+        let mut b: (Vec<String>, Vec<String>, Vec<String>, Vec<i64>) = Default::default();
+        for (id, land, state, seq) in self.bodies {
+            b.0.push(id);
+            b.1.push(land);
+            b.2.push(state);
+            b.3.push(seq);
         }
-        if !self.cases.is_empty() {
-            let (mut ids, mut bodies, mut states, mut rounds, mut successors, mut deadlines) =
-                (vec![], vec![], vec![], vec![], vec![], vec![]);
-            for (id, body, (state, round, successor, deadline)) in self.cases {
-                ids.push(id);
-                bodies.push(body);
-                states.push(state);
-                rounds.push(round);
-                successors.push(successor);
-                deadlines.push(deadline);
-            }
-            sqlx::query(
-                "INSERT INTO cases (id, body_id, state, round, successor, deadline, updated_at)
-                 SELECT *, $7 FROM UNNEST($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::timestamptz[])
-                 ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, round = EXCLUDED.round, successor = EXCLUDED.successor,
-                   deadline = EXCLUDED.deadline, updated_at = EXCLUDED.updated_at",
-            )
-            .bind(ids)
-            .bind(bodies)
-            .bind(states)
-            .bind(rounds)
-            .bind(successors)
-            .bind(deadlines)
-            .bind(now)
-            .execute(&mut **tx)
-            .await?;
+        let mut c: (Vec<String>, Vec<String>, Vec<String>, Vec<i32>, Vec<Option<String>>, Vec<Option<DateTime<Utc>>>) =
+            Default::default();
+        for (id, body, (state, round, successor, deadline)) in self.cases {
+            c.0.push(id);
+            c.1.push(body);
+            c.2.push(state);
+            c.3.push(round);
+            c.4.push(successor);
+            c.5.push(deadline);
         }
-        if !self.mails.is_empty() {
-            let mut cols: (Vec<String>, Vec<String>, Vec<String>, Vec<i32>, Vec<String>) = Default::default();
-            let mut more: (Vec<Option<String>>, Vec<String>, Vec<String>, Vec<String>, Vec<String>) = Default::default();
-            for m in self.mails {
-                cols.0.push(m.message_id);
-                cols.1.push(m.body_id);
-                cols.2.push(m.case_id);
-                cols.3.push(m.round);
-                cols.4.push(m.candidate);
-                more.0.push(m.recipient);
-                more.1.push(m.reply_to);
-                more.2.push(m.subject);
-                more.3.push(m.text_body);
-                more.4.push(m.html_body);
-            }
-            sqlx::query(
-                "INSERT INTO mail_outbox (message_id, body_id, case_id, round, candidate, recipient, reply_to, subject, text_body, html_body, created_at, next_attempt_at)
-                 SELECT *, $11, $11 FROM UNNEST($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])
-                 ON CONFLICT (message_id) DO NOTHING",
-            )
-            .bind(cols.0)
-            .bind(cols.1)
-            .bind(cols.2)
-            .bind(cols.3)
-            .bind(cols.4)
-            .bind(more.0)
-            .bind(more.1)
-            .bind(more.2)
-            .bind(more.3)
-            .bind(more.4)
-            .bind(now)
-            .execute(&mut **tx)
-            .await?;
+        let mut m: (Vec<String>, Vec<String>, Vec<String>, Vec<i32>, Vec<String>) = Default::default();
+        let mut m2: (Vec<Option<String>>, Vec<String>, Vec<String>, Vec<String>, Vec<String>) = Default::default();
+        for r in self.mails {
+            m.0.push(r.message_id);
+            m.1.push(r.body_id);
+            m.2.push(r.case_id);
+            m.3.push(r.round);
+            m.4.push(r.candidate);
+            m2.0.push(r.recipient);
+            m2.1.push(r.reply_to);
+            m2.2.push(r.subject);
+            m2.3.push(r.text_body);
+            m2.4.push(r.html_body);
         }
-        insert_events(tx, self.outbox).await?;
-        insert_audit(tx, self.audit).await
+        let mut o: (Vec<String>, Vec<Option<String>>, Vec<String>, Vec<Value>) = Default::default();
+        for r in self.outbox {
+            o.0.push(r.id);
+            o.1.push(r.body_id);
+            o.2.push(r.ty);
+            o.3.push(r.event);
+        }
+        let mut a: (Vec<String>, Vec<i64>, Vec<DateTime<Utc>>, Vec<String>, Vec<String>, Vec<Option<String>>, Vec<Value>) =
+            Default::default();
+        for (body, seq, at, kind, ty, id, payload) in self.audit {
+            a.0.push(body);
+            a.1.push(seq);
+            a.2.push(at);
+            a.3.push(kind);
+            a.4.push(ty);
+            a.5.push(id);
+            a.6.push(payload);
+        }
+        let mut i: (Vec<String>, Vec<String>, Vec<String>, Vec<String>) = Default::default();
+        for (id, ty, body, digest) in inbox {
+            i.0.push(id);
+            i.1.push(ty);
+            i.2.push(body);
+            i.3.push(digest);
+        }
+        let inserted = sqlx::query(
+            "WITH
+             b AS (INSERT INTO bodies (id, land, state, audit_seq, updated_at)
+                   SELECT i, l, s::jsonb, a, $1 FROM UNNEST($2::text[], $3::text[], $4::text[], $5::bigint[]) AS t(i, l, s, a)
+                   ON CONFLICT (id) DO UPDATE SET land = EXCLUDED.land, state = EXCLUDED.state,
+                     audit_seq = EXCLUDED.audit_seq, updated_at = EXCLUDED.updated_at),
+             c AS (INSERT INTO cases (id, body_id, state, round, successor, deadline, updated_at)
+                   SELECT *, $1 FROM UNNEST($6::text[], $7::text[], $8::text[], $9::int[], $10::text[], $11::timestamptz[])
+                   ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, round = EXCLUDED.round,
+                     successor = EXCLUDED.successor, deadline = EXCLUDED.deadline, updated_at = EXCLUDED.updated_at),
+             m AS (INSERT INTO mail_outbox (message_id, body_id, case_id, round, candidate, recipient, reply_to, subject,
+                     text_body, html_body, created_at, next_attempt_at)
+                   SELECT *, $1, $1 FROM UNNEST($12::text[], $13::text[], $14::text[], $15::int[], $16::text[],
+                     $17::text[], $18::text[], $19::text[], $20::text[], $21::text[])
+                   ON CONFLICT (message_id) DO NOTHING),
+             o AS (INSERT INTO outbox (event_id, body_id, type, event, created_at)
+                   SELECT e, bo, ty, ev, $1 FROM UNNEST($22::text[], $23::text[], $24::text[], $25::jsonb[])
+                     WITH ORDINALITY AS t(e, bo, ty, ev, n)
+                   ORDER BY n
+                   ON CONFLICT (event_id) DO NOTHING),
+             a AS (INSERT INTO audit_log (body_id, seq, at, kind, type, message_id, payload)
+                   SELECT * FROM UNNEST($26::text[], $27::bigint[], $28::timestamptz[], $29::text[], $30::text[],
+                     $31::text[], $32::jsonb[]))
+             INSERT INTO inbox (message_id, type, body_id, digest, outcome)
+             SELECT *, 'applied' FROM UNNEST($33::text[], $34::text[], $35::text[], $36::text[])
+             ON CONFLICT (message_id) DO NOTHING",
+        )
+        .bind(now)
+        .bind(b.0)
+        .bind(b.1)
+        .bind(b.2)
+        .bind(b.3)
+        .bind(c.0)
+        .bind(c.1)
+        .bind(c.2)
+        .bind(c.3)
+        .bind(c.4)
+        .bind(c.5)
+        .bind(m.0)
+        .bind(m.1)
+        .bind(m.2)
+        .bind(m.3)
+        .bind(m.4)
+        .bind(m2.0)
+        .bind(m2.1)
+        .bind(m2.2)
+        .bind(m2.3)
+        .bind(m2.4)
+        .bind(o.0)
+        .bind(o.1)
+        .bind(o.2)
+        .bind(o.3)
+        .bind(a.0)
+        .bind(a.1)
+        .bind(a.2)
+        .bind(a.3)
+        .bind(a.4)
+        .bind(a.5)
+        .bind(a.6)
+        .bind(i.0)
+        .bind(i.1)
+        .bind(i.2)
+        .bind(i.3)
+        .execute(&mut **tx)
+        .await?
+        .rows_affected();
+        Ok(inserted as usize)
     }
 }
+
+/// An inbox row: message id, type, body, digest.
+type InboxRow = (String, String, String, String);
 
 /// Write audit rows with one statement.
 async fn insert_audit(tx: &mut Transaction<'_, Postgres>, rows: Vec<AuditRow>) -> Result<(), StoreError> {

@@ -18,6 +18,7 @@ use lapin::message::Delivery;
 use lapin::options::{BasicAckOptions, BasicCancelOptions, BasicConsumeOptions, BasicNackOptions, BasicQosOptions};
 use lapin::types::FieldTable;
 use lapin::{Channel, Connection};
+use sqlx::Connection as _;
 use tokio::sync::{mpsc, watch, Notify};
 
 use crate::bus::{self, Published};
@@ -650,9 +651,20 @@ async fn relay_session(shared: &Arc<Shared>, mut shutdown: watch::Receiver<bool>
     let ch = bus::confirm_channel(&conn).await?;
     bus::declare_topology(&ch, cfg).await?;
     let poll = shared.config.worker.poll_interval();
+    // the database connection holding the relay lock, kept while this replica is the publisher
+    let mut lock: Option<sqlx::PgConnection> = None;
     loop {
         let stopping = *shutdown.borrow();
-        let published = relay_once(shared, &ch).await?;
+        let published = match relay_once(shared, &ch, &mut lock).await {
+            Ok(n) => n,
+            Err(e) => {
+                // closing the connection releases the lock for another replica
+                if let Some(c) = lock.take() {
+                    let _ = c.close().await;
+                }
+                return Err(e);
+            }
+        };
         if stopping {
             break;
         }
@@ -664,59 +676,60 @@ async fn relay_session(shared: &Arc<Shared>, mut shutdown: watch::Receiver<bool>
             }
         }
     }
+    if let Some(c) = lock.take() {
+        let _ = c.close().await;
+    }
     let _ = conn.close(200, "bye".into()).await;
     Ok(())
 }
 
 /// Publish one batch; returns how many were confirmed. Several replicas: only the holder of the relay
-/// lock publishes, so the per-body order holds.
-async fn relay_once(shared: &Arc<Shared>, ch: &Channel) -> anyhow::Result<usize> {
-    let store = &shared.store;
-    let mut lock = store.pool.acquire().await?;
-    let locked: bool = sqlx::query_scalar("SELECT pg_try_advisory_lock(4242002)").fetch_one(&mut *lock).await?;
-    if !locked {
+/// lock (a session lock on a connection of its own) publishes, so the per-body order holds.
+async fn relay_once(shared: &Arc<Shared>, ch: &Channel, lock: &mut Option<sqlx::PgConnection>) -> anyhow::Result<usize> {
+    if lock.is_none() {
+        let mut c = shared.store.pool.acquire().await?.detach();
+        let locked: bool = sqlx::query_scalar("SELECT pg_try_advisory_lock(4242002)").fetch_one(&mut c).await?;
+        if !locked {
+            let _ = c.close().await;
+            return Ok(0);
+        }
+        *lock = Some(c);
+    }
+    let Some(db) = lock.as_mut() else { return Ok(0) };
+    let now = shared.clock.now();
+    let batch = Store::pending_events(db, i64::from(shared.config.worker.outbox_batch), now).await?;
+    if batch.is_empty() {
         return Ok(0);
     }
-    let result = async {
-        let now = shared.clock.now();
-        let batch = store.pending_events(i64::from(shared.config.worker.outbox_batch), now).await?;
-        if batch.is_empty() {
-            return Ok::<usize, anyhow::Error>(0);
-        }
-        // pipeline: publish the batch, then collect the confirms in order
-        let mut confirms = Vec::with_capacity(batch.len());
-        for ev in &batch {
-            confirms.push(bus::publish_event(ch, &shared.config.amqp.events_exchange, &ev.event).await?);
-        }
-        let mut ok = Vec::new();
-        let mut failed_bodies = std::collections::HashSet::new();
-        for (ev, confirm) in batch.iter().zip(confirms) {
-            let outcome: Published = confirm.await?.into();
-            let key = ev.body_id.clone().unwrap_or_default();
-            if outcome == Published::Confirmed && !failed_bodies.contains(&key) {
-                ok.push(ev.id);
-                continue;
-            }
-            // keep the order per body: everything after a failure is published again later
-            let why = match outcome {
-                Published::Unroutable => "unroutable: no queue bound for this event type",
-                Published::Nacked => "nacked by the broker",
-                Published::Confirmed => "an earlier event of this body is not yet published",
-            };
-            if failed_bodies.insert(key) {
-                tracing::warn!(event_type = %ev.ty, reason = why, "event not published, will retry");
-            }
-            let retry =
-                shared.clock.now() + chrono::Duration::from_std(backoff(ev.attempts as u32)).unwrap_or_default();
-            store.mark_publish_failed(ev.id, why, retry).await?;
-        }
-        store.mark_published(&ok, shared.clock.now()).await?;
-        shared.metrics.inc_counter("nachfolge_events_published_total", &[], ok.len() as u64);
-        Ok(ok.len())
+    // pipeline: publish the batch, then collect the confirms in order
+    let mut confirms = Vec::with_capacity(batch.len());
+    for ev in &batch {
+        confirms.push(bus::publish_event(ch, &shared.config.amqp.events_exchange, &ev.event).await?);
     }
-    .await;
-    let _ = sqlx::query("SELECT pg_advisory_unlock(4242002)").execute(&mut *lock).await;
-    result
+    let mut ok = Vec::new();
+    let mut failed_bodies = std::collections::HashSet::new();
+    for (ev, confirm) in batch.iter().zip(confirms) {
+        let outcome: Published = confirm.await?.into();
+        let key = ev.body_id.clone().unwrap_or_default();
+        if outcome == Published::Confirmed && !failed_bodies.contains(&key) {
+            ok.push(ev.id);
+            continue;
+        }
+        // keep the order per body: everything after a failure is published again later
+        let why = match outcome {
+            Published::Unroutable => "unroutable: no queue bound for this event type",
+            Published::Nacked => "nacked by the broker",
+            Published::Confirmed => "an earlier event of this body is not yet published",
+        };
+        if failed_bodies.insert(key) {
+            tracing::warn!(event_type = %ev.ty, reason = why, "event not published, will retry");
+        }
+        let retry = shared.clock.now() + chrono::Duration::from_std(backoff(ev.attempts as u32)).unwrap_or_default();
+        Store::mark_publish_failed(db, ev.id, why, retry).await?;
+    }
+    Store::mark_published(db, &ok, shared.clock.now()).await?;
+    shared.metrics.inc_counter("nachfolge_events_published_total", &[], ok.len() as u64);
+    Ok(ok.len())
 }
 
 // ---------------------------------------------------------------------------------------------------------
