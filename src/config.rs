@@ -253,7 +253,7 @@ impl Default for WorkerConfig {
             max_message_bytes: 4 * 1024 * 1024,
             outbox_batch: 100,
             poll_interval_ms: 500,
-            lanes: 4,
+            lanes: 8,
             batch_max: 50,
         }
     }

@@ -19,7 +19,10 @@ use crate::model::{Body, Snapshot};
 use crate::templates::Templates;
 
 /// Embedded migrations, applied in order (`nachfolge migrate`, and on `run`).
-const MIGRATIONS: &[(i32, &str)] = &[(1, include_str!("../migrations/0001_init.sql"))];
+const MIGRATIONS: &[(i32, &str)] = &[
+    (1, include_str!("../migrations/0001_init.sql")),
+    (2, include_str!("../migrations/0002_lz4.sql")),
+];
 
 /// A store error: database trouble (transient) or a bad template (configuration).
 #[derive(Debug, thiserror::Error)]
@@ -140,7 +143,10 @@ pub fn digest(ty: &str, data: &Value) -> String {
 impl Store {
     /// Connect, creating the database if it does not exist, and apply the migrations.
     pub async fn connect(cfg: &DatabaseConfig) -> Result<Store, StoreError> {
-        let opts = PgConnectOptions::from_str(&cfg.url)?.log_statements(tracing::log::LevelFilter::Trace);
+        let opts = PgConnectOptions::from_str(&cfg.url)?
+            .log_statements(tracing::log::LevelFilter::Trace)
+            // the batch statements take arrays: a plan per execution would cost more than the statement
+            .options([("plan_cache_mode", "force_generic_plan")]);
         create_database_if_missing(&opts).await?;
         let pool = PgPoolOptions::new()
             .max_connections(cfg.max_connections)
@@ -256,24 +262,15 @@ impl Store {
             .collect();
         new.sort_unstable();
         new.dedup();
-        let mut bodies = lock_bodies(&mut tx, &wanted, &new).await?;
-        // inbox: messages seen before
+        // inbox: messages seen before, read with the locks (one round trip); a duplicate committed by
+        // another replica while this one waited for a lock is caught by the inbox insert at the end
         let keys: Vec<&str> = items
             .iter()
             .zip(&skip_core)
             .filter(|(it, s)| !**s && !matches!(it.work, Work::Internal(..)))
             .map(|(it, _)| it.cause.key.as_str())
             .collect();
-        let mut known: HashMap<String, (String, String, Option<String>)> = HashMap::new();
-        if !keys.is_empty() {
-            let rows = sqlx::query("SELECT message_id, digest, outcome, reason FROM inbox WHERE message_id = ANY($1)")
-                .bind(&keys)
-                .fetch_all(&mut *tx)
-                .await?;
-            for r in rows {
-                known.insert(r.get(0), (r.get(1), r.get(2), r.get(3)));
-            }
-        }
+        let (mut bodies, known) = lock_bodies(&mut tx, &wanted, &new, &keys).await?;
         let mut writes = Writes::default();
         let mut inbox = Vec::new();
         for (i, item) in items.iter().enumerate() {
@@ -384,7 +381,7 @@ impl Store {
             return Ok(());
         }
         if let Some(id) = body_id {
-            let slots = lock_bodies(&mut tx, &[id], &[]).await?;
+            let (slots, _) = lock_bodies(&mut tx, &[id], &[], &[]).await?;
             if let Some(Slot { body: Some(_), seq, .. }) = slots.get(id) {
                 let mut seq = *seq;
                 let mut writes = Writes::default();
@@ -634,17 +631,23 @@ fn lock_key(body_id: &str) -> i64 {
     uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_OID, body_id.as_bytes()).as_u64_pair().0 as i64
 }
 
+/// What the inbox holds of a message: digest, outcome, reason.
+type Seen = (String, String, Option<String>);
+
 /// Lock the bodies `ids` for this transaction (rows in ascending id order, so batches cannot deadlock)
-/// and load the aggregates and their audit sequences. `registering` (a subset of `ids`) may not exist
-/// yet: their advisory locks are taken first, in ascending key order.
+/// and load the aggregates and their audit sequences, and what the inbox holds of the messages `keys`.
+/// `registering` (a subset of `ids`) may not exist yet: their advisory locks are taken first, in
+/// ascending key order.
 async fn lock_bodies(
     tx: &mut Transaction<'_, Postgres>,
     ids: &[&str],
     registering: &[&str],
-) -> Result<HashMap<String, Slot>, StoreError> {
+    keys: &[&str],
+) -> Result<(HashMap<String, Slot>, HashMap<String, Seen>), StoreError> {
     let mut slots = HashMap::with_capacity(ids.len());
+    let mut seen = HashMap::new();
     if ids.is_empty() {
-        return Ok(slots);
+        return Ok((slots, seen));
     }
     if !registering.is_empty() {
         let mut keys: Vec<i64> = registering.iter().map(|id| lock_key(id)).collect();
@@ -656,21 +659,32 @@ async fn lock_bodies(
             .execute(&mut **tx)
             .await?;
     }
-    let rows = sqlx::query("SELECT id, state::text, audit_seq FROM bodies WHERE id = ANY($1) ORDER BY id FOR UPDATE")
-        .bind(ids)
-        .fetch_all(&mut **tx)
-        .await?;
+    let rows = sqlx::query(
+        "WITH b AS (SELECT id, state::text AS state, audit_seq FROM bodies WHERE id = ANY($1) ORDER BY id FOR UPDATE)
+         SELECT true, id, state, audit_seq, NULL, NULL FROM b
+         UNION ALL
+         SELECT false, message_id, digest, NULL, outcome, reason FROM inbox WHERE message_id = ANY($2)",
+    )
+    .bind(ids)
+    .bind(keys)
+    .fetch_all(&mut **tx)
+    .await?;
     for r in rows {
-        let id: String = r.get(0);
-        let state: String = r.get(1);
-        let body = decode_body(&id, &state)?;
-        let before = case_rows(&body);
-        slots.insert(id, Slot { body: Some(body), seq: r.get(2), before, dirty: false });
+        let is_body: bool = r.get(0);
+        let id: String = r.get(1);
+        if is_body {
+            let state: String = r.get(2);
+            let body = decode_body(&id, &state)?;
+            let before = case_rows(&body);
+            slots.insert(id, Slot { body: Some(body), seq: r.get(3), before, dirty: false });
+        } else {
+            seen.insert(id, (r.get(2), r.get(4), r.get(5)));
+        }
     }
     for id in ids {
         slots.entry((*id).to_owned()).or_insert_with(|| Slot { body: None, seq: 0, before: HashMap::new(), dirty: false });
     }
-    Ok(slots)
+    Ok((slots, seen))
 }
 
 /// Mark the bookkeeping step of an internal command; `false` if it was done before.

@@ -457,19 +457,7 @@ async fn handle_deliveries(shared: &Arc<Shared>, dlx: &Channel, jobs: Vec<Job>) 
         return;
     }
     let items: Vec<Item> = parsed.iter().map(|p| p.item.clone()).collect();
-    let mut attempt = 0;
-    let outcomes = loop {
-        let now = shared.clock.now();
-        match shared.store.apply_batch(&items, now, &shared.settings, &shared.templates).await {
-            Ok(o) => break o,
-            Err(e) => {
-                // database or template trouble: retry with backoff, never dead-letter
-                tracing::warn!(messages = items.len(), error = %e, attempt, "transient failure, retrying");
-                tokio::time::sleep(backoff(attempt)).await;
-                attempt += 1;
-            }
-        }
-    };
+    let outcomes = apply_items(shared, &items).await;
     if outcomes.iter().any(|o| *o == Applied::Applied) {
         shared.wake_relay.notify_one();
         shared.wake_mail.notify_one();
@@ -804,7 +792,7 @@ async fn mail_loop(shared: Arc<Shared>, mailer: Mailer, mut shutdown: watch::Rec
             outcomes.push((m.case_id.clone(), m.round, outcome));
         }
         if !items.is_empty() {
-            let results = apply_internal(&shared, &items).await;
+            let results = apply_items(&shared, &items).await;
             for ((case, round, outcome), result) in outcomes.into_iter().zip(results) {
                 if let Applied::Rejected(e) = result {
                     tracing::error!(case = %case, error = %e, "mail result not applicable");
@@ -843,19 +831,44 @@ async fn timer_loop(shared: Arc<Shared>, mut shutdown: watch::Receiver<bool>) {
     }
 }
 
-/// Apply internal commands (timers, mail results) in one batch, retrying database trouble: the
-/// bookkeeping steps make a retry harmless.
-async fn apply_internal(shared: &Arc<Shared>, items: &[Item]) -> Vec<Applied> {
-    let mut attempt = 0;
-    loop {
-        let now = shared.clock.now();
-        match shared.store.apply_batch(items, now, &shared.settings, &shared.templates).await {
-            Ok(o) => return o,
-            Err(e) => {
-                tracing::warn!(error = %e, commands = items.len(), "recording internal commands failed, retrying");
-                tokio::time::sleep(backoff(attempt)).await;
-                attempt += 1;
+/// Apply commands in one batch, retrying database trouble (never dead-lettering for it; the inbox and the
+/// bookkeeping steps make a retry harmless). A panic — a bug — is contained: a batch that panics is
+/// applied command by command, and the one command that panics alone is refused with an internal-error
+/// reason, so one bad message cannot stop a lane.
+async fn apply_items(shared: &Arc<Shared>, items: &[Item]) -> Vec<Applied> {
+    use futures_util::FutureExt;
+    let attempt = async {
+        let mut attempt = 0;
+        loop {
+            let now = shared.clock.now();
+            match shared.store.apply_batch(items, now, &shared.settings, &shared.templates).await {
+                Ok(o) => return o,
+                Err(e) => {
+                    tracing::warn!(error = %e, commands = items.len(), attempt, "transient failure, retrying");
+                    tokio::time::sleep(backoff(attempt)).await;
+                    attempt += 1;
+                }
             }
+        }
+    };
+    match std::panic::AssertUnwindSafe(attempt).catch_unwind().await {
+        Ok(outcomes) => outcomes,
+        Err(_) if items.len() > 1 => {
+            tracing::error!(commands = items.len(), "a batch panicked; applying its commands one by one");
+            let mut outcomes = Vec::with_capacity(items.len());
+            for item in items {
+                outcomes.extend(Box::pin(apply_items(shared, std::slice::from_ref(item))).await);
+            }
+            outcomes
+        }
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            tracing::error!(message_id = %items.first().map(|i| i.cause.key.as_str()).unwrap_or_default(), panic = %what, "processing panicked; the command is refused");
+            vec![Applied::Rejected(format!("internal error while processing this message (please report it): {what}"))]
         }
     }
 }
@@ -936,7 +949,7 @@ async fn fire_timers(shared: &Arc<Shared>, timers: Vec<crate::store::DueTimer>) 
             ),
         })
         .collect();
-    let results = apply_internal(shared, &items).await;
+    let results = apply_items(shared, &items).await;
     let mut fired = 0;
     for (t, result) in timers.iter().zip(results) {
         match result {

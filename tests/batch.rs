@@ -1,0 +1,140 @@
+//! `Store::apply_batch` against the real PostgreSQL of this machine: several commands in one transaction,
+//! with refused, unknown, duplicate and reused-id commands among them. A refused command must change
+//! nothing, the others must take effect exactly as if each had been applied alone.
+
+mod support {
+    pub mod app;
+    pub mod smtp_sink;
+}
+
+use nachfolge::case::{Command, Settings};
+use nachfolge::messages::Inbound;
+use nachfolge::store::{Applied, Cause, Item, Store, Work};
+use nachfolge::templates::Templates;
+use serde_json::{json, Value};
+use sqlx::Row;
+use support::app::{test_config, unique, Cleanup};
+
+fn council(id: &str) -> Value {
+    let cands: Vec<Value> = (0..8)
+        .map(|i| {
+            json!({
+                "id": format!("{id}-{i}"), "position": i + 1, "given_name": "V", "family_name": format!("N{i}"),
+                "seat": if i < 4 { json!({"since": "2025-11-01", "via": "list"}) } else { Value::Null },
+            })
+        })
+        .collect();
+    json!({
+        "body": {"id": id, "name": format!("Rat {id}"), "land": "NW", "statutory_size": 4,
+                 "term": {"start": "2025-11-01", "end": "2030-10-31"},
+                 "returning_officer": {"name": "Wahlleitung", "email": "wahlleitung@example.org"}},
+        "lists": [{"id": "L0", "name": "Liste", "kind": "party", "candidates": cands}]
+    })
+}
+
+fn item(id: &str, ty: &str, data: Value) -> Item {
+    let inbound = Inbound::parse(ty, data.clone()).expect("valid test message");
+    let body_id = inbound.body_id().to_owned();
+    let work = match inbound {
+        Inbound::ElectionRegistered(s) => Work::Register(s),
+        other => Work::Inbound(Command::Inbound(other)),
+    };
+    Item { cause: Cause { key: id.into(), ty: ty.into(), payload: data, ..Cause::default() }, body_id, work }
+}
+
+fn vacancy(body: &str, member: &str) -> Value {
+    json!({"body": body, "member": member, "reason": "resigned", "effective_at": "2026-05-01T00:00:00+02:00"})
+}
+
+#[tokio::test]
+async fn one_transaction_many_commands_refused_ones_change_nothing() {
+    let config = test_config(&unique(), "smtp://127.0.0.1:1");
+    let _cleanup = Cleanup(config.clone());
+    let store = Store::connect(&config.database).await.expect("database");
+    let templates = Templates::load(None).expect("templates");
+    let settings = Settings::default();
+    let now = chrono::Utc::now();
+    let items = vec![
+        item("reg-a", "election.registered", council("a")),
+        item("reg-b", "election.registered", council("b")),
+        item("v1", "vacancy.reported", vacancy("a", "a-0")),
+        // unknown member: retried later, nothing written
+        item("v2", "vacancy.reported", vacancy("a", "a-99")),
+        // holds no seat: refused; the body is changed by nobody
+        item("v3", "vacancy.reported", vacancy("a", "a-6")),
+        item("v4", "vacancy.reported", vacancy("b", "b-1")),
+        // a body nobody registered
+        item("v5", "vacancy.reported", vacancy("nowhere", "x")),
+        // the same message again in the same batch, and the same id with other data
+        item("v1", "vacancy.reported", vacancy("a", "a-0")),
+        item("v4", "vacancy.reported", vacancy("b", "b-2")),
+        item("v6", "vacancy.reported", vacancy("a", "a-1")),
+    ];
+    let outcomes = store.apply_batch(&items, now, &settings, &templates).await.expect("batch");
+    let kinds: Vec<&str> = outcomes
+        .iter()
+        .map(|o| match o {
+            Applied::Applied => "applied",
+            Applied::Duplicate => "duplicate",
+            Applied::Rejected(_) => "rejected",
+            Applied::Unknown(_) => "unknown",
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        ["applied", "applied", "applied", "unknown", "rejected", "applied", "unknown", "duplicate", "rejected", "applied"]
+    );
+    let Applied::Rejected(reason) = &outcomes[8] else { unreachable!() };
+    assert!(reason.contains("already used for different data"), "{reason}");
+
+    let pool = &store.pool;
+    // two cases in a, one in b: successors in list order, the refused vacancy left no trace
+    let rows = sqlx::query("SELECT id, successor FROM cases ORDER BY id").fetch_all(pool).await.expect("cases");
+    let cases: Vec<(String, Option<String>)> = rows.iter().map(|r| (r.get(0), r.get(1))).collect();
+    assert_eq!(
+        cases,
+        [
+            ("a-1".to_owned(), Some("a-4".to_owned())),
+            ("a-2".to_owned(), Some("a-5".to_owned())),
+            ("b-1".to_owned(), Some("b-4".to_owned()))
+        ]
+    );
+    // the inbox holds exactly the applied messages
+    let inbox: Vec<String> = sqlx::query_scalar("SELECT message_id FROM inbox ORDER BY message_id")
+        .fetch_all(pool)
+        .await
+        .expect("inbox");
+    assert_eq!(inbox, ["reg-a", "reg-b", "v1", "v4", "v6"]);
+    // each body's audit log is gap-free and ends at the stored sequence
+    for body in ["a", "b"] {
+        let seqs: Vec<i64> = sqlx::query_scalar("SELECT seq FROM audit_log WHERE body_id = $1 ORDER BY seq")
+            .bind(body)
+            .fetch_all(pool)
+            .await
+            .expect("audit");
+        assert_eq!(seqs, (1..=seqs.len() as i64).collect::<Vec<_>>(), "audit of {body} is gap-free");
+        let stored: i64 = sqlx::query_scalar("SELECT audit_seq FROM bodies WHERE id = $1")
+            .bind(body)
+            .fetch_one(pool)
+            .await
+            .expect("body");
+        assert_eq!(stored, seqs.len() as i64);
+    }
+    // one determination per applied vacancy, in the order of the commands
+    let determined: Vec<String> =
+        sqlx::query_scalar("SELECT event->'data'->>'case' FROM outbox WHERE type = 'succession.determined' ORDER BY id")
+            .fetch_all(pool)
+            .await
+            .expect("outbox");
+    assert_eq!(determined, ["a-1", "b-1", "a-2"]);
+
+    // the whole batch again (a redelivery after a lost ack): nothing twice
+    let again = store.apply_batch(&items, now, &settings, &templates).await.expect("batch again");
+    assert!(again.iter().all(|o| *o != Applied::Applied), "{again:?}");
+    let n: i64 = sqlx::query_scalar("SELECT count(*) FROM outbox WHERE type = 'succession.determined'")
+        .fetch_one(pool)
+        .await
+        .expect("outbox");
+    assert_eq!(n, 3);
+    store.pool.close().await;
+}
