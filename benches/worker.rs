@@ -49,7 +49,6 @@ fn config(suffix: &str, smtp: &str, prefetch: u16) -> Config {
     c.amqp.events_queue = String::new();
     c.amqp.prefetch = prefetch;
     c.smtp.url = smtp.to_owned();
-    c.worker.poll_interval_ms = 100;
     c
 }
 
@@ -66,7 +65,6 @@ fn env_of(c: &Config, offset_secs: i64) -> Vec<(String, String)> {
         ("NACHFOLGE__AMQP__PREFETCH".into(), c.amqp.prefetch.to_string()),
         ("NACHFOLGE__SMTP__URL".into(), c.smtp.url.clone()),
         ("NACHFOLGE__HTTP__ADDR".into(), "127.0.0.1:0".into()),
-        ("NACHFOLGE__WORKER__POLL_INTERVAL_MS".into(), "100".into()),
         ("NACHFOLGE__CLOCK__OFFSET_SECS".into(), offset_secs.to_string()),
         ("RUST_LOG".into(), "warn".into()),
     ]
@@ -652,9 +650,11 @@ async fn timers(smtp: &str, due: usize, pending: usize) -> (Stats, f64) {
     .await
     .expect("filler timers");
     pool.close().await;
-    // restart so that the worker's clock reaches the due time 3 s from now
-    let t0_real = Instant::now() + Duration::from_secs(3);
+    // restart so that the worker's clock reaches the due time about 3 s from now; the offset is whole
+    // seconds, so the real moment the deadlines fall due is computed from it, not assumed
     let offset = (ends_at - (chrono::Utc::now() + chrono::Duration::seconds(3))).num_seconds();
+    let due_real = ends_at - chrono::Duration::seconds(offset);
+    let t0_real = Instant::now() + (due_real - chrono::Utc::now()).to_std().unwrap_or_default();
     let w = Worker::start(&c, offset).await;
     assert!(seen.wait("join:", due, Duration::from_secs(600)).await, "deadlines did not fire");
     let mut lat: Vec<f64> =

@@ -150,26 +150,50 @@ pub fn event_properties(id: &str, ty: &str, time: Option<DateTime<Utc>>) -> Basi
 
 /// Publish a structured-mode event (mandatory) and return the pending confirmation.
 pub async fn publish_event(ch: &Channel, exchange: &str, event: &Value) -> lapin::Result<lapin::PublisherConfirm> {
-    let id = event.get("id").and_then(Value::as_str).unwrap_or_default();
-    let ty = event.get("type").and_then(Value::as_str).unwrap_or_default();
-    let time = event.get("time").and_then(Value::as_str).and_then(|t| DateTime::parse_from_rfc3339(t).ok());
-    let mut props = event_properties(id, ty, time.map(|t| t.with_timezone(&Utc)));
+    let text = |name: &str| event.get(name).and_then(Value::as_str).filter(|v| !v.is_empty()).map(str::to_owned);
+    let meta = EventMeta {
+        id: text("id").unwrap_or_default(),
+        ty: text("type").unwrap_or_default(),
+        time: text("time").and_then(|t| DateTime::parse_from_rfc3339(&t).ok()).map(|t| t.with_timezone(&Utc)),
+        traceparent: text("traceparent"),
+        tracestate: text("tracestate"),
+    };
+    publish_raw(ch, exchange, &meta, &serde_json::to_vec(event).unwrap_or_default()).await
+}
+
+/// What the AMQP properties of a published event carry.
+#[derive(Debug, Clone, Default)]
+pub struct EventMeta {
+    pub id: String,
+    pub ty: String,
+    pub time: Option<DateTime<Utc>>,
+    pub traceparent: Option<String>,
+    pub tracestate: Option<String>,
+}
+
+/// Publish an event already serialised (structured mode), routed by its type.
+pub async fn publish_raw(
+    ch: &Channel,
+    exchange: &str,
+    meta: &EventMeta,
+    payload: &[u8],
+) -> lapin::Result<lapin::PublisherConfirm> {
+    let mut props = event_properties(&meta.id, &meta.ty, meta.time);
     // W3C trace context (CloudEvents distributed-tracing extension) mirrored as AMQP headers
     let mut headers = FieldTable::default();
-    for name in ["traceparent", "tracestate"] {
-        if let Some(v) = event.get(name).and_then(Value::as_str).filter(|v| !v.is_empty()) {
+    for (name, value) in [("traceparent", &meta.traceparent), ("tracestate", &meta.tracestate)] {
+        if let Some(v) = value.as_deref().filter(|v| !v.is_empty()) {
             headers.insert(name.into(), long_string(v));
         }
     }
     if !headers.inner().is_empty() {
         props = props.with_headers(headers);
     }
-    let payload = serde_json::to_vec(event).unwrap_or_default();
     ch.basic_publish(
         exchange.into(),
-        ty.into(),
+        meta.ty.as_str().into(),
         BasicPublishOptions { mandatory: true, ..BasicPublishOptions::default() },
-        &payload,
+        payload,
         props,
     )
     .await

@@ -19,10 +19,8 @@ use crate::model::{Body, Snapshot};
 use crate::templates::Templates;
 
 /// Embedded migrations, applied in order (`nachfolge migrate`, and on `run`).
-const MIGRATIONS: &[(i32, &str)] = &[
-    (1, include_str!("../migrations/0001_init.sql")),
-    (2, include_str!("../migrations/0002_lz4.sql")),
-];
+const MIGRATIONS: &[(i32, &str)] =
+    &[(1, include_str!("../migrations/0001_init.sql")), (2, include_str!("../migrations/0002_lz4.sql"))];
 
 /// A store error: database trouble (transient) or a bad template (configuration).
 #[derive(Debug, thiserror::Error)]
@@ -81,13 +79,14 @@ pub struct PendingMail {
     pub attempts: i32,
 }
 
-/// A claimed outbox event to publish.
+/// A claimed outbox event to publish: the CloudEvent as JSON text and what its AMQP properties carry.
 #[derive(Debug, Clone)]
 pub struct PendingEvent {
     pub id: i64,
     pub body_id: Option<String>,
     pub ty: String,
-    pub event: Value,
+    pub meta: crate::bus::EventMeta,
+    pub payload: String,
     pub attempts: i32,
 }
 
@@ -236,19 +235,44 @@ impl Store {
         // bookkeeping steps first: a step done before (another replica, a lease that ran out) means the
         // command was applied already
         let mut skip_core = vec![false; items.len()];
+        let mut timers: Vec<(usize, &str, DateTime<Utc>)> = Vec::new();
         for (i, item) in items.iter().enumerate() {
-            if let Work::Internal(_, step) = &item.work {
-                if outcomes[i] == Some(Applied::Duplicate) {
-                    continue;
+            match &item.work {
+                Work::Internal(_, _) if outcomes[i] == Some(Applied::Duplicate) => {}
+                Work::Internal(_, Step::TimerFired { key, due_at }) => timers.push((i, key, *due_at)),
+                Work::Internal(_, step) => {
+                    if !mark_step(&mut tx, step, now).await? {
+                        outcomes[i] = Some(Applied::Duplicate);
+                    }
                 }
-                if !mark_step(&mut tx, step, now).await? {
+                _ => {}
+            }
+        }
+        if !timers.is_empty() {
+            // all timers of the batch with one statement
+            let keys: Vec<&str> = timers.iter().map(|t| t.1).collect();
+            let dues: Vec<DateTime<Utc>> = timers.iter().map(|t| t.2).collect();
+            let marked: std::collections::HashSet<String> = sqlx::query_scalar(
+                "UPDATE timers SET fired_at = $3 FROM UNNEST($1::text[], $2::timestamptz[]) AS u(k, d)
+                 WHERE key = u.k AND due_at = u.d AND fired_at IS NULL RETURNING key",
+            )
+            .bind(&keys)
+            .bind(&dues)
+            .bind(now)
+            .fetch_all(&mut *tx)
+            .await?
+            .into_iter()
+            .collect();
+            for (i, key, _) in timers {
+                if !marked.contains(key) {
                     outcomes[i] = Some(Applied::Duplicate);
                 }
-                // refused by the core in an earlier pass: the step still takes effect
-                skip_core[i] = outcomes[i].is_some();
-            } else {
-                skip_core[i] = outcomes[i].is_some();
             }
+        }
+        // refused by the core in an earlier pass, or done before: the core does not run (a refused
+        // internal command's step still takes effect)
+        for (skip, outcome) in skip_core.iter_mut().zip(outcomes.iter()) {
+            *skip = outcome.is_some();
         }
         let mut wanted: Vec<&str> =
             items.iter().zip(&skip_core).filter(|(_, s)| !**s).map(|(it, _)| it.body_id.as_str()).collect();
@@ -282,7 +306,10 @@ impl Store {
             if !internal {
                 if let Some((d, outcome, reason)) = known.get(&item.cause.key) {
                     outcomes[i] = Some(if *d != digest {
-                        Applied::Rejected(format!("id: message id {:?} was already used for different data", item.cause.key))
+                        Applied::Rejected(format!(
+                            "id: message id {:?} was already used for different data",
+                            item.cause.key
+                        ))
                     } else if outcome == "rejected" {
                         Applied::Rejected(reason.clone().unwrap_or_default())
                     } else {
@@ -304,8 +331,7 @@ impl Store {
                     Some(body) => case::handle(body, cmd.clone(), now, settings),
                     None => {
                         let reason = format!("body: unknown body {:?}", item.body_id);
-                        outcomes[i] =
-                            Some(if internal { Applied::Rejected(reason) } else { Applied::Unknown(reason) });
+                        outcomes[i] = Some(if internal { Applied::Rejected(reason) } else { Applied::Unknown(reason) });
                         // nothing was changed: the pass goes on
                         continue;
                     }
@@ -315,7 +341,11 @@ impl Store {
                 Ok(effects) => {
                     let Some(body) = slot.body.as_ref() else { continue };
                     slot.dirty = true;
-                    writes.command(&mut tx, body, &mut slot.seq, &item.cause, effects, now, templates).await?;
+                    let fired = match &item.work {
+                        Work::Internal(_, Step::TimerFired { key, .. }) => Some(key.as_str()),
+                        _ => None,
+                    };
+                    writes.command(&mut tx, body, &mut slot.seq, &item.cause, effects, now, templates, fired).await?;
                     if !internal {
                         inbox.push((item.cause.key.clone(), item.cause.ty.clone(), item.body_id.clone(), digest));
                     }
@@ -386,7 +416,7 @@ impl Store {
                 let mut seq = *seq;
                 let mut writes = Writes::default();
                 let payload = json!({"message": cause.payload, "reason": reason});
-                writes.audit(id, &mut seq, now, "rejected", &cause.ty, Some(&cause.key), payload);
+                writes.audit(id, &mut seq, now, "rejected", &cause.ty, Some(&cause.key), payload.to_string());
                 insert_audit(&mut tx, writes.audit).await?;
                 sqlx::query("UPDATE bodies SET audit_seq = $2 WHERE id = $1")
                     .bind(id)
@@ -415,7 +445,9 @@ impl Store {
         now: DateTime<Utc>,
     ) -> Result<Vec<PendingEvent>, StoreError> {
         let rows = sqlx::query(
-            "SELECT id, body_id, type, event, attempts, next_attempt_at FROM outbox WHERE published_at IS NULL ORDER BY id LIMIT $1",
+            "SELECT id, body_id, type, event::text, attempts, next_attempt_at, event_id, event->>'time',
+                    event->>'traceparent', event->>'tracestate'
+             FROM outbox WHERE published_at IS NULL ORDER BY id LIMIT $1",
         )
         .bind(limit)
         .fetch_all(&mut *conn)
@@ -434,7 +466,22 @@ impl Store {
                 blocked.insert(key);
                 continue;
             }
-            out.push(PendingEvent { id: r.get(0), body_id: body, ty: r.get(2), event: r.get(3), attempts: r.get(4) });
+            let time: Option<String> = r.get(7);
+            let meta = crate::bus::EventMeta {
+                id: r.get(6),
+                ty: r.get(2),
+                time: time.and_then(|t| DateTime::parse_from_rfc3339(&t).ok()).map(|t| t.with_timezone(&Utc)),
+                traceparent: r.get(8),
+                tracestate: r.get(9),
+            };
+            out.push(PendingEvent {
+                id: r.get(0),
+                body_id: body,
+                ty: r.get(2),
+                meta,
+                payload: r.get(3),
+                attempts: r.get(4),
+            });
         }
         Ok(out)
     }
@@ -552,6 +599,14 @@ impl Store {
                 due_at: r.get(4),
             })
             .collect())
+    }
+
+    /// When the next timer falls due after `now` (those due already are claimed or leased).
+    pub async fn next_timer_due(&self, now: DateTime<Utc>) -> Result<Option<DateTime<Utc>>, StoreError> {
+        Ok(sqlx::query_scalar("SELECT min(due_at) FROM timers WHERE fired_at IS NULL AND due_at > $1")
+            .bind(now)
+            .fetch_one(&self.pool)
+            .await?)
     }
 
     /// Number of timers due now and pending.
@@ -682,38 +737,44 @@ async fn lock_bodies(
         }
     }
     for id in ids {
-        slots.entry((*id).to_owned()).or_insert_with(|| Slot { body: None, seq: 0, before: HashMap::new(), dirty: false });
+        slots.entry((*id).to_owned()).or_insert_with(|| Slot {
+            body: None,
+            seq: 0,
+            before: HashMap::new(),
+            dirty: false,
+        });
     }
     Ok((slots, seen))
 }
 
 /// Mark the bookkeeping step of an internal command; `false` if it was done before.
 async fn mark_step(tx: &mut Transaction<'_, Postgres>, step: &Step, now: DateTime<Utc>) -> Result<bool, StoreError> {
-    let done = match step {
-        Step::MailSent { message_id } => {
-            sqlx::query("UPDATE mail_outbox SET sent_at = $2 WHERE message_id = $1 AND sent_at IS NULL")
-                .bind(message_id)
-                .bind(now)
-                .execute(&mut **tx)
-                .await?
-        }
-        Step::MailFailed { message_id, reason } => sqlx::query(
-            "UPDATE mail_outbox SET failed_at = $2, last_error = $3 WHERE message_id = $1 AND failed_at IS NULL",
-        )
-        .bind(message_id)
-        .bind(now)
-        .bind(reason)
-        .execute(&mut **tx)
-        .await?,
-        Step::TimerFired { key, due_at } => {
-            sqlx::query("UPDATE timers SET fired_at = $2 WHERE key = $1 AND fired_at IS NULL AND due_at = $3")
-                .bind(key)
-                .bind(now)
-                .bind(due_at)
-                .execute(&mut **tx)
-                .await?
-        }
-    };
+    let done =
+        match step {
+            Step::MailSent { message_id } => {
+                sqlx::query("UPDATE mail_outbox SET sent_at = $2 WHERE message_id = $1 AND sent_at IS NULL")
+                    .bind(message_id)
+                    .bind(now)
+                    .execute(&mut **tx)
+                    .await?
+            }
+            Step::MailFailed { message_id, reason } => sqlx::query(
+                "UPDATE mail_outbox SET failed_at = $2, last_error = $3 WHERE message_id = $1 AND failed_at IS NULL",
+            )
+            .bind(message_id)
+            .bind(now)
+            .bind(reason)
+            .execute(&mut **tx)
+            .await?,
+            Step::TimerFired { key, due_at } => {
+                sqlx::query("UPDATE timers SET fired_at = $2 WHERE key = $1 AND fired_at IS NULL AND due_at = $3")
+                    .bind(key)
+                    .bind(now)
+                    .bind(due_at)
+                    .execute(&mut **tx)
+                    .await?
+            }
+        };
     Ok(done.rows_affected() > 0)
 }
 
@@ -733,8 +794,8 @@ fn case_rows(body: &Body) -> HashMap<String, CaseRow> {
         .collect()
 }
 
-/// One audit row: body, sequence, time, kind, type, message id, payload.
-type AuditRow = (String, i64, DateTime<Utc>, String, String, Option<String>, Value);
+/// One audit row: body, sequence, time, kind, type, message id, payload (JSON text).
+type AuditRow = (String, i64, DateTime<Utc>, String, String, Option<String>, String);
 
 /// A mail row waiting to be written (rendered).
 struct MailRow {
@@ -750,8 +811,8 @@ struct MailRow {
     html_body: String,
 }
 
-/// The rows a batch writes, buffered and written with one statement per table at the end. Timer rows are
-/// written at once, in order (a cancel reports whether it found the timer).
+/// The rows a batch writes, buffered and written with one statement at the end. Timers are buffered too;
+/// a cancel writes the buffered ones first and deletes at once (it reports whether it found the timer).
 #[derive(Default)]
 struct Writes {
     audit: Vec<AuditRow>,
@@ -759,11 +820,22 @@ struct Writes {
     mails: Vec<MailRow>,
     bodies: Vec<(String, String, String, i64)>,
     cases: Vec<(String, String, CaseRow)>,
+    /// Scheduled timers: key, body, case, round, due time.
+    timers: Vec<(String, String, String, i32, DateTime<Utc>)>,
     now: Option<DateTime<Utc>>,
 }
 
 impl Writes {
-    fn audit(&mut self, body: &str, seq: &mut i64, at: DateTime<Utc>, kind: &str, ty: &str, id: Option<&str>, payload: Value) {
+    fn audit(
+        &mut self,
+        body: &str,
+        seq: &mut i64,
+        at: DateTime<Utc>,
+        kind: &str,
+        ty: &str,
+        id: Option<&str>,
+        payload: String,
+    ) {
         *seq += 1;
         self.audit.push((body.to_owned(), *seq, at, kind.to_owned(), ty.to_owned(), id.map(str::to_owned), payload));
     }
@@ -779,15 +851,16 @@ impl Writes {
         effects: Vec<Effect>,
         now: DateTime<Utc>,
         templates: &Templates,
+        fired: Option<&str>,
     ) -> Result<(), StoreError> {
         let body_id = body.id();
         self.now = Some(now);
-        self.audit(body_id, seq, now, "command", &cause.ty, Some(&cause.key), cause.payload.clone());
+        self.audit(body_id, seq, now, "command", &cause.ty, Some(&cause.key), cause.payload.to_string());
         for (i, effect) in effects.into_iter().enumerate() {
             let id = event_id(&cause.key, i);
             match effect {
                 Effect::Publish { event_type, data } => {
-                    self.audit(body_id, seq, now, "effect", event_type, Some(&id), data.clone());
+                    self.audit(body_id, seq, now, "effect", event_type, Some(&id), data.to_string());
                     self.outbox.push(outbox_row(&id, Some(body_id), event_type, data, now, cause));
                 }
                 Effect::Announce(a) => {
@@ -804,14 +877,14 @@ impl Writes {
                         facts: a.context.clone(),
                     };
                     let data = serde_json::to_value(data).unwrap_or(Value::Null);
-                    self.audit(body_id, seq, now, "effect", "announcement.issued", Some(&id), data.clone());
+                    self.audit(body_id, seq, now, "effect", "announcement.issued", Some(&id), data.to_string());
                     self.outbox.push(outbox_row(&id, Some(body_id), "announcement.issued", data, now, cause));
                 }
                 Effect::Mail(m) => {
                     let rendered = templates.mail(&m.template, &m.context)?;
                     let message_id = mail_message_id(&m.case, m.round);
                     let audit = json!({"case": m.case, "round": m.round, "candidate": m.candidate, "message_id": message_id, "template": m.template});
-                    self.audit(body_id, seq, now, "effect", "mail.queued", Some(&message_id), audit);
+                    self.audit(body_id, seq, now, "effect", "mail.queued", Some(&message_id), audit.to_string());
                     self.mails.push(MailRow {
                         message_id,
                         body_id: body_id.to_owned(),
@@ -827,26 +900,32 @@ impl Writes {
                 }
                 Effect::Schedule { key, due_at, case, round } => {
                     let audit = json!({"key": key, "due_at": due_at, "case": case, "round": round});
-                    self.audit(body_id, seq, now, "effect", "timer.scheduled", None, audit);
-                    sqlx::query(
-                        "INSERT INTO timers (key, body_id, case_id, round, due_at) VALUES ($1, $2, $3, $4, $5)
-                         ON CONFLICT (key) DO UPDATE SET due_at = EXCLUDED.due_at, leased_until = NULL, fired_at = NULL",
-                    )
-                    .bind(&key)
-                    .bind(body_id)
-                    .bind(&case)
-                    .bind(round as i32)
-                    .bind(due_at)
-                    .execute(&mut **tx)
-                    .await?;
+                    self.audit(body_id, seq, now, "effect", "timer.scheduled", None, audit.to_string());
+                    self.timers.push((key, body_id.to_owned(), case, round as i32, due_at));
                 }
                 Effect::Cancel { key } => {
+                    let pending = self.timers.iter().any(|t| t.0 == key);
+                    if fired == Some(key.as_str()) && !pending {
+                        // the timer firing now: marked fired in this transaction, nothing to cancel
+                        continue;
+                    }
+                    if pending {
+                        self.write_timers(tx).await?;
+                    }
                     let n = sqlx::query("DELETE FROM timers WHERE key = $1 AND fired_at IS NULL")
                         .bind(&key)
                         .execute(&mut **tx)
                         .await?;
                     if n.rows_affected() > 0 {
-                        self.audit(body_id, seq, now, "effect", "timer.cancelled", None, json!({"key": key}));
+                        self.audit(
+                            body_id,
+                            seq,
+                            now,
+                            "effect",
+                            "timer.cancelled",
+                            None,
+                            json!({"key": key}).to_string(),
+                        );
                     }
                 }
             }
@@ -854,10 +933,52 @@ impl Writes {
         Ok(())
     }
 
+    /// Write the timers scheduled so far with one statement (the last schedule of a key wins).
+    async fn write_timers(&mut self, tx: &mut Transaction<'_, Postgres>) -> Result<(), StoreError> {
+        if self.timers.is_empty() {
+            return Ok(());
+        }
+        let mut last: HashMap<String, usize> = HashMap::new();
+        for (i, t) in self.timers.iter().enumerate() {
+            last.insert(t.0.clone(), i);
+        }
+        let mut t: (Vec<String>, Vec<String>, Vec<String>, Vec<i32>, Vec<DateTime<Utc>>) = Default::default();
+        for (i, (key, body, case, round, due_at)) in std::mem::take(&mut self.timers).into_iter().enumerate() {
+            if last.get(&key) == Some(&i) {
+                t.0.push(key);
+                t.1.push(body);
+                t.2.push(case);
+                t.3.push(round);
+                t.4.push(due_at);
+            }
+        }
+        sqlx::query(
+            "INSERT INTO timers (key, body_id, case_id, round, due_at)
+             SELECT * FROM UNNEST($1::text[], $2::text[], $3::text[], $4::int[], $5::timestamptz[])
+             ON CONFLICT (key) DO UPDATE SET due_at = EXCLUDED.due_at, leased_until = NULL, fired_at = NULL",
+        )
+        .bind(t.0)
+        .bind(t.1)
+        .bind(t.2)
+        .bind(t.3)
+        .bind(t.4)
+        .execute(&mut **tx)
+        .await?;
+        Ok(())
+    }
+
     /// The changed body: its state, audit sequence and changed `cases` rows.
-    fn body(&mut self, body: &Body, before: &HashMap<String, CaseRow>, seq: i64, now: DateTime<Utc>) -> Result<(), StoreError> {
-        let state = serde_json::to_string(body).map_err(|e| StoreError::Corrupt(body.id().to_owned(), e.to_string()))?;
-        let land = serde_json::to_value(body.land()).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+    fn body(
+        &mut self,
+        body: &Body,
+        before: &HashMap<String, CaseRow>,
+        seq: i64,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let state =
+            serde_json::to_string(body).map_err(|e| StoreError::Corrupt(body.id().to_owned(), e.to_string()))?;
+        let land =
+            serde_json::to_value(body.land()).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
         self.now = Some(now);
         self.bodies.push((body.id().to_owned(), land, state, seq));
         for (id, row) in case_rows(body) {
@@ -871,8 +992,9 @@ impl Writes {
     /// Write everything buffered, and the inbox rows of the applied messages, with one statement
     /// (data-modifying CTEs, one per table), whatever the number of commands. Returns the number of inbox
     /// rows written: fewer than given means an id was taken meanwhile.
-    async fn flush(self, tx: &mut Transaction<'_, Postgres>, inbox: Vec<InboxRow>) -> Result<usize, StoreError> {
+    async fn flush(mut self, tx: &mut Transaction<'_, Postgres>, inbox: Vec<InboxRow>) -> Result<usize, StoreError> {
         let Some(now) = self.now else { return Ok(0) };
+        self.write_timers(tx).await?;
         let mut b: (Vec<String>, Vec<String>, Vec<String>, Vec<i64>) = Default::default();
         for (id, land, state, seq) in self.bodies {
             b.0.push(id);
@@ -904,15 +1026,22 @@ impl Writes {
             m2.3.push(r.text_body);
             m2.4.push(r.html_body);
         }
-        let mut o: (Vec<String>, Vec<Option<String>>, Vec<String>, Vec<Value>) = Default::default();
+        let mut o: (Vec<String>, Vec<Option<String>>, Vec<String>, Vec<String>) = Default::default();
         for r in self.outbox {
             o.0.push(r.id);
             o.1.push(r.body_id);
             o.2.push(r.ty);
             o.3.push(r.event);
         }
-        let mut a: (Vec<String>, Vec<i64>, Vec<DateTime<Utc>>, Vec<String>, Vec<String>, Vec<Option<String>>, Vec<Value>) =
-            Default::default();
+        let mut a: (
+            Vec<String>,
+            Vec<i64>,
+            Vec<DateTime<Utc>>,
+            Vec<String>,
+            Vec<String>,
+            Vec<Option<String>>,
+            Vec<String>,
+        ) = Default::default();
         for (body, seq, at, kind, ty, id, payload) in self.audit {
             a.0.push(body);
             a.1.push(seq);
@@ -945,13 +1074,13 @@ impl Writes {
                      $17::text[], $18::text[], $19::text[], $20::text[], $21::text[])
                    ON CONFLICT (message_id) DO NOTHING),
              o AS (INSERT INTO outbox (event_id, body_id, type, event, created_at)
-                   SELECT e, bo, ty, ev, $1 FROM UNNEST($22::text[], $23::text[], $24::text[], $25::jsonb[])
+                   SELECT e, bo, ty, ev::jsonb, $1 FROM UNNEST($22::text[], $23::text[], $24::text[], $25::text[])
                      WITH ORDINALITY AS t(e, bo, ty, ev, n)
                    ORDER BY n
                    ON CONFLICT (event_id) DO NOTHING),
              a AS (INSERT INTO audit_log (body_id, seq, at, kind, type, message_id, payload)
-                   SELECT * FROM UNNEST($26::text[], $27::bigint[], $28::timestamptz[], $29::text[], $30::text[],
-                     $31::text[], $32::jsonb[]))
+                   SELECT b, s, a, k, ty, m, p::jsonb FROM UNNEST($26::text[], $27::bigint[], $28::timestamptz[],
+                     $29::text[], $30::text[], $31::text[], $32::text[]) AS t(b, s, a, k, ty, m, p))
              INSERT INTO inbox (message_id, type, body_id, digest, outcome)
              SELECT *, 'applied' FROM UNNEST($33::text[], $34::text[], $35::text[], $36::text[])
              ON CONFLICT (message_id) DO NOTHING",
@@ -1020,7 +1149,8 @@ async fn insert_audit(tx: &mut Transaction<'_, Postgres>, rows: Vec<AuditRow>) -
     }
     sqlx::query(
         "INSERT INTO audit_log (body_id, seq, at, kind, type, message_id, payload)
-         SELECT * FROM UNNEST($1::text[], $2::bigint[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::jsonb[])",
+         SELECT b, s, a, k, ty, m, p::jsonb
+         FROM UNNEST($1::text[], $2::bigint[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[]) AS t(b, s, a, k, ty, m, p)",
     )
     .bind(bodies)
     .bind(seqs)
@@ -1039,19 +1169,27 @@ struct OutboxRow {
     id: String,
     body_id: Option<String>,
     ty: String,
-    event: Value,
+    /// The CloudEvent as JSON text.
+    event: String,
     now: DateTime<Utc>,
+}
+
+/// A CloudEvent with the distributed-tracing extension attributes of its cause.
+#[derive(serde::Serialize)]
+struct TracedEvent<'a> {
+    #[serde(flatten)]
+    event: &'a CloudEvent,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    traceparent: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tracestate: Option<&'a str>,
 }
 
 fn outbox_row(id: &str, body_id: Option<&str>, ty: &str, data: Value, now: DateTime<Utc>, cause: &Cause) -> OutboxRow {
     let event = CloudEvent::new(id.to_owned(), ty, body_id.unwrap_or(""), now, data);
-    let mut event = serde_json::to_value(&event).unwrap_or(Value::Null);
-    if let (Some(obj), Some(tp)) = (event.as_object_mut(), cause.traceparent.as_ref()) {
-        obj.insert("traceparent".into(), Value::String(tp.clone()));
-        if let Some(ts) = cause.tracestate.as_ref() {
-            obj.insert("tracestate".into(), Value::String(ts.clone()));
-        }
-    }
+    let traceparent = cause.traceparent.as_deref();
+    let traced = TracedEvent { event: &event, traceparent, tracestate: traceparent.and(cause.tracestate.as_deref()) };
+    let event = serde_json::to_string(&traced).unwrap_or_else(|_| "null".into());
     OutboxRow { id: id.to_owned(), body_id: body_id.map(str::to_owned), ty: ty.to_owned(), event, now }
 }
 
@@ -1070,7 +1208,7 @@ async fn insert_events(tx: &mut Transaction<'_, Postgres>, rows: Vec<OutboxRow>)
     }
     sqlx::query(
         "INSERT INTO outbox (event_id, body_id, type, event, created_at)
-         SELECT a, b, c, d, e FROM UNNEST($1::text[], $2::text[], $3::text[], $4::jsonb[], $5::timestamptz[]) WITH ORDINALITY AS t(a, b, c, d, e, n)
+         SELECT a, b, c, d::jsonb, e FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[]) WITH ORDINALITY AS t(a, b, c, d, e, n)
          ORDER BY n
          ON CONFLICT (event_id) DO NOTHING",
     )

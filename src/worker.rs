@@ -641,62 +641,98 @@ async fn relay_session(shared: &Arc<Shared>, mut shutdown: watch::Receiver<bool>
     let poll = shared.config.worker.poll_interval();
     // the database connection holding the relay lock, kept while this replica is the publisher
     let mut lock: Option<sqlx::PgConnection> = None;
-    loop {
-        let stopping = *shutdown.borrow();
-        let published = match relay_once(shared, &ch, &mut lock).await {
-            Ok(n) => n,
-            Err(e) => {
-                // closing the connection releases the lock for another replica
-                if let Some(c) = lock.take() {
-                    let _ = c.close().await;
+    // the batch published last, whose confirms are collected after the next batch went out
+    let mut inflight: Option<Inflight> = None;
+    let result = async {
+        // when stopping: one more batch, then its confirms
+        let mut last_batch_sent = false;
+        loop {
+            let stopping = *shutdown.borrow();
+            let (settled, sent) = relay_step(shared, &ch, &mut lock, &mut inflight, !last_batch_sent).await?;
+            if stopping {
+                if last_batch_sent && inflight.is_none() {
+                    break;
                 }
-                return Err(e);
+                last_batch_sent = true;
+                continue;
             }
-        };
-        if stopping {
-            break;
-        }
-        if published == 0 {
-            tokio::select! {
-                _ = shared.wake_relay.notified() => {}
-                _ = tokio::time::sleep(poll) => {}
-                _ = stopped(&mut shutdown) => {}
+            if settled == 0 && sent == 0 && inflight.is_none() {
+                tokio::select! {
+                    _ = shared.wake_relay.notified() => {}
+                    _ = tokio::time::sleep(poll) => {}
+                    _ = stopped(&mut shutdown) => {}
+                }
             }
         }
+        Ok::<(), anyhow::Error>(())
     }
+    .await;
+    // closing the connection releases the lock for another replica
     if let Some(c) = lock.take() {
         let _ = c.close().await;
     }
     let _ = conn.close(200, "bye".into()).await;
-    Ok(())
+    result
 }
 
-/// Publish one batch; returns how many were confirmed. Several replicas: only the holder of the relay
-/// lock (a session lock on a connection of its own) publishes, so the per-body order holds.
-async fn relay_once(shared: &Arc<Shared>, ch: &Channel, lock: &mut Option<sqlx::PgConnection>) -> anyhow::Result<usize> {
+/// A published batch waiting for its confirms.
+struct Inflight {
+    batch: Vec<crate::store::PendingEvent>,
+    confirms: Vec<lapin::PublisherConfirm>,
+}
+
+/// One step of the relay: publish the next batch (when `more`), then collect the confirms of the batch
+/// before it and mark it — the database and the broker work at the same time. Returns how many events
+/// were confirmed and how many were sent. Several replicas: only the holder of the relay lock (a session
+/// lock on a connection of its own) publishes, so the per-body order holds.
+async fn relay_step(
+    shared: &Arc<Shared>,
+    ch: &Channel,
+    lock: &mut Option<sqlx::PgConnection>,
+    inflight: &mut Option<Inflight>,
+    more: bool,
+) -> anyhow::Result<(usize, usize)> {
     if lock.is_none() {
         let mut c = shared.store.pool.acquire().await?.detach();
         let locked: bool = sqlx::query_scalar("SELECT pg_try_advisory_lock(4242002)").fetch_one(&mut c).await?;
         if !locked {
             let _ = c.close().await;
-            return Ok(0);
+            return Ok((0, 0));
         }
         *lock = Some(c);
     }
-    let Some(db) = lock.as_mut() else { return Ok(0) };
-    let now = shared.clock.now();
-    let batch = Store::pending_events(db, i64::from(shared.config.worker.outbox_batch), now).await?;
-    if batch.is_empty() {
-        return Ok(0);
+    let Some(db) = lock.as_mut() else { return Ok((0, 0)) };
+    let mut next = None;
+    if more {
+        let limit = shared.config.worker.outbox_batch as usize;
+        let busy: std::collections::HashSet<i64> = inflight.iter().flat_map(|i| i.batch.iter().map(|e| e.id)).collect();
+        let now = shared.clock.now();
+        let mut batch = Store::pending_events(db, (limit + busy.len()) as i64, now).await?;
+        batch.retain(|e| !busy.contains(&e.id));
+        batch.truncate(limit);
+        if !batch.is_empty() {
+            let mut confirms = Vec::with_capacity(batch.len());
+            for ev in &batch {
+                confirms.push(
+                    bus::publish_raw(ch, &shared.config.amqp.events_exchange, &ev.meta, ev.payload.as_bytes()).await?,
+                );
+            }
+            next = Some(Inflight { batch, confirms });
+        }
     }
-    // pipeline: publish the batch, then collect the confirms in order
-    let mut confirms = Vec::with_capacity(batch.len());
-    for ev in &batch {
-        confirms.push(bus::publish_event(ch, &shared.config.amqp.events_exchange, &ev.event).await?);
-    }
+    let sent = next.as_ref().map_or(0, |n| n.batch.len());
+    let settled = match std::mem::replace(inflight, next) {
+        Some(prev) => settle_batch(shared, db, prev).await?,
+        None => 0,
+    };
+    Ok((settled, sent))
+}
+
+/// Collect a batch's confirms in order and mark the events published (or to be retried).
+async fn settle_batch(shared: &Arc<Shared>, db: &mut sqlx::PgConnection, prev: Inflight) -> anyhow::Result<usize> {
     let mut ok = Vec::new();
     let mut failed_bodies = std::collections::HashSet::new();
-    for (ev, confirm) in batch.iter().zip(confirms) {
+    for (ev, confirm) in prev.batch.iter().zip(prev.confirms) {
         let outcome: Published = confirm.await?.into();
         let key = ev.body_id.clone().unwrap_or_default();
         if outcome == Published::Confirmed && !failed_bodies.contains(&key) {
@@ -823,8 +859,14 @@ async fn timer_loop(shared: Arc<Shared>, mut shutdown: watch::Receiver<bool>) {
         }
         let fired = fire_due_timers(&shared).await;
         if fired == 0 {
+            // sleep until the next deadline falls due, at most one poll interval (deadlines scheduled
+            // meanwhile, here or by another replica, are seen at the next poll)
+            let pause = match shared.store.next_timer_due(shared.clock.now()).await {
+                Ok(Some(due)) => (due - shared.clock.now()).to_std().unwrap_or_default().min(poll),
+                _ => poll,
+            };
             tokio::select! {
-                _ = tokio::time::sleep(poll) => {}
+                _ = tokio::time::sleep(pause.max(Duration::from_millis(1))) => {}
                 _ = stopped(&mut shutdown) => {}
             }
         }
@@ -907,18 +949,26 @@ pub async fn fire_due_timers(shared: &Arc<Shared>) -> usize {
     if !packed.is_empty() {
         units.push(vec![packed]);
     }
-    let parallel = (shared.config.database.max_connections as usize / 2).clamp(1, 8);
-    let fired = futures_util::stream::iter(units)
-        .map(|unit| async move {
+    let parallel = (shared.config.database.max_connections as usize / 2).clamp(1, 4);
+    // tasks, not futures of this task: rendering and serialising use every core
+    let permits = Arc::new(tokio::sync::Semaphore::new(parallel));
+    let mut tasks = tokio::task::JoinSet::new();
+    for unit in units {
+        let Ok(permit) = permits.clone().acquire_owned().await else { break };
+        let shared = shared.clone();
+        tasks.spawn(async move {
+            let _permit = permit;
             let mut fired = 0;
             for chunk in unit {
-                fired += fire_timers(shared, chunk).await;
+                fired += fire_timers(&shared, chunk).await;
             }
             fired
-        })
-        .buffer_unordered(parallel)
-        .fold(0usize, |acc, n| async move { acc + n })
-        .await;
+        });
+    }
+    let mut fired = 0;
+    while let Some(n) = tasks.join_next().await {
+        fired += n.unwrap_or(0);
+    }
     if fired > 0 {
         shared.metrics.inc_counter("nachfolge_timers_fired_total", &[], fired as u64);
         shared.wake_relay.notify_one();

@@ -82,7 +82,18 @@ async fn one_transaction_many_commands_refused_ones_change_nothing() {
         .collect();
     assert_eq!(
         kinds,
-        ["applied", "applied", "applied", "unknown", "rejected", "applied", "unknown", "duplicate", "rejected", "applied"]
+        [
+            "applied",
+            "applied",
+            "applied",
+            "unknown",
+            "rejected",
+            "applied",
+            "unknown",
+            "duplicate",
+            "rejected",
+            "applied"
+        ]
     );
     let Applied::Rejected(reason) = &outcomes[8] else { unreachable!() };
     assert!(reason.contains("already used for different data"), "{reason}");
@@ -100,10 +111,8 @@ async fn one_transaction_many_commands_refused_ones_change_nothing() {
         ]
     );
     // the inbox holds exactly the applied messages
-    let inbox: Vec<String> = sqlx::query_scalar("SELECT message_id FROM inbox ORDER BY message_id")
-        .fetch_all(pool)
-        .await
-        .expect("inbox");
+    let inbox: Vec<String> =
+        sqlx::query_scalar("SELECT message_id FROM inbox ORDER BY message_id").fetch_all(pool).await.expect("inbox");
     assert_eq!(inbox, ["reg-a", "reg-b", "v1", "v4", "v6"]);
     // each body's audit log is gap-free and ends at the stored sequence
     for body in ["a", "b"] {
@@ -121,11 +130,12 @@ async fn one_transaction_many_commands_refused_ones_change_nothing() {
         assert_eq!(stored, seqs.len() as i64);
     }
     // one determination per applied vacancy, in the order of the commands
-    let determined: Vec<String> =
-        sqlx::query_scalar("SELECT event->'data'->>'case' FROM outbox WHERE type = 'succession.determined' ORDER BY id")
-            .fetch_all(pool)
-            .await
-            .expect("outbox");
+    let determined: Vec<String> = sqlx::query_scalar(
+        "SELECT event->'data'->>'case' FROM outbox WHERE type = 'succession.determined' ORDER BY id",
+    )
+    .fetch_all(pool)
+    .await
+    .expect("outbox");
     assert_eq!(determined, ["a-1", "b-1", "a-2"]);
 
     // the whole batch again (a redelivery after a lost ack): nothing twice

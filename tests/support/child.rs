@@ -28,6 +28,7 @@ impl Child {
             ("NACHFOLGE__AMQP__COMMANDS_EXCHANGE".into(), c.amqp.commands_exchange.clone()),
             ("NACHFOLGE__AMQP__COMMANDS_QUEUE".into(), c.amqp.commands_queue.clone()),
             ("NACHFOLGE__AMQP__EVENTS_EXCHANGE".into(), c.amqp.events_exchange.clone()),
+            ("NACHFOLGE__AMQP__EVENTS_QUEUE".into(), c.amqp.events_queue.clone()),
             ("NACHFOLGE__AMQP__DEAD_LETTER_EXCHANGE".into(), c.amqp.dead_letter_exchange.clone()),
             ("NACHFOLGE__AMQP__DEAD_LETTER_QUEUE".into(), c.amqp.dead_letter_queue.clone()),
             ("NACHFOLGE__SMTP__URL".into(), c.smtp.url.clone()),
