@@ -240,10 +240,8 @@ impl Store {
             match &item.work {
                 Work::Internal(_, _) if outcomes[i] == Some(Applied::Duplicate) => {}
                 Work::Internal(_, Step::TimerFired { key, due_at }) => timers.push((i, key, *due_at)),
-                Work::Internal(_, step) => {
-                    if !mark_step(&mut tx, step, now).await? {
-                        outcomes[i] = Some(Applied::Duplicate);
-                    }
+                Work::Internal(_, step) if !mark_step(&mut tx, step, now).await? => {
+                    outcomes[i] = Some(Applied::Duplicate);
                 }
                 _ => {}
             }
@@ -295,8 +293,7 @@ impl Store {
             .map(|(it, _)| it.cause.key.as_str())
             .collect();
         let (mut bodies, known) = lock_bodies(&mut tx, &wanted, &new, &keys).await?;
-        let mut writes = Writes::default();
-        let mut inbox = Vec::new();
+        let mut writes = Writes::new(now);
         for (i, item) in items.iter().enumerate() {
             if skip_core[i] {
                 continue;
@@ -345,9 +342,9 @@ impl Store {
                         Work::Internal(_, Step::TimerFired { key, .. }) => Some(key.as_str()),
                         _ => None,
                     };
-                    writes.command(&mut tx, body, &mut slot.seq, &item.cause, effects, now, templates, fired).await?;
+                    writes.command(&mut tx, (body, &mut slot.seq), &item.cause, effects, templates, fired).await?;
                     if !internal {
-                        inbox.push((item.cause.key.clone(), item.cause.ty.clone(), item.body_id.clone(), digest));
+                        writes.applied(&item.cause, &item.body_id, digest);
                     }
                 }
                 Err(rejection) => {
@@ -363,11 +360,11 @@ impl Store {
         }
         for slot in bodies.values() {
             if let (true, Some(body)) = (slot.dirty, slot.body.as_ref()) {
-                writes.body(body, &slot.before, slot.seq, now)?;
+                writes.body(body, &slot.before, slot.seq)?;
             }
         }
-        let n = inbox.len();
-        if writes.flush(&mut tx, inbox).await? != n {
+        let n = writes.inbox.id.len();
+        if writes.flush(&mut tx).await? != n {
             // an id used at once for another body by another replica: judge again against the inbox
             tx.rollback().await?;
             return Ok(false);
@@ -414,10 +411,10 @@ impl Store {
             let (slots, _) = lock_bodies(&mut tx, &[id], &[], &[]).await?;
             if let Some(Slot { body: Some(_), seq, .. }) = slots.get(id) {
                 let mut seq = *seq;
-                let mut writes = Writes::default();
-                let payload = json!({"message": cause.payload, "reason": reason});
-                writes.audit(id, &mut seq, now, "rejected", &cause.ty, Some(&cause.key), payload.to_string());
-                insert_audit(&mut tx, writes.audit).await?;
+                let mut audit = AuditCols::default();
+                let payload = json!({"message": cause.payload, "reason": reason}).to_string();
+                audit.push(id, &mut seq, now, Entry { kind: "rejected", ty: &cause.ty, id: Some(&cause.key), payload });
+                insert_audit(&mut tx, audit).await?;
                 sqlx::query("UPDATE bodies SET audit_seq = $2 WHERE id = $1")
                     .bind(id)
                     .bind(seq)
@@ -794,117 +791,210 @@ fn case_rows(body: &Body) -> HashMap<String, CaseRow> {
         .collect()
 }
 
-/// One audit row: body, sequence, time, kind, type, message id, payload (JSON text).
-type AuditRow = (String, i64, DateTime<Utc>, String, String, Option<String>, String);
+/// Audit rows, column by column (one statement writes them all).
+#[derive(Default)]
+struct AuditCols {
+    body: Vec<String>,
+    seq: Vec<i64>,
+    at: Vec<DateTime<Utc>>,
+    kind: Vec<String>,
+    ty: Vec<String>,
+    id: Vec<Option<String>>,
+    /// JSON text
+    payload: Vec<String>,
+}
 
-/// A mail row waiting to be written (rendered).
-struct MailRow {
-    message_id: String,
-    body_id: String,
-    case_id: String,
+/// One audit entry: kind (`command`, `effect`, `rejected`), type, message or event id, payload.
+struct Entry<'a> {
+    kind: &'a str,
+    ty: &'a str,
+    id: Option<&'a str>,
+    payload: String,
+}
+
+impl AuditCols {
+    /// Append an entry to a body's log, taking the next number of its gap-free sequence.
+    fn push(&mut self, body: &str, seq: &mut i64, at: DateTime<Utc>, e: Entry<'_>) {
+        *seq += 1;
+        self.body.push(body.to_owned());
+        self.seq.push(*seq);
+        self.at.push(at);
+        self.kind.push(e.kind.to_owned());
+        self.ty.push(e.ty.to_owned());
+        self.id.push(e.id.map(str::to_owned));
+        self.payload.push(e.payload);
+    }
+}
+
+/// Rendered e-mails, column by column.
+#[derive(Default)]
+struct MailCols {
+    message_id: Vec<String>,
+    body_id: Vec<String>,
+    case_id: Vec<String>,
+    round: Vec<i32>,
+    candidate: Vec<String>,
+    recipient: Vec<Option<String>>,
+    reply_to: Vec<String>,
+    subject: Vec<String>,
+    text_body: Vec<String>,
+    html_body: Vec<String>,
+}
+
+/// Outbox events (JSON text), column by column, in publishing order.
+#[derive(Default)]
+struct OutboxCols {
+    event_id: Vec<String>,
+    body_id: Vec<Option<String>>,
+    ty: Vec<String>,
+    event: Vec<String>,
+}
+
+/// Changed bodies and `cases` rows, column by column.
+#[derive(Default)]
+struct BodyCols {
+    id: Vec<String>,
+    land: Vec<String>,
+    state: Vec<String>,
+    seq: Vec<i64>,
+    case_id: Vec<String>,
+    case_body: Vec<String>,
+    case_state: Vec<String>,
+    case_round: Vec<i32>,
+    case_successor: Vec<Option<String>>,
+    case_deadline: Vec<Option<DateTime<Utc>>>,
+}
+
+/// Inbox rows of the applied messages, column by column.
+#[derive(Default)]
+struct InboxCols {
+    id: Vec<String>,
+    ty: Vec<String>,
+    body: Vec<String>,
+    digest: Vec<String>,
+}
+
+/// A scheduled timer waiting to be written.
+struct TimerRow {
+    key: String,
+    body: String,
+    case: String,
     round: i32,
-    candidate: String,
-    recipient: Option<String>,
-    reply_to: String,
-    subject: String,
-    text_body: String,
-    html_body: String,
+    due_at: DateTime<Utc>,
 }
 
 /// The rows a batch writes, buffered and written with one statement at the end. Timers are buffered too;
 /// a cancel writes the buffered ones first and deletes at once (it reports whether it found the timer).
-#[derive(Default)]
 struct Writes {
-    audit: Vec<AuditRow>,
-    outbox: Vec<OutboxRow>,
-    mails: Vec<MailRow>,
-    bodies: Vec<(String, String, String, i64)>,
-    cases: Vec<(String, String, CaseRow)>,
-    /// Scheduled timers: key, body, case, round, due time.
-    timers: Vec<(String, String, String, i32, DateTime<Utc>)>,
-    now: Option<DateTime<Utc>>,
+    now: DateTime<Utc>,
+    audit: AuditCols,
+    outbox: OutboxCols,
+    mails: MailCols,
+    bodies: BodyCols,
+    inbox: InboxCols,
+    timers: Vec<TimerRow>,
 }
 
 impl Writes {
-    fn audit(
-        &mut self,
-        body: &str,
-        seq: &mut i64,
-        at: DateTime<Utc>,
-        kind: &str,
-        ty: &str,
-        id: Option<&str>,
-        payload: String,
-    ) {
-        *seq += 1;
-        self.audit.push((body.to_owned(), *seq, at, kind.to_owned(), ty.to_owned(), id.map(str::to_owned), payload));
+    fn new(now: DateTime<Utc>) -> Writes {
+        Writes {
+            now,
+            audit: AuditCols::default(),
+            outbox: OutboxCols::default(),
+            mails: MailCols::default(),
+            bodies: BodyCols::default(),
+            inbox: InboxCols::default(),
+            timers: Vec::new(),
+        }
     }
 
-    /// One command and its effects: the audit rows, outbox rows, mails and timers.
-    #[allow(clippy::too_many_arguments)]
+    fn outbox(&mut self, row: OutboxRow) {
+        self.outbox.event_id.push(row.id);
+        self.outbox.body_id.push(row.body_id);
+        self.outbox.ty.push(row.ty);
+        self.outbox.event.push(row.event);
+    }
+
+    /// The inbox row of an applied message.
+    fn applied(&mut self, cause: &Cause, body: &str, digest: String) {
+        self.inbox.id.push(cause.key.clone());
+        self.inbox.ty.push(cause.ty.clone());
+        self.inbox.body.push(body.to_owned());
+        self.inbox.digest.push(digest);
+    }
+
+    /// One command and its effects: the audit rows, outbox rows, mails and timers. `fired` is the timer
+    /// this command fires, if any.
     async fn command(
         &mut self,
         tx: &mut Transaction<'_, Postgres>,
-        body: &Body,
-        seq: &mut i64,
+        (body, seq): (&Body, &mut i64),
         cause: &Cause,
         effects: Vec<Effect>,
-        now: DateTime<Utc>,
         templates: &Templates,
         fired: Option<&str>,
     ) -> Result<(), StoreError> {
-        let body_id = body.id();
-        self.now = Some(now);
-        self.audit(body_id, seq, now, "command", &cause.ty, Some(&cause.key), cause.payload.to_string());
+        let (body_id, now) = (body.id(), self.now);
+        let entry = Entry { kind: "command", ty: &cause.ty, id: Some(&cause.key), payload: cause.payload.to_string() };
+        self.audit.push(body_id, seq, now, entry);
         for (i, effect) in effects.into_iter().enumerate() {
             let id = event_id(&cause.key, i);
             match effect {
                 Effect::Publish { event_type, data } => {
-                    self.audit(body_id, seq, now, "effect", event_type, Some(&id), data.to_string());
-                    self.outbox.push(outbox_row(&id, Some(body_id), event_type, data, now, cause));
+                    let entry = Entry { kind: "effect", ty: event_type, id: Some(&id), payload: data.to_string() };
+                    self.audit.push(body_id, seq, now, entry);
+                    self.outbox(outbox_row(&id, Some(body_id), event_type, data, now, cause));
                 }
                 Effect::Announce(a) => {
                     let text = templates.announcement(&a.template, &a.context)?;
                     let data = AnnouncementIssued {
                         body: body_id.to_owned(),
-                        case: a.case.clone(),
-                        kind: a.kind.clone(),
-                        title: a.title.clone(),
+                        case: a.case,
+                        kind: a.kind,
+                        title: a.title,
                         text,
-                        legal_basis: a.legal_basis.clone(),
-                        objection_period: a.objection_period.clone(),
+                        legal_basis: a.legal_basis,
+                        objection_period: a.objection_period,
                         issued_at: case::berlin(a.issued_at),
-                        facts: a.context.clone(),
+                        facts: a.context,
                     };
                     let data = serde_json::to_value(data).unwrap_or(Value::Null);
-                    self.audit(body_id, seq, now, "effect", "announcement.issued", Some(&id), data.to_string());
-                    self.outbox.push(outbox_row(&id, Some(body_id), "announcement.issued", data, now, cause));
+                    let ty = "announcement.issued";
+                    self.audit.push(
+                        body_id,
+                        seq,
+                        now,
+                        Entry { kind: "effect", ty, id: Some(&id), payload: data.to_string() },
+                    );
+                    self.outbox(outbox_row(&id, Some(body_id), ty, data, now, cause));
                 }
                 Effect::Mail(m) => {
                     let rendered = templates.mail(&m.template, &m.context)?;
                     let message_id = mail_message_id(&m.case, m.round);
                     let audit = json!({"case": m.case, "round": m.round, "candidate": m.candidate, "message_id": message_id, "template": m.template});
-                    self.audit(body_id, seq, now, "effect", "mail.queued", Some(&message_id), audit.to_string());
-                    self.mails.push(MailRow {
-                        message_id,
-                        body_id: body_id.to_owned(),
-                        case_id: m.case,
-                        round: m.round as i32,
-                        candidate: m.candidate,
-                        recipient: m.to,
-                        reply_to: m.reply_to,
-                        subject: m.subject,
-                        text_body: rendered.text,
-                        html_body: rendered.html,
-                    });
+                    let entry =
+                        Entry { kind: "effect", ty: "mail.queued", id: Some(&message_id), payload: audit.to_string() };
+                    self.audit.push(body_id, seq, now, entry);
+                    let c = &mut self.mails;
+                    c.message_id.push(message_id);
+                    c.body_id.push(body_id.to_owned());
+                    c.case_id.push(m.case);
+                    c.round.push(m.round as i32);
+                    c.candidate.push(m.candidate);
+                    c.recipient.push(m.to);
+                    c.reply_to.push(m.reply_to);
+                    c.subject.push(m.subject);
+                    c.text_body.push(rendered.text);
+                    c.html_body.push(rendered.html);
                 }
                 Effect::Schedule { key, due_at, case, round } => {
                     let audit = json!({"key": key, "due_at": due_at, "case": case, "round": round});
-                    self.audit(body_id, seq, now, "effect", "timer.scheduled", None, audit.to_string());
-                    self.timers.push((key, body_id.to_owned(), case, round as i32, due_at));
+                    let entry = Entry { kind: "effect", ty: "timer.scheduled", id: None, payload: audit.to_string() };
+                    self.audit.push(body_id, seq, now, entry);
+                    self.timers.push(TimerRow { key, body: body_id.to_owned(), case, round: round as i32, due_at });
                 }
                 Effect::Cancel { key } => {
-                    let pending = self.timers.iter().any(|t| t.0 == key);
+                    let pending = self.timers.iter().any(|t| t.key == key);
                     if fired == Some(key.as_str()) && !pending {
                         // the timer firing now: marked fired in this transaction, nothing to cancel
                         continue;
@@ -917,14 +1007,12 @@ impl Writes {
                         .execute(&mut **tx)
                         .await?;
                     if n.rows_affected() > 0 {
-                        self.audit(
+                        let payload = json!({"key": key}).to_string();
+                        self.audit.push(
                             body_id,
                             seq,
                             now,
-                            "effect",
-                            "timer.cancelled",
-                            None,
-                            json!({"key": key}).to_string(),
+                            Entry { kind: "effect", ty: "timer.cancelled", id: None, payload },
                         );
                     }
                 }
@@ -938,126 +1026,58 @@ impl Writes {
         if self.timers.is_empty() {
             return Ok(());
         }
-        let mut last: HashMap<String, usize> = HashMap::new();
-        for (i, t) in self.timers.iter().enumerate() {
-            last.insert(t.0.clone(), i);
-        }
-        let mut t: (Vec<String>, Vec<String>, Vec<String>, Vec<i32>, Vec<DateTime<Utc>>) = Default::default();
-        for (i, (key, body, case, round, due_at)) in std::mem::take(&mut self.timers).into_iter().enumerate() {
-            if last.get(&key) == Some(&i) {
-                t.0.push(key);
-                t.1.push(body);
-                t.2.push(case);
-                t.3.push(round);
-                t.4.push(due_at);
-            }
-        }
+        let rows = std::mem::take(&mut self.timers);
+        let last: HashMap<&str, usize> = rows.iter().enumerate().map(|(i, t)| (t.key.as_str(), i)).collect();
+        let rows: Vec<&TimerRow> =
+            rows.iter().enumerate().filter(|(i, t)| last[t.key.as_str()] == *i).map(|(_, t)| t).collect();
         sqlx::query(
             "INSERT INTO timers (key, body_id, case_id, round, due_at)
              SELECT * FROM UNNEST($1::text[], $2::text[], $3::text[], $4::int[], $5::timestamptz[])
              ON CONFLICT (key) DO UPDATE SET due_at = EXCLUDED.due_at, leased_until = NULL, fired_at = NULL",
         )
-        .bind(t.0)
-        .bind(t.1)
-        .bind(t.2)
-        .bind(t.3)
-        .bind(t.4)
+        .bind(rows.iter().map(|t| t.key.as_str()).collect::<Vec<_>>())
+        .bind(rows.iter().map(|t| t.body.as_str()).collect::<Vec<_>>())
+        .bind(rows.iter().map(|t| t.case.as_str()).collect::<Vec<_>>())
+        .bind(rows.iter().map(|t| t.round).collect::<Vec<_>>())
+        .bind(rows.iter().map(|t| t.due_at).collect::<Vec<_>>())
         .execute(&mut **tx)
         .await?;
         Ok(())
     }
 
     /// The changed body: its state, audit sequence and changed `cases` rows.
-    fn body(
-        &mut self,
-        body: &Body,
-        before: &HashMap<String, CaseRow>,
-        seq: i64,
-        now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
+    fn body(&mut self, body: &Body, before: &HashMap<String, CaseRow>, seq: i64) -> Result<(), StoreError> {
         let state =
             serde_json::to_string(body).map_err(|e| StoreError::Corrupt(body.id().to_owned(), e.to_string()))?;
         let land =
             serde_json::to_value(body.land()).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
-        self.now = Some(now);
-        self.bodies.push((body.id().to_owned(), land, state, seq));
-        for (id, row) in case_rows(body) {
-            if before.get(&id) != Some(&row) {
-                self.cases.push((id, body.id().to_owned(), row));
+        let c = &mut self.bodies;
+        c.id.push(body.id().to_owned());
+        c.land.push(land);
+        c.state.push(state);
+        c.seq.push(seq);
+        for (id, (state, round, successor, deadline)) in case_rows(body) {
+            if before.get(&id) != Some(&(state.clone(), round, successor.clone(), deadline)) {
+                c.case_id.push(id);
+                c.case_body.push(body.id().to_owned());
+                c.case_state.push(state);
+                c.case_round.push(round);
+                c.case_successor.push(successor);
+                c.case_deadline.push(deadline);
             }
         }
         Ok(())
     }
 
     /// Write everything buffered, and the inbox rows of the applied messages, with one statement
-    /// (data-modifying CTEs, one per table), whatever the number of commands. Returns the number of inbox
-    /// rows written: fewer than given means an id was taken meanwhile.
-    async fn flush(mut self, tx: &mut Transaction<'_, Postgres>, inbox: Vec<InboxRow>) -> Result<usize, StoreError> {
-        let Some(now) = self.now else { return Ok(0) };
+    /// (data-modifying CTEs, one per table), whatever the number of commands. Returns how many inbox
+    /// rows were written: fewer than buffered means an id was taken meanwhile.
+    async fn flush(mut self, tx: &mut Transaction<'_, Postgres>) -> Result<usize, StoreError> {
+        if self.audit.seq.is_empty() {
+            return Ok(0);
+        }
         self.write_timers(tx).await?;
-        let mut b: (Vec<String>, Vec<String>, Vec<String>, Vec<i64>) = Default::default();
-        for (id, land, state, seq) in self.bodies {
-            b.0.push(id);
-            b.1.push(land);
-            b.2.push(state);
-            b.3.push(seq);
-        }
-        let mut c: (Vec<String>, Vec<String>, Vec<String>, Vec<i32>, Vec<Option<String>>, Vec<Option<DateTime<Utc>>>) =
-            Default::default();
-        for (id, body, (state, round, successor, deadline)) in self.cases {
-            c.0.push(id);
-            c.1.push(body);
-            c.2.push(state);
-            c.3.push(round);
-            c.4.push(successor);
-            c.5.push(deadline);
-        }
-        let mut m: (Vec<String>, Vec<String>, Vec<String>, Vec<i32>, Vec<String>) = Default::default();
-        let mut m2: (Vec<Option<String>>, Vec<String>, Vec<String>, Vec<String>, Vec<String>) = Default::default();
-        for r in self.mails {
-            m.0.push(r.message_id);
-            m.1.push(r.body_id);
-            m.2.push(r.case_id);
-            m.3.push(r.round);
-            m.4.push(r.candidate);
-            m2.0.push(r.recipient);
-            m2.1.push(r.reply_to);
-            m2.2.push(r.subject);
-            m2.3.push(r.text_body);
-            m2.4.push(r.html_body);
-        }
-        let mut o: (Vec<String>, Vec<Option<String>>, Vec<String>, Vec<String>) = Default::default();
-        for r in self.outbox {
-            o.0.push(r.id);
-            o.1.push(r.body_id);
-            o.2.push(r.ty);
-            o.3.push(r.event);
-        }
-        let mut a: (
-            Vec<String>,
-            Vec<i64>,
-            Vec<DateTime<Utc>>,
-            Vec<String>,
-            Vec<String>,
-            Vec<Option<String>>,
-            Vec<String>,
-        ) = Default::default();
-        for (body, seq, at, kind, ty, id, payload) in self.audit {
-            a.0.push(body);
-            a.1.push(seq);
-            a.2.push(at);
-            a.3.push(kind);
-            a.4.push(ty);
-            a.5.push(id);
-            a.6.push(payload);
-        }
-        let mut i: (Vec<String>, Vec<String>, Vec<String>, Vec<String>) = Default::default();
-        for (id, ty, body, digest) in inbox {
-            i.0.push(id);
-            i.1.push(ty);
-            i.2.push(body);
-            i.3.push(digest);
-        }
+        let (b, m, o, a, i) = (self.bodies, self.mails, self.outbox, self.audit, self.inbox);
         let inserted = sqlx::query(
             "WITH
              b AS (INSERT INTO bodies (id, land, state, audit_seq, updated_at)
@@ -1085,42 +1105,42 @@ impl Writes {
              SELECT *, 'applied' FROM UNNEST($33::text[], $34::text[], $35::text[], $36::text[])
              ON CONFLICT (message_id) DO NOTHING",
         )
-        .bind(now)
-        .bind(b.0)
-        .bind(b.1)
-        .bind(b.2)
-        .bind(b.3)
-        .bind(c.0)
-        .bind(c.1)
-        .bind(c.2)
-        .bind(c.3)
-        .bind(c.4)
-        .bind(c.5)
-        .bind(m.0)
-        .bind(m.1)
-        .bind(m.2)
-        .bind(m.3)
-        .bind(m.4)
-        .bind(m2.0)
-        .bind(m2.1)
-        .bind(m2.2)
-        .bind(m2.3)
-        .bind(m2.4)
-        .bind(o.0)
-        .bind(o.1)
-        .bind(o.2)
-        .bind(o.3)
-        .bind(a.0)
-        .bind(a.1)
-        .bind(a.2)
-        .bind(a.3)
-        .bind(a.4)
-        .bind(a.5)
-        .bind(a.6)
-        .bind(i.0)
-        .bind(i.1)
-        .bind(i.2)
-        .bind(i.3)
+        .bind(self.now)
+        .bind(b.id)
+        .bind(b.land)
+        .bind(b.state)
+        .bind(b.seq)
+        .bind(b.case_id)
+        .bind(b.case_body)
+        .bind(b.case_state)
+        .bind(b.case_round)
+        .bind(b.case_successor)
+        .bind(b.case_deadline)
+        .bind(m.message_id)
+        .bind(m.body_id)
+        .bind(m.case_id)
+        .bind(m.round)
+        .bind(m.candidate)
+        .bind(m.recipient)
+        .bind(m.reply_to)
+        .bind(m.subject)
+        .bind(m.text_body)
+        .bind(m.html_body)
+        .bind(o.event_id)
+        .bind(o.body_id)
+        .bind(o.ty)
+        .bind(o.event)
+        .bind(a.body)
+        .bind(a.seq)
+        .bind(a.at)
+        .bind(a.kind)
+        .bind(a.ty)
+        .bind(a.id)
+        .bind(a.payload)
+        .bind(i.id)
+        .bind(i.ty)
+        .bind(i.body)
+        .bind(i.digest)
         .execute(&mut **tx)
         .await?
         .rows_affected();
@@ -1128,37 +1148,23 @@ impl Writes {
     }
 }
 
-/// An inbox row: message id, type, body, digest.
-type InboxRow = (String, String, String, String);
-
 /// Write audit rows with one statement.
-async fn insert_audit(tx: &mut Transaction<'_, Postgres>, rows: Vec<AuditRow>) -> Result<(), StoreError> {
-    if rows.is_empty() {
+async fn insert_audit(tx: &mut Transaction<'_, Postgres>, a: AuditCols) -> Result<(), StoreError> {
+    if a.seq.is_empty() {
         return Ok(());
-    }
-    let (mut bodies, mut seqs, mut ats, mut kinds, mut types, mut ids, mut payloads) =
-        (vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
-    for (body, seq, at, kind, ty, id, payload) in rows {
-        bodies.push(body);
-        seqs.push(seq);
-        ats.push(at);
-        kinds.push(kind);
-        types.push(ty);
-        ids.push(id);
-        payloads.push(payload);
     }
     sqlx::query(
         "INSERT INTO audit_log (body_id, seq, at, kind, type, message_id, payload)
          SELECT b, s, a, k, ty, m, p::jsonb
          FROM UNNEST($1::text[], $2::bigint[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[]) AS t(b, s, a, k, ty, m, p)",
     )
-    .bind(bodies)
-    .bind(seqs)
-    .bind(ats)
-    .bind(kinds)
-    .bind(types)
-    .bind(ids)
-    .bind(payloads)
+    .bind(a.body)
+    .bind(a.seq)
+    .bind(a.at)
+    .bind(a.kind)
+    .bind(a.ty)
+    .bind(a.id)
+    .bind(a.payload)
     .execute(&mut **tx)
     .await?;
     Ok(())

@@ -447,7 +447,8 @@ async fn handle_deliveries(shared: &Arc<Shared>, dlx: &Channel, jobs: Vec<Job>) 
         let d = job.delivery;
         match span.in_scope(|| parse_delivery(shared, &d)) {
             Ok((label, item)) => parsed.push(Parsed { delivery: d, span, label, item }),
-            Err((label, cause, body, reason)) => {
+            Err(refused) => {
+                let (label, cause, body, reason) = *refused;
                 tracing::Instrument::instrument(reject(shared, dlx, &d, &cause, body.as_deref(), &reason), span).await;
                 count_message(shared, &label, "rejected", start);
             }
@@ -458,7 +459,7 @@ async fn handle_deliveries(shared: &Arc<Shared>, dlx: &Channel, jobs: Vec<Job>) 
     }
     let items: Vec<Item> = parsed.iter().map(|p| p.item.clone()).collect();
     let outcomes = apply_items(shared, &items).await;
-    if outcomes.iter().any(|o| *o == Applied::Applied) {
+    if outcomes.contains(&Applied::Applied) {
         shared.wake_relay.notify_one();
         shared.wake_mail.notify_one();
     }
@@ -475,7 +476,7 @@ fn count_message(shared: &Shared, label: &str, outcome: &str, start: Instant) {
 }
 
 /// A refused delivery: metric label, cause, body (if known) and reason.
-type Refused = (String, Cause, Option<String>, String);
+type Refused = Box<(String, Cause, Option<String>, String)>;
 
 /// Parse a delivery into a batch item, or say why it is refused.
 fn parse_delivery(shared: &Shared, d: &Delivery) -> Result<(String, Item), Refused> {
@@ -493,7 +494,7 @@ fn parse_delivery(shared: &Shared, d: &Delivery) -> Result<(String, Item), Refus
                 tracestate: None,
             };
             record_trace_id(cause.traceparent.as_deref());
-            return Err(("invalid".to_owned(), cause, None, e.reason));
+            return Err(Box::new(("invalid".to_owned(), cause, None, e.reason)));
         }
     };
     let cause = Cause {
@@ -507,7 +508,7 @@ fn parse_delivery(shared: &Shared, d: &Delivery) -> Result<(String, Item), Refus
     let label =
         if crate::messages::INBOUND_TYPES.contains(&env.ty.as_str()) { env.ty.clone() } else { "unknown".into() };
     match Inbound::parse(&env.ty, env.data) {
-        Err(e) => Err((label, cause, None, e.to_string())),
+        Err(e) => Err(Box::new((label, cause, None, e.to_string()))),
         Ok(inbound) => {
             let body_id = inbound.body_id().to_owned();
             let work = match inbound {
