@@ -300,18 +300,41 @@ fn council(id: &str) -> Value {
     })
 }
 
+/// What a scale-out run ends with.
+struct ScaleRun {
+    /// Per council, the sorted first-round successors.
+    successors: BTreeMap<String, Vec<String>>,
+    /// Per first successor (body/person) who accepted or stayed silent: who joined.
+    joined: BTreeMap<String, String>,
+    events: Events,
+}
+
+/// What the driver declares for the first successor of case number `n`: every third accepts, every
+/// third refuses, the rest stay silent (deemed acceptance when the week ends).
+fn declaration_of(n: usize) -> Option<&'static str> {
+    match n % 3 {
+        0 => Some("accept"),
+        1 => Some("refuse"),
+        _ => None,
+    }
+}
+
 /// Run `workers` workers on one queue and database; 200 councils, 500 vacancies (two or three on the same
-/// list at the same moment). Returns, per council, the sorted successors of each list.
+/// list at the same moment). Every notification is served; then the declarations are published while
+/// every worker's clock jumps past the end of the week, so declarations race the deadlines.
 #[allow(clippy::async_yields_async)] // the publish closure hands back the pending confirm on purpose
-async fn scale_run(workers: usize) -> (BTreeMap<String, Vec<String>>, Events) {
+async fn scale_run(workers: usize) -> ScaleRun {
     let smtp = SmtpSink::start().await;
     let mut config = test_config(&unique(), &smtp.url());
     config.amqp.prefetch = 16;
     let _cleanup = support::app::Cleanup(config.clone());
     let events = observe(&config).await;
     let mut running = Vec::new();
+    let mut clocks = Vec::new();
     for _ in 0..workers {
-        running.push(Worker::start(config.clone(), Arc::new(Clock::default())).await.expect("worker"));
+        let clock = Arc::new(Clock::default());
+        clocks.push(clock.clone());
+        running.push(Worker::start(config.clone(), clock).await.expect("worker"));
     }
     let conn = connect_retry().await;
     let ch = conn.create_channel().await.expect("channel");
@@ -355,45 +378,147 @@ async fn scale_run(workers: usize) -> (BTreeMap<String, Vec<String>>, Events) {
         c.await.expect("confirm");
     }
     events.wait("succession.determined", 500, 180).await;
+    // first rounds by successor (body/person): which of two vacancies on one list a successor fills
+    // depends on the order they are processed in, whom a council's vacancies reach does not; so both runs
+    // let the same person declare the same
+    let mut first: BTreeMap<String, (String, String, String)> = BTreeMap::new();
+    for e in events.of("succession.determined") {
+        let d = &e["data"];
+        if d["round"] == 1 {
+            let text = |v: &Value| v.as_str().unwrap_or_default().to_owned();
+            let person = format!("{}/{}", text(&d["body"]), text(&d["successor"]["id"]));
+            first.insert(person, (text(&d["case"]), text(&d["body"]), text(&d["successor"]["id"])));
+        }
+    }
+    assert_eq!(first.len(), 500);
+    let today = nachfolge::deadline::local_date(chrono::Utc::now());
+    for (case, body, _) in first.values() {
+        let served = json!({"body": body, "case": case, "method": "certificate", "on": today});
+        confirms.push(publish("notification.served", served).await);
+    }
+    for c in confirms.drain(..) {
+        c.await.expect("confirm");
+    }
+    events.wait("deadline.set", 500, 180).await;
+    // the race: declarations received in time, published while the deadlines fall due on every worker
+    let received = chrono::Utc::now().fixed_offset();
+    for (n, (case, body, successor)) in first.values().enumerate() {
+        if let Some(kind) = declaration_of(n) {
+            let d = json!({"body": body, "case": case, "candidate": successor, "kind": kind, "received_at": received});
+            confirms.push(publish("declaration.received", d).await);
+        }
+    }
+    for clock in &clocks {
+        clock.advance(chrono::Duration::days(8));
+    }
+    for c in confirms.drain(..) {
+        c.await.expect("confirm");
+    }
+    let declared = (0..first.len()).filter(|n| declaration_of(*n).is_some()).count();
+    // every declaration answered: recorded, or rejected because the deadline had fired first
+    for _ in 0..3600 {
+        if events.distinct("declaration.recorded") + events.distinct("declaration.rejected") >= declared {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // every first round ends: a membership, or a refusal and a second determination
+    for _ in 0..3600 {
+        let joined = events.of("membership.changed").iter().filter(|e| e["data"]["change"] == "joined").count();
+        let refused = events.of("declaration.recorded").iter().filter(|e| e["data"]["kind"] == "refuse").count();
+        if joined + refused >= 500 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
     for w in running {
         w.shutdown().await;
     }
-    let mut result: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let mut by_id: BTreeMap<String, Value> = BTreeMap::new();
-    for e in events.of("succession.determined") {
-        by_id.insert(e["id"].as_str().unwrap_or_default().to_owned(), e);
+    let mut successors: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (_, body, successor) in first.values() {
+        successors.entry(body.clone()).or_default().push(successor.clone());
     }
-    for e in by_id.values() {
-        let body = e["data"]["body"].as_str().unwrap_or_default().to_owned();
-        result.entry(body).or_default().push(e["data"]["successor"]["id"].as_str().unwrap_or_default().to_owned());
-    }
-    for v in result.values_mut() {
+    for v in successors.values_mut() {
         v.sort();
     }
-    (result, events)
+    let mut joined = BTreeMap::new();
+    for (n, (person, (case, _, _))) in first.iter().enumerate() {
+        if declaration_of(n) != Some("refuse") {
+            let who = events
+                .of("membership.changed")
+                .into_iter()
+                .find(|e| e["data"]["case"] == case.as_str() && e["data"]["change"] == "joined")
+                .map(|e| e["data"]["person"]["id"].as_str().unwrap_or_default().to_owned())
+                .unwrap_or_default();
+            joined.insert(person.clone(), who);
+        }
+    }
+    ScaleRun { successors, joined, events }
+}
+
+/// Distinct events of a type by id.
+fn by_id(events: &Events, ty: &str) -> BTreeMap<String, Value> {
+    events.of(ty).into_iter().map(|e| (e["id"].as_str().unwrap_or_default().to_owned(), e)).collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn three_workers_one_queue_no_double_offers_same_results_as_one() {
     let _serial = SERIAL.lock().await;
-    let (three, events) = scale_run(3).await;
-    // exactly one determination per vacancy, no candidate offered twice
-    let mut cases = BTreeSet::new();
+    let three = scale_run(3).await;
+    let events = &three.events;
+    // exactly one determination per case and round, no candidate offered twice
+    let mut rounds = BTreeSet::new();
     let mut offered = BTreeSet::new();
-    let mut by_id = BTreeMap::new();
-    for e in events.of("succession.determined") {
-        by_id.insert(e["id"].as_str().unwrap_or_default().to_owned(), e);
-    }
-    assert_eq!(by_id.len(), 500);
-    for e in by_id.values() {
-        assert!(cases.insert(e["data"]["case"].as_str().unwrap_or_default().to_owned()), "one determination per case");
-        let who = format!(
-            "{}/{}",
-            e["data"]["body"].as_str().unwrap_or_default(),
-            e["data"]["successor"]["id"].as_str().unwrap_or_default()
-        );
+    let determined = by_id(events, "succession.determined");
+    for e in determined.values() {
+        let d = &e["data"];
+        let round = format!("{}#{}", d["case"].as_str().unwrap_or_default(), d["round"]);
+        assert!(rounds.insert(round.clone()), "{round} determined twice");
+        let who =
+            format!("{}/{}", d["body"].as_str().unwrap_or_default(), d["successor"]["id"].as_str().unwrap_or_default());
         assert!(offered.insert(who.clone()), "{who} offered twice");
     }
-    let (one, _) = scale_run(1).await;
-    assert_eq!(three, one, "the same successors as a single worker");
+    let first_rounds = determined.values().filter(|e| e["data"]["round"] == 1).count();
+    assert_eq!(first_rounds, 500);
+    // declarations racing deadlines: each first round ends once — a membership or a recorded refusal
+    // followed by a second determination, never both, never a membership twice
+    let joined = by_id(events, "membership.changed");
+    let mut members = BTreeMap::new();
+    for e in joined.values().filter(|e| e["data"]["change"] == "joined") {
+        let case = e["data"]["case"].as_str().unwrap_or_default().to_owned();
+        assert!(members.insert(case.clone(), e.clone()).is_none(), "{case}: membership started twice");
+    }
+    let recorded = by_id(events, "declaration.recorded");
+    let rejected = by_id(events, "declaration.rejected");
+    let refusals: BTreeSet<String> = recorded
+        .values()
+        .filter(|e| e["data"]["kind"] == "refuse")
+        .map(|e| e["data"]["case"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    for case in &refusals {
+        assert!(!members.contains_key(case), "{case}: refusal recorded and membership started");
+        assert!(rounds.contains(&format!("{case}#2")), "{case}: refused without a second determination");
+    }
+    assert_eq!(members.len() + refusals.len(), 500, "every first round ended exactly once");
+    // no declaration lost: each one was recorded or rejected (too late: the deadline fired first)
+    let declared = (0..500).filter(|n| declaration_of(*n).is_some()).count();
+    assert_eq!(recorded.len() + rejected.len(), declared, "every declaration answered once");
+    for e in rejected.values() {
+        let case = e["data"]["case"].as_str().unwrap_or_default();
+        let m = members.get(case).unwrap_or_else(|| panic!("{case}: declaration rejected, yet no membership"));
+        assert_eq!(m["data"]["basis"], "deemed_acceptance", "{case}: rejected only because the deadline fired first");
+    }
+    // the same outcome as one worker wherever the law leaves no race: the same first successors, and the
+    // same member for every acceptance and every silence
+    let one = scale_run(1).await;
+    assert_eq!(three.successors, one.successors, "the same successors as a single worker");
+    assert_eq!(three.joined, one.joined, "the same members as a single worker");
+    assert!(three.joined.values().all(|who| !who.is_empty()), "every acceptance and silence led to a membership");
+    eprintln!(
+        "scale-out race: {} declarations recorded, {} rejected after the deadline fired, {} refusals",
+        recorded.len(),
+        rejected.len(),
+        refusals.len()
+    );
 }
