@@ -812,7 +812,15 @@ struct Entry<'a> {
     payload: String,
 }
 
+/// A statement with its arguments.
+type PgQuery<'q> = sqlx::query::Query<'q, Postgres, sqlx::postgres::PgArguments>;
+
 impl AuditCols {
+    /// Bind the columns as the next seven arrays (body, seq, at, kind, type, id, payload).
+    fn bind(self, q: PgQuery<'_>) -> PgQuery<'_> {
+        q.bind(self.body).bind(self.seq).bind(self.at).bind(self.kind).bind(self.ty).bind(self.id).bind(self.payload)
+    }
+
     /// Append an entry to a body's log, taking the next number of its gap-free sequence.
     fn push(&mut self, body: &str, seq: &mut i64, at: DateTime<Utc>, e: Entry<'_>) {
         *seq += 1;
@@ -1078,7 +1086,7 @@ impl Writes {
         }
         self.write_timers(tx).await?;
         let (b, m, o, a, i) = (self.bodies, self.mails, self.outbox, self.audit, self.inbox);
-        let inserted = sqlx::query(
+        let query = sqlx::query(
             "WITH
              b AS (INSERT INTO bodies (id, land, state, audit_seq, updated_at)
                    SELECT i, l, s::jsonb, a, $1 FROM UNNEST($2::text[], $3::text[], $4::text[], $5::bigint[]) AS t(i, l, s, a)
@@ -1129,21 +1137,9 @@ impl Writes {
         .bind(o.event_id)
         .bind(o.body_id)
         .bind(o.ty)
-        .bind(o.event)
-        .bind(a.body)
-        .bind(a.seq)
-        .bind(a.at)
-        .bind(a.kind)
-        .bind(a.ty)
-        .bind(a.id)
-        .bind(a.payload)
-        .bind(i.id)
-        .bind(i.ty)
-        .bind(i.body)
-        .bind(i.digest)
-        .execute(&mut **tx)
-        .await?
-        .rows_affected();
+        .bind(o.event);
+        let inserted =
+            a.bind(query).bind(i.id).bind(i.ty).bind(i.body).bind(i.digest).execute(&mut **tx).await?.rows_affected();
         Ok(inserted as usize)
     }
 }
@@ -1153,18 +1149,11 @@ async fn insert_audit(tx: &mut Transaction<'_, Postgres>, a: AuditCols) -> Resul
     if a.seq.is_empty() {
         return Ok(());
     }
-    sqlx::query(
+    a.bind(sqlx::query(
         "INSERT INTO audit_log (body_id, seq, at, kind, type, message_id, payload)
          SELECT b, s, a, k, ty, m, p::jsonb
          FROM UNNEST($1::text[], $2::bigint[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[]) AS t(b, s, a, k, ty, m, p)",
-    )
-    .bind(a.body)
-    .bind(a.seq)
-    .bind(a.at)
-    .bind(a.kind)
-    .bind(a.ty)
-    .bind(a.id)
-    .bind(a.payload)
+    ))
     .execute(&mut **tx)
     .await?;
     Ok(())
