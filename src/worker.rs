@@ -760,8 +760,7 @@ async fn settle_batch(shared: &Arc<Shared>, db: &mut sqlx::PgConnection, prev: I
 // ---------------------------------------------------------------------------------------------------------
 // Mail sender
 
-/// E-mails claimed (and their results recorded) per batch. A crash after the server's `250` and before
-/// the batch commits re-sends at most this many, each with its Message-ID.
+/// E-mails claimed per round of the mail sender; each result is recorded as soon as its mail is sent.
 const MAIL_BATCH: i64 = 10;
 
 /// Due timers claimed per round of the timer loop.
@@ -783,9 +782,7 @@ async fn mail_loop(shared: Arc<Shared>, mailer: Mailer, mut shutdown: watch::Rec
                 Vec::new()
             }
         };
-        // send the batch, then record the results in one transaction
-        let mut items = Vec::with_capacity(batch.len());
-        let mut outcomes = Vec::with_capacity(batch.len());
+        // send one, record its result, send the next
         for m in &batch {
             let result = mailer.send(m).await;
             let now = shared.clock.now();
@@ -825,18 +822,13 @@ async fn mail_loop(shared: Arc<Shared>, mailer: Mailer, mut shutdown: watch::Rec
                 payload: serde_json::json!({"message_id": m.message_id, "case": m.case_id, "round": m.round}),
                 ..Cause::default()
             };
-            items.push(Item { cause, body_id: m.body_id.clone(), work: Work::Internal(cmd, step) });
-            outcomes.push((m.case_id.clone(), m.round, outcome));
-        }
-        if !items.is_empty() {
-            let results = apply_items(&shared, &items).await;
-            for ((case, round, outcome), result) in outcomes.into_iter().zip(results) {
-                if let Applied::Rejected(e) = result {
-                    tracing::error!(case = %case, error = %e, "mail result not applicable");
-                }
-                tracing::info!(case = %case, round, outcome, "mail processed");
-                shared.metrics.inc_counter("nachfolge_mails_total", &[("outcome", outcome)], 1);
+            // recorded at once: a crash between the server's `250` and this commit re-sends only this one
+            let item = Item { cause, body_id: m.body_id.clone(), work: Work::Internal(cmd, step) };
+            if let Some(Applied::Rejected(e)) = apply_items(&shared, std::slice::from_ref(&item)).await.pop() {
+                tracing::error!(case = %m.case_id, error = %e, "mail result not applicable");
             }
+            tracing::info!(case = %m.case_id, round = m.round, outcome, "mail processed");
+            shared.metrics.inc_counter("nachfolge_mails_total", &[("outcome", outcome)], 1);
             shared.wake_relay.notify_one();
         }
         if batch.is_empty() {
