@@ -435,18 +435,21 @@ impl Store {
 
     // --- outbox ---------------------------------------------------------------------------------------
 
-    /// Pending events in id order (oldest first), at most `limit`.
+    /// Pending events in id order (oldest first), at most `limit`, without those `in_flight` (published,
+    /// confirms outstanding).
     pub async fn pending_events(
         conn: &mut PgConnection,
         limit: i64,
         now: DateTime<Utc>,
+        in_flight: &[i64],
     ) -> Result<Vec<PendingEvent>, StoreError> {
         let rows = sqlx::query(
             "SELECT id, body_id, type, event::text, attempts, next_attempt_at, event_id, event->>'time',
                     event->>'traceparent', event->>'tracestate'
-             FROM outbox WHERE published_at IS NULL ORDER BY id LIMIT $1",
+             FROM outbox WHERE published_at IS NULL AND id <> ALL($2) ORDER BY id LIMIT $1",
         )
         .bind(limit)
+        .bind(in_flight)
         .fetch_all(&mut *conn)
         .await?;
         // per body, stop at the first event that is waiting for its retry, so order is kept

@@ -706,11 +706,8 @@ async fn relay_step(
     let mut next = None;
     if more {
         let limit = shared.config.worker.outbox_batch as usize;
-        let busy: std::collections::HashSet<i64> = inflight.iter().flat_map(|i| i.batch.iter().map(|e| e.id)).collect();
-        let now = shared.clock.now();
-        let mut batch = Store::pending_events(db, (limit + busy.len()) as i64, now).await?;
-        batch.retain(|e| !busy.contains(&e.id));
-        batch.truncate(limit);
+        let busy: Vec<i64> = inflight.iter().flat_map(|i| i.batch.iter().map(|e| e.id)).collect();
+        let batch = Store::pending_events(db, limit as i64, shared.clock.now(), &busy).await?;
         if !batch.is_empty() {
             let mut confirms = Vec::with_capacity(batch.len());
             for ev in &batch {
