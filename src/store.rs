@@ -33,16 +33,18 @@ pub enum StoreError {
     Corrupt(String, String),
 }
 
-/// What happened to an inbound message.
+/// What happened to one command of a batch.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Applied {
     /// The command took effect (or had none).
     Applied,
-    /// Seen before with the same data: nothing done again.
+    /// Seen before with the same data (inbound), or its bookkeeping step was done before (timer, mail
+    /// result): nothing done again.
     Duplicate,
-    /// Refused for good: dead-letter with this reason (recorded in the inbox).
+    /// Inbound: refused for good, dead-letter with this reason (the caller records it). Internal: not
+    /// applicable (logged); its bookkeeping step still took effect.
     Rejected(String),
-    /// Names something not known yet: retry later (nothing was written).
+    /// Inbound: names something not known yet, retry later (nothing was written).
     Unknown(String),
 }
 
