@@ -5,7 +5,8 @@
 //!   otherwise the built-in defaults apply, so the binary runs with no config file at all.
 //! * Every key can be overridden from the environment: `NACHFOLGE__AMQP__URL=amqp://…` sets `amqp.url`.
 //!   Section and key names are case-insensitive. Values are typed by the key: numbers and booleans are
-//!   parsed, everything else is a string. An empty value resets the key to its built-in default.
+//!   parsed, everything else is a string. An empty value resets the key to its built-in default
+//!   (except `NACHFOLGE__AMQP__EVENTS_QUEUE=`, which sets no events queue).
 //! * `NACHFOLGE__SECTION__KEY_FILE=/path` reads the value from a file (trimmed), for Docker and
 //!   Kubernetes secrets.
 //! * Unknown sections and keys are errors that name the key and where it came from.
@@ -25,6 +26,10 @@ pub const DEFAULT_PATH: &str = "config/default.toml";
 
 /// Prefix of the environment variables that override configuration keys.
 pub const ENV_PREFIX: &str = "NACHFOLGE__";
+
+/// Keys an empty environment variable sets to `""` instead of leaving unset: `amqp.events_queue = ""`
+/// means "no events queue, consumers bind their own".
+const EMPTY_IS_A_VALUE: &[(&str, &str)] = &[("amqp", "events_queue")];
 
 /// Suffix of an environment variable whose value is the path of a file holding the value.
 const FILE_SUFFIX: &str = "_file";
@@ -635,7 +640,8 @@ fn merge_env(
     }
 
     for ((section, key), EnvOverride { var, raw }) in overrides {
-        if raw.is_empty() {
+        // an empty variable means "not set" — except where the empty string is a value of its own
+        if raw.is_empty() && !EMPTY_IS_A_VALUE.contains(&(section.as_str(), key.as_str())) {
             remove_value(table, &section, &key);
             continue;
         }
@@ -849,6 +855,15 @@ mod tests {
         assert_eq!(config.worker.poll_interval_ms, 75);
         assert_eq!(config.worker.outbox_batch, 5);
         assert_eq!(config.http.addr, "127.0.0.1:8080");
+    }
+
+    #[test]
+    fn empty_events_queue_from_the_environment_means_no_events_queue() {
+        let config =
+            Config::from_env_and_file(None::<&Path>, env(&[("NACHFOLGE__AMQP__EVENTS_QUEUE", "")])).expect("load");
+        assert_eq!(config.amqp.events_queue, "");
+        let config = Config::from_env_and_file(None::<&Path>, env(&[])).expect("load");
+        assert_eq!(config.amqp.events_queue, "nachfolge.events");
     }
 
     #[test]

@@ -241,7 +241,7 @@ impl Ops {
         sqlx::PgPool::connect(&self.config.database.url).await.expect("test db")
     }
 
-    /// Stop the worker and remove this test's queues and exchanges.
+    /// Stop the worker and remove this test's queues, exchanges and database.
     async fn finish(mut self) {
         if let Some(w) = self.worker.take() {
             w.shutdown().await;
@@ -259,6 +259,11 @@ impl Ops {
             let _ = self.ch.exchange_delete(x.as_str().into(), ExchangeDeleteOptions::default()).await;
         }
         let _ = self.conn.close(200, "bye".into()).await;
+        let name = self.config.database.url.rsplit('/').next().unwrap_or_default().to_owned();
+        if let Ok(pool) = sqlx::PgPool::connect("postgres://postgres@127.0.0.1:5432/postgres").await {
+            let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)")).execute(&pool).await;
+            pool.close().await;
+        }
     }
 }
 

@@ -90,14 +90,16 @@ impl Drop for Cleanup {
             let Ok(rt) = tokio::runtime::Builder::new_current_thread().enable_all().build() else { return };
             rt.block_on(async move {
                 if let Ok(conn) = Connection::connect(AMQP_URL, ConnectionProperties::default()).await {
-                    if let Ok(ch) = conn.create_channel().await {
-                        let observer = format!("{}.observer", c.amqp.events_exchange);
-                        for q in [&c.amqp.commands_queue, &c.amqp.dead_letter_queue, &c.amqp.events_queue, &observer] {
-                            if !q.is_empty() {
-                                let _ = ch.queue_delete(q.as_str().into(), Default::default()).await;
-                            }
+                    // a channel per deletion: a refused one (the observer queue is exclusive to a connection
+                    // that may still be open) closes its channel and must not stop the others
+                    let observer = format!("{}.observer", c.amqp.events_exchange);
+                    for q in [&c.amqp.commands_queue, &c.amqp.dead_letter_queue, &c.amqp.events_queue, &observer] {
+                        if let (false, Ok(ch)) = (q.is_empty(), conn.create_channel().await) {
+                            let _ = ch.queue_delete(q.as_str().into(), Default::default()).await;
                         }
-                        for x in [&c.amqp.commands_exchange, &c.amqp.events_exchange, &c.amqp.dead_letter_exchange] {
+                    }
+                    for x in [&c.amqp.commands_exchange, &c.amqp.events_exchange, &c.amqp.dead_letter_exchange] {
+                        if let Ok(ch) = conn.create_channel().await {
                             let _ = ch.exchange_delete(x.as_str().into(), Default::default()).await;
                         }
                     }
