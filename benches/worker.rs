@@ -502,6 +502,11 @@ async fn ceiling(prefetch: u16, size: &Size) -> Stats {
         }
     }
     let _ = ch.queue_delete(q.as_str().into(), QueueDeleteOptions::default()).await;
+    for x in [&cmd_x, &ev_x] {
+        if let Ok(ch) = conn.create_channel().await {
+            let _ = ch.exchange_delete(x.as_str().into(), ExchangeDeleteOptions::default()).await;
+        }
+    }
     pool.close().await;
     let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS \"{db}\" WITH (FORCE)")).execute(&admin).await;
     stats(&mut lat, last - start)
