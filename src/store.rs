@@ -86,7 +86,6 @@ pub struct PendingMail {
 pub struct PendingEvent {
     pub id: i64,
     pub body_id: Option<String>,
-    pub ty: String,
     pub meta: crate::bus::EventMeta,
     pub payload: String,
     pub attempts: i32,
@@ -236,7 +235,6 @@ impl Store {
         let mut tx = self.pool.begin().await?;
         // bookkeeping steps first: a step done before (another replica, a lease that ran out) means the
         // command was applied already
-        let mut skip_core = vec![false; items.len()];
         let mut timers: Vec<(usize, &str, DateTime<Utc>)> = Vec::new();
         for (i, item) in items.iter().enumerate() {
             match &item.work {
@@ -269,42 +267,36 @@ impl Store {
                 }
             }
         }
-        // refused by the core in an earlier pass, or done before: the core does not run (a refused
+        // the commands still to run: not refused by the core in an earlier pass, not done before (a refused
         // internal command's step still takes effect)
-        for (skip, outcome) in skip_core.iter_mut().zip(outcomes.iter()) {
-            *skip = outcome.is_some();
-        }
-        let mut wanted: Vec<&str> =
-            items.iter().zip(&skip_core).filter(|(_, s)| !**s).map(|(it, _)| it.body_id.as_str()).collect();
+        let pending: Vec<&Item> =
+            items.iter().zip(outcomes.iter()).filter(|(_, o)| o.is_none()).map(|(it, _)| it).collect();
+        let mut wanted: Vec<&str> = pending.iter().map(|it| it.body_id.as_str()).collect();
         wanted.sort_unstable();
         wanted.dedup();
-        let mut new: Vec<&str> = items
-            .iter()
-            .zip(&skip_core)
-            .filter(|(it, s)| !**s && matches!(it.work, Work::Register(_)))
-            .map(|(it, _)| it.body_id.as_str())
-            .collect();
+        let mut new: Vec<&str> =
+            pending.iter().filter(|it| matches!(it.work, Work::Register(_))).map(|it| it.body_id.as_str()).collect();
         new.sort_unstable();
         new.dedup();
         // inbox: messages seen before, read with the locks (one round trip); a duplicate committed by
         // another replica while this one waited for a lock is caught by the inbox insert at the end
-        let keys: Vec<&str> = items
+        let keys: Vec<&str> = pending
             .iter()
-            .zip(&skip_core)
-            .filter(|(it, s)| !**s && !matches!(it.work, Work::Internal(..)))
-            .map(|(it, _)| it.cause.key.as_str())
+            .filter(|it| !matches!(it.work, Work::Internal(..)))
+            .map(|it| it.cause.key.as_str())
             .collect();
         let (mut bodies, known) = lock_bodies(&mut tx, &wanted, &new, &keys).await?;
         let mut writes = Writes::new(now);
         for (i, item) in items.iter().enumerate() {
-            if skip_core[i] {
+            if outcomes[i].is_some() {
                 continue;
             }
             let internal = matches!(item.work, Work::Internal(..));
-            let digest = digest(&item.cause.ty, &item.cause.payload);
-            if !internal {
+            // inbound only: what the inbox keeps to tell a duplicate from a reused id
+            let digest = (!internal).then(|| digest(&item.cause.ty, &item.cause.payload));
+            if let Some(digest) = &digest {
                 if let Some((d, outcome, reason)) = known.get(&item.cause.key) {
-                    outcomes[i] = Some(if *d != digest {
+                    outcomes[i] = Some(if d != digest {
                         Applied::Rejected(format!(
                             "id: message id {:?} was already used for different data",
                             item.cause.key
@@ -345,7 +337,7 @@ impl Store {
                         _ => None,
                     };
                     writes.command(&mut tx, (body, &mut slot.seq), &item.cause, effects, templates, fired).await?;
-                    if !internal {
+                    if let Some(digest) = digest {
                         writes.applied(&item.cause, &item.body_id, digest);
                     }
                 }
@@ -410,9 +402,12 @@ impl Store {
             return Ok(());
         }
         if let Some(id) = body_id {
-            let (slots, _) = lock_bodies(&mut tx, &[id], &[], &[]).await?;
-            if let Some(Slot { body: Some(_), seq, .. }) = slots.get(id) {
-                let mut seq = *seq;
+            // the body's audit sequence, locked; the aggregate itself is not needed
+            let seq: Option<i64> = sqlx::query_scalar("SELECT audit_seq FROM bodies WHERE id = $1 FOR UPDATE")
+                .bind(id)
+                .fetch_optional(&mut *tx)
+                .await?;
+            if let Some(mut seq) = seq {
                 let mut audit = AuditCols::default();
                 let payload = json!({"message": cause.payload, "reason": reason}).to_string();
                 audit.push(id, &mut seq, now, Entry { kind: "rejected", ty: &cause.ty, id: Some(&cause.key), payload });
@@ -430,7 +425,7 @@ impl Store {
             reason: reason.to_owned(),
         };
         let data = serde_json::to_value(data).unwrap_or(Value::Null);
-        insert_event(&mut tx, &event, body_id, "message.rejected", data, now, cause).await?;
+        insert_event(&mut tx, outbox_row(&event, body_id, "message.rejected", data, now, cause), now).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -476,14 +471,7 @@ impl Store {
                 traceparent: r.get(8),
                 tracestate: r.get(9),
             };
-            out.push(PendingEvent {
-                id: r.get(0),
-                body_id: body,
-                ty: r.get(2),
-                meta,
-                payload: r.get(3),
-                attempts: r.get(4),
-            });
+            out.push(PendingEvent { id: r.get(0), body_id: body, meta, payload: r.get(3), attempts: r.get(4) });
         }
         Ok(out)
     }
@@ -1069,15 +1057,17 @@ impl Writes {
         c.land.push(land);
         c.state.push(state);
         c.seq.push(seq);
-        for (id, (state, round, successor, deadline)) in case_rows(body) {
-            if before.get(&id) != Some(&(state.clone(), round, successor.clone(), deadline)) {
-                c.case_id.push(id);
-                c.case_body.push(body.id().to_owned());
-                c.case_state.push(state);
-                c.case_round.push(round);
-                c.case_successor.push(successor);
-                c.case_deadline.push(deadline);
+        for (id, row) in case_rows(body) {
+            if before.get(&id) == Some(&row) {
+                continue;
             }
+            let (state, round, successor, deadline) = row;
+            c.case_id.push(id);
+            c.case_body.push(body.id().to_owned());
+            c.case_state.push(state);
+            c.case_round.push(round);
+            c.case_successor.push(successor);
+            c.case_deadline.push(deadline);
         }
         Ok(())
     }
@@ -1171,7 +1161,6 @@ struct OutboxRow {
     ty: String,
     /// The CloudEvent as JSON text.
     event: String,
-    now: DateTime<Utc>,
 }
 
 /// A CloudEvent with the distributed-tracing extension attributes of its cause.
@@ -1190,48 +1179,27 @@ fn outbox_row(id: &str, body_id: Option<&str>, ty: &str, data: Value, now: DateT
     let traceparent = cause.traceparent.as_deref();
     let traced = TracedEvent { event: &event, traceparent, tracestate: traceparent.and(cause.tracestate.as_deref()) };
     let event = serde_json::to_string(&traced).unwrap_or_else(|_| "null".into());
-    OutboxRow { id: id.to_owned(), body_id: body_id.map(str::to_owned), ty: ty.to_owned(), event, now }
+    OutboxRow { id: id.to_owned(), body_id: body_id.map(str::to_owned), ty: ty.to_owned(), event }
 }
 
-/// Write outbox rows with one statement, in their order (the relay publishes by id).
-async fn insert_events(tx: &mut Transaction<'_, Postgres>, rows: Vec<OutboxRow>) -> Result<(), StoreError> {
-    if rows.is_empty() {
-        return Ok(());
-    }
-    let (mut ids, mut bodies, mut types, mut events, mut times) = (vec![], vec![], vec![], vec![], vec![]);
-    for r in rows {
-        ids.push(r.id);
-        bodies.push(r.body_id);
-        types.push(r.ty);
-        events.push(r.event);
-        times.push(r.now);
-    }
+/// Write one event into the outbox (`message.rejected`; batches write theirs with [`Writes::flush`]).
+async fn insert_event(
+    tx: &mut Transaction<'_, Postgres>,
+    row: OutboxRow,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
     sqlx::query(
-        "INSERT INTO outbox (event_id, body_id, type, event, created_at)
-         SELECT a, b, c, d::jsonb, e FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[]) WITH ORDINALITY AS t(a, b, c, d, e, n)
-         ORDER BY n
+        "INSERT INTO outbox (event_id, body_id, type, event, created_at) VALUES ($1, $2, $3, $4::jsonb, $5)
          ON CONFLICT (event_id) DO NOTHING",
     )
-    .bind(ids)
-    .bind(bodies)
-    .bind(types)
-    .bind(events)
-    .bind(times)
+    .bind(row.id)
+    .bind(row.body_id)
+    .bind(row.ty)
+    .bind(row.event)
+    .bind(now)
     .execute(&mut **tx)
     .await?;
     Ok(())
-}
-
-async fn insert_event(
-    tx: &mut Transaction<'_, Postgres>,
-    id: &str,
-    body_id: Option<&str>,
-    ty: &str,
-    data: Value,
-    now: DateTime<Utc>,
-    cause: &Cause,
-) -> Result<(), StoreError> {
-    insert_events(tx, vec![outbox_row(id, body_id, ty, data, now, cause)]).await
 }
 
 /// The deterministic Message-ID of a case round's e-mail.

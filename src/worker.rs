@@ -705,9 +705,9 @@ async fn relay_step(
     let Some(db) = lock.as_mut() else { return Ok((0, 0)) };
     let mut next = None;
     if more {
-        let limit = shared.config.worker.outbox_batch as usize;
+        let limit = i64::from(shared.config.worker.outbox_batch);
         let busy: Vec<i64> = inflight.iter().flat_map(|i| i.batch.iter().map(|e| e.id)).collect();
-        let batch = Store::pending_events(db, limit as i64, shared.clock.now(), &busy).await?;
+        let batch = Store::pending_events(db, limit, shared.clock.now(), &busy).await?;
         if !batch.is_empty() {
             let mut confirms = Vec::with_capacity(batch.len());
             for ev in &batch {
@@ -744,7 +744,7 @@ async fn settle_batch(shared: &Arc<Shared>, db: &mut sqlx::PgConnection, prev: I
             Published::Confirmed => "an earlier event of this body is not yet published",
         };
         if failed_bodies.insert(key) {
-            tracing::warn!(event_type = %ev.ty, reason = why, "event not published, will retry");
+            tracing::warn!(event_type = %ev.meta.ty, reason = why, "event not published, will retry");
         }
         let retry = shared.clock.now() + chrono::Duration::from_std(backoff(ev.attempts as u32)).unwrap_or_default();
         Store::mark_publish_failed(db, ev.id, why, retry).await?;

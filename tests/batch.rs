@@ -4,32 +4,33 @@
 
 mod support {
     pub mod app;
+    pub mod fixtures;
     pub mod smtp_sink;
 }
 
 use nachfolge::case::{Command, Settings};
 use nachfolge::messages::Inbound;
+use nachfolge::model::SeatVia;
 use nachfolge::store::{Applied, Cause, Item, Store, Work};
 use nachfolge::templates::Templates;
 use serde_json::{json, Value};
 use sqlx::Row;
 use support::app::{test_config, unique, Cleanup};
+use support::fixtures::{cand, nrw, party, CandidateExt};
 
+/// An NRW council of four seats: one list of eight, the first four seated.
 fn council(id: &str) -> Value {
-    let cands: Vec<Value> = (0..8)
+    let cands = (0..8)
         .map(|i| {
-            json!({
-                "id": format!("{id}-{i}"), "position": i + 1, "given_name": "V", "family_name": format!("N{i}"),
-                "seat": if i < 4 { json!({"since": "2025-11-01", "via": "list"}) } else { Value::Null },
-            })
+            let c = cand(&format!("{id}-{i}"), i + 1);
+            if i < 4 {
+                c.seated(SeatVia::List)
+            } else {
+                c
+            }
         })
         .collect();
-    json!({
-        "body": {"id": id, "name": format!("Rat {id}"), "land": "NW", "statutory_size": 4,
-                 "term": {"start": "2025-11-01", "end": "2030-10-31"},
-                 "returning_officer": {"name": "Wahlleitung", "email": "wahlleitung@example.org"}},
-        "lists": [{"id": "L0", "name": "Liste", "kind": "party", "candidates": cands}]
-    })
+    nrw().id(id).size(4).list(party("L0", cands)).json()
 }
 
 fn item(id: &str, ty: &str, data: Value) -> Item {
