@@ -15,7 +15,7 @@
 //!
 //! `cargo bench --bench worker` (full; minutes), `cargo bench --bench worker -- --smoke` (seconds: tiny
 //! sizes, one run; checks only that it completes and the results are well formed),
-//! `-- --only throughput,ceiling` to pick scenarios, `-- --runs N`.
+//! `-- --only throughput,ceiling` to pick scenarios, `-- --prefetch 1,10` to pick prefetch values, `-- --runs N`.
 
 #[path = "../tests/support/smtp_sink.rs"]
 mod smtp_sink;
@@ -701,7 +701,17 @@ async fn main() {
     let sink = smtp_sink::SmtpSink::start().await;
     let smtp = sink.url();
     let size = if smoke { Size { councils: 4, per_council: 5 } } else { Size { councils: 100, per_council: 10 } };
-    let prefetches: &[u16] = if smoke { &[10] } else { &[1, 10, 100] };
+    // `--prefetch 1,10`: only these prefetch values in the throughput/ceiling scenarios
+    let chosen: Option<Vec<u16>> = args
+        .iter()
+        .position(|a| a == "--prefetch")
+        .and_then(|i| args.get(i + 1))
+        .map(|s| s.split(',').filter_map(|x| x.parse().ok()).collect());
+    let prefetches: &[u16] = match &chosen {
+        Some(c) => c,
+        None if smoke => &[10],
+        None => &[1, 10, 100],
+    };
     let mut report = serde_json::Map::new();
     println!("worker benchmark: {} run(s) per figure{}", runs, if smoke { " (smoke)" } else { "" });
 

@@ -249,6 +249,9 @@ pub struct WorkerConfig {
     pub lanes: usize,
     /// Most commands applied in one transaction (a lane's waiting messages, due timers).
     pub batch_max: usize,
+    /// How long the outbox relay waits after a commit woke it before it reads the outbox, so that the
+    /// events of several commits go out in one round, in milliseconds (0: at once).
+    pub relay_linger_ms: u64,
 }
 
 impl Default for WorkerConfig {
@@ -260,6 +263,7 @@ impl Default for WorkerConfig {
             poll_interval_ms: 500,
             lanes: 8,
             batch_max: 50,
+            relay_linger_ms: 10,
         }
     }
 }
@@ -273,6 +277,11 @@ impl WorkerConfig {
     /// The poll interval of the background loops.
     pub fn poll_interval(&self) -> Duration {
         Duration::from_millis(self.poll_interval_ms)
+    }
+
+    /// The outbox relay's wait between a wake-up and its read of the outbox.
+    pub fn relay_linger(&self) -> Duration {
+        Duration::from_millis(self.relay_linger_ms)
     }
 }
 
@@ -478,6 +487,9 @@ impl Config {
         }
         if self.worker.poll_interval_ms == 0 {
             return Err(invalid("worker.poll_interval_ms", "must be at least 1"));
+        }
+        if self.worker.relay_linger_ms > self.worker.poll_interval_ms {
+            return Err(invalid("worker.relay_linger_ms", "must not exceed worker.poll_interval_ms"));
         }
         if chrono::TimeDelta::try_seconds(self.clock.offset_secs).is_none() {
             return Err(invalid("clock.offset_secs", "out of range"));
@@ -979,6 +991,12 @@ mod tests {
         let err = Config::from_env_and_file(None::<&Path>, env(&[("NACHFOLGE__DATABASE__URL", "mysql://x/y")]))
             .expect_err("wrong scheme");
         assert!(err.to_string().contains("database.url"), "{err}");
+        let err = Config::from_env_and_file(
+            None::<&Path>,
+            env(&[("NACHFOLGE__WORKER__POLL_INTERVAL_MS", "50"), ("NACHFOLGE__WORKER__RELAY_LINGER_MS", "60")]),
+        )
+        .expect_err("linger longer than the poll interval");
+        assert!(err.to_string().contains("worker.relay_linger_ms"), "{err}");
     }
 
     #[test]

@@ -19,8 +19,11 @@ use crate::model::{Body, Snapshot};
 use crate::templates::Templates;
 
 /// Embedded migrations, applied in order (`nachfolge migrate`, and on `run`).
-const MIGRATIONS: &[(i32, &str)] =
-    &[(1, include_str!("../migrations/0001_init.sql")), (2, include_str!("../migrations/0002_lz4.sql"))];
+const MIGRATIONS: &[(i32, &str)] = &[
+    (1, include_str!("../migrations/0001_init.sql")),
+    (2, include_str!("../migrations/0002_lz4.sql")),
+    (3, include_str!("../migrations/0003_json.sql")),
+];
 
 /// A store error: database trouble (transient) or a bad template (configuration).
 #[derive(Debug, thiserror::Error)]
@@ -146,7 +149,7 @@ impl Store {
         let opts = PgConnectOptions::from_str(&cfg.url)?
             .log_statements(tracing::log::LevelFilter::Trace)
             // the batch statements take arrays: a plan per execution would cost more than the statement
-            .options([("plan_cache_mode", "force_generic_plan")]);
+            .options([("plan_cache_mode", "force_generic_plan"), ("enable_seqscan", "off")]);
         create_database_if_missing(&opts).await?;
         let pool = PgPoolOptions::new()
             .max_connections(cfg.max_connections)
@@ -1084,7 +1087,7 @@ impl Writes {
         let query = sqlx::query(
             "WITH
              b AS (INSERT INTO bodies (id, land, state, audit_seq, updated_at)
-                   SELECT i, l, s::jsonb, a, $1 FROM UNNEST($2::text[], $3::text[], $4::text[], $5::bigint[]) AS t(i, l, s, a)
+                   SELECT i, l, s::json, a, $1 FROM UNNEST($2::text[], $3::text[], $4::text[], $5::bigint[]) AS t(i, l, s, a)
                    ON CONFLICT (id) DO UPDATE SET land = EXCLUDED.land, state = EXCLUDED.state,
                      audit_seq = EXCLUDED.audit_seq, updated_at = EXCLUDED.updated_at),
              c AS (INSERT INTO cases (id, body_id, state, round, successor, deadline, updated_at)
@@ -1097,12 +1100,12 @@ impl Writes {
                      $17::text[], $18::text[], $19::text[], $20::text[], $21::text[])
                    ON CONFLICT (message_id) DO NOTHING),
              o AS (INSERT INTO outbox (event_id, body_id, type, event, created_at)
-                   SELECT e, bo, ty, ev::jsonb, $1 FROM UNNEST($22::text[], $23::text[], $24::text[], $25::text[])
+                   SELECT e, bo, ty, ev::json, $1 FROM UNNEST($22::text[], $23::text[], $24::text[], $25::text[])
                      WITH ORDINALITY AS t(e, bo, ty, ev, n)
                    ORDER BY n
                    ON CONFLICT (event_id) DO NOTHING),
              a AS (INSERT INTO audit_log (body_id, seq, at, kind, type, message_id, payload)
-                   SELECT b, s, a, k, ty, m, p::jsonb FROM UNNEST($26::text[], $27::bigint[], $28::timestamptz[],
+                   SELECT b, s, a, k, ty, m, p::json FROM UNNEST($26::text[], $27::bigint[], $28::timestamptz[],
                      $29::text[], $30::text[], $31::text[], $32::text[]) AS t(b, s, a, k, ty, m, p))
              INSERT INTO inbox (message_id, type, body_id, digest, outcome)
              SELECT *, 'applied' FROM UNNEST($33::text[], $34::text[], $35::text[], $36::text[])
@@ -1146,7 +1149,7 @@ async fn insert_audit(tx: &mut Transaction<'_, Postgres>, a: AuditCols) -> Resul
     }
     a.bind(sqlx::query(
         "INSERT INTO audit_log (body_id, seq, at, kind, type, message_id, payload)
-         SELECT b, s, a, k, ty, m, p::jsonb
+         SELECT b, s, a, k, ty, m, p::json
          FROM UNNEST($1::text[], $2::bigint[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[]) AS t(b, s, a, k, ty, m, p)",
     ))
     .execute(&mut **tx)
@@ -1189,7 +1192,7 @@ async fn insert_event(
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
     sqlx::query(
-        "INSERT INTO outbox (event_id, body_id, type, event, created_at) VALUES ($1, $2, $3, $4::jsonb, $5)
+        "INSERT INTO outbox (event_id, body_id, type, event, created_at) VALUES ($1, $2, $3, $4::json, $5)
          ON CONFLICT (event_id) DO NOTHING",
     )
     .bind(row.id)

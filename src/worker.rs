@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use chrono::{DateTime, Utc};
-use futures_util::StreamExt;
+use futures_util::{FutureExt, StreamExt};
 use lapin::message::Delivery;
 use lapin::options::{BasicAckOptions, BasicCancelOptions, BasicConsumeOptions, BasicNackOptions, BasicQosOptions};
 use lapin::types::FieldTable;
@@ -644,12 +644,19 @@ async fn relay_session(shared: &Arc<Shared>, mut shutdown: watch::Receiver<bool>
     let mut lock: Option<sqlx::PgConnection> = None;
     // the batch published last, whose confirms are collected after the next batch went out
     let mut inflight: Option<Inflight> = None;
+    let full = usize::try_from(shared.config.worker.outbox_batch).unwrap_or(usize::MAX);
+    let linger = shared.config.worker.relay_linger();
     let result = async {
         // when stopping: one more batch, then its confirms
         let mut last_batch_sent = false;
+        // whether the outbox may hold more: after a wake-up (a commit wrote events), a poll interval, or a
+        // full batch; a short batch took everything, so the database is not asked again until then
+        let mut more = true;
         loop {
             let stopping = *shutdown.borrow();
-            let (settled, sent) = relay_step(shared, &ch, &mut lock, &mut inflight, !last_batch_sent).await?;
+            more |= shared.wake_relay.notified().now_or_never().is_some();
+            let ask = (more || stopping) && !last_batch_sent;
+            let (_, sent) = relay_step(shared, &ch, &mut lock, &mut inflight, ask).await?;
             if stopping {
                 if last_batch_sent && inflight.is_none() {
                     break;
@@ -657,12 +664,15 @@ async fn relay_session(shared: &Arc<Shared>, mut shutdown: watch::Receiver<bool>
                 last_batch_sent = true;
                 continue;
             }
-            if settled == 0 && sent == 0 && inflight.is_none() {
+            more = ask && sent >= full;
+            if !more && inflight.is_none() {
                 tokio::select! {
-                    _ = shared.wake_relay.notified() => {}
+                    // let the events of the next few commits join this round
+                    _ = shared.wake_relay.notified() => tokio::time::sleep(linger).await,
                     _ = tokio::time::sleep(poll) => {}
                     _ = stopped(&mut shutdown) => {}
                 }
+                more = true;
             }
         }
         Ok::<(), anyhow::Error>(())
@@ -828,7 +838,9 @@ async fn mail_loop(shared: Arc<Shared>, mailer: Mailer, mut shutdown: watch::Rec
             shared.metrics.inc_counter("nachfolge_mails_total", &[("outcome", outcome)], 1);
             shared.wake_relay.notify_one();
         }
-        if batch.is_empty() {
+        // a short batch took everything that was due: wait for a wake-up (one that came meanwhile is kept
+        // as a permit) instead of asking the database again at once
+        if (batch.len() as i64) < MAIL_BATCH {
             tokio::select! {
                 _ = shared.wake_mail.notified() => {}
                 _ = tokio::time::sleep(poll) => {}
@@ -868,7 +880,6 @@ async fn timer_loop(shared: Arc<Shared>, mut shutdown: watch::Receiver<bool>) {
 /// applied command by command, and the one command that panics alone is refused with an internal-error
 /// reason, so one bad message cannot stop a lane.
 async fn apply_items(shared: &Arc<Shared>, items: &[Item]) -> Vec<Applied> {
-    use futures_util::FutureExt;
     let attempt = async {
         let mut attempt = 0;
         loop {

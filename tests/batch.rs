@@ -149,3 +149,52 @@ async fn one_transaction_many_commands_refused_ones_change_nothing() {
     assert_eq!(n, 3);
     store.pool.close().await;
 }
+
+/// Migration 3 turns the stored documents from `jsonb` into `json`: a database written before it keeps its
+/// councils, events and audit log, and the worker goes on from where it stood.
+#[tokio::test]
+async fn migration_3_keeps_what_a_database_of_version_2_holds() {
+    let config = test_config(&unique(), "smtp://127.0.0.1:1");
+    let _cleanup = Cleanup(config.clone());
+    let store = Store::connect(&config.database).await.expect("database");
+    let templates = Templates::load(None).expect("templates");
+    let (settings, now) = (Settings::default(), chrono::Utc::now());
+    let first = [item("reg-a", "election.registered", council("a")), item("v1", "vacancy.reported", vacancy("a", "a-0"))];
+    store.apply_batch(&first, now, &settings, &templates).await.expect("batch");
+    // back to the schema of version 2, with these rows in it
+    sqlx::raw_sql(
+        "ALTER TABLE bodies ALTER COLUMN state TYPE jsonb USING state::jsonb;
+         ALTER TABLE outbox ALTER COLUMN event TYPE jsonb USING event::jsonb;
+         ALTER TABLE audit_log ALTER COLUMN payload TYPE jsonb USING payload::jsonb;
+         DELETE FROM schema_migrations WHERE version = 3;",
+    )
+    .execute(&store.pool)
+    .await
+    .expect("downgrade");
+    let documents = "SELECT (SELECT state::jsonb FROM bodies WHERE id = 'a'),
+                            (SELECT jsonb_agg(event::jsonb ORDER BY id) FROM outbox),
+                            (SELECT jsonb_agg(payload::jsonb ORDER BY seq) FROM audit_log)";
+    let before: (Value, Value, Value) = sqlx::query_as(documents).fetch_one(&store.pool).await.expect("read");
+    store.pool.close().await;
+
+    let store = Store::connect(&config.database).await.expect("migrated");
+    let types: Vec<String> = sqlx::query_scalar(
+        "SELECT data_type FROM information_schema.columns
+         WHERE (table_name, column_name) IN (('bodies', 'state'), ('outbox', 'event'), ('audit_log', 'payload'))",
+    )
+    .fetch_all(&store.pool)
+    .await
+    .expect("columns");
+    assert_eq!(types, ["json", "json", "json"]);
+    let after: (Value, Value, Value) = sqlx::query_as(documents).fetch_one(&store.pool).await.expect("read");
+    assert_eq!(before, after, "the documents are the same JSON");
+    // the council goes on: the next vacancy is decided on the migrated aggregate
+    let next = [item("v2", "vacancy.reported", vacancy("a", "a-1"))];
+    assert_eq!(store.apply_batch(&next, now, &settings, &templates).await.expect("batch"), [Applied::Applied]);
+    let body = store.load_body("a").await.expect("load").expect("body a");
+    assert_eq!(body.cases.len(), 2);
+    let successors: Vec<Option<String>> =
+        sqlx::query_scalar("SELECT successor FROM cases ORDER BY id").fetch_all(&store.pool).await.expect("cases");
+    assert_eq!(successors, [Some("a-4".to_owned()), Some("a-5".to_owned())]);
+    store.pool.close().await;
+}
