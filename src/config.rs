@@ -261,7 +261,7 @@ impl Default for WorkerConfig {
             max_message_bytes: 4 * 1024 * 1024,
             outbox_batch: 100,
             poll_interval_ms: 500,
-            lanes: 8,
+            lanes: 4,
             batch_max: 50,
             relay_linger_ms: 10,
         }

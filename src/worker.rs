@@ -463,11 +463,15 @@ async fn handle_deliveries(shared: &Arc<Shared>, dlx: &Channel, jobs: Vec<Job>) 
         shared.wake_relay.notify_one();
         shared.wake_mail.notify_one();
     }
-    for (p, outcome) in parsed.into_iter().zip(outcomes) {
+    // settle the batch's deliveries together: each ack waits for the connection's I/O loop
+    let settled = parsed.into_iter().zip(outcomes).map(|(p, outcome)| {
         let (label, span) = (p.label.clone(), p.span.clone());
-        let result = tracing::Instrument::instrument(settle(shared, dlx, p, outcome), span).await;
-        count_message(shared, &label, result, start);
-    }
+        async move {
+            let result = tracing::Instrument::instrument(settle(shared, dlx, p, outcome), span).await;
+            count_message(shared, &label, result, start);
+        }
+    });
+    futures_util::future::join_all(settled).await;
 }
 
 fn count_message(shared: &Shared, label: &str, outcome: &str, start: Instant) {

@@ -159,7 +159,8 @@ async fn migration_3_keeps_what_a_database_of_version_2_holds() {
     let store = Store::connect(&config.database).await.expect("database");
     let templates = Templates::load(None).expect("templates");
     let (settings, now) = (Settings::default(), chrono::Utc::now());
-    let first = [item("reg-a", "election.registered", council("a")), item("v1", "vacancy.reported", vacancy("a", "a-0"))];
+    let first =
+        [item("reg-a", "election.registered", council("a")), item("v1", "vacancy.reported", vacancy("a", "a-0"))];
     store.apply_batch(&first, now, &settings, &templates).await.expect("batch");
     // back to the schema of version 2, with these rows in it
     sqlx::raw_sql(
