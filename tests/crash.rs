@@ -18,9 +18,8 @@ use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use lapin::BasicProperties;
 use serde_json::{json, Value};
-use support::app::{observe, test_config, unique};
+use support::app::{observe, publish_command, test_config, unique};
 use support::child::Child;
 use support::smtp_sink::SmtpSink;
 
@@ -112,21 +111,7 @@ async fn sigkill_at_random_moments_nothing_lost_nothing_doubled() {
         let ch = ch.clone();
         let x = config.amqp.commands_exchange.clone();
         async move {
-            let ev = json!({"specversion": "1.0", "id": uuid::Uuid::new_v4().to_string(), "source": "urn:test", "type": ty, "data": data});
-            let props = BasicProperties::default()
-                .with_content_type("application/cloudevents+json".into())
-                .with_delivery_mode(2);
-            ch.basic_publish(
-                x.as_str().into(),
-                ty.into(),
-                Default::default(),
-                &serde_json::to_vec(&ev).expect("json"),
-                props,
-            )
-            .await
-            .expect("publish")
-            .await
-            .expect("confirm");
+            publish_command(&ch, &x, ty, data).await.await.expect("confirm");
         }
     };
     let wait = |ty: &'static str, n: usize, pred: fn(&Value) -> bool| {

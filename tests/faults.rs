@@ -22,7 +22,7 @@ use lapin::{BasicProperties, Connection, ConnectionProperties};
 use nachfolge::config::Config;
 use nachfolge::worker::{Clock, Worker};
 use serde_json::{json, Value};
-use support::app::{example, test_config, unique, AMQP_URL};
+use support::app::{example, publish_command, test_config, unique, AMQP_URL};
 use support::smtp_sink::{SinkMode, SmtpSink};
 
 static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
@@ -342,21 +342,7 @@ async fn scale_run(workers: usize) -> ScaleRun {
     let publish = |ty: &'static str, data: Value| {
         let ch = ch.clone();
         let x = config.amqp.commands_exchange.clone();
-        async move {
-            let ev = json!({"specversion": "1.0", "id": uuid::Uuid::new_v4().to_string(), "source": "urn:test", "type": ty, "data": data});
-            let props = BasicProperties::default()
-                .with_content_type("application/cloudevents+json".into())
-                .with_delivery_mode(2);
-            ch.basic_publish(
-                x.as_str().into(),
-                ty.into(),
-                Default::default(),
-                &serde_json::to_vec(&ev).expect("json"),
-                props,
-            )
-            .await
-            .expect("publish")
-        }
+        async move { publish_command(&ch, &x, ty, data).await }
     };
     let mut confirms = Vec::new();
     for i in 0..200 {

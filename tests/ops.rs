@@ -16,15 +16,14 @@ use std::time::Duration;
 
 use futures_util::StreamExt;
 use lapin::options::{
-    BasicAckOptions, BasicConsumeOptions, BasicPublishOptions, ExchangeDeleteOptions, QueueBindOptions,
-    QueueDeclareOptions, QueueDeleteOptions,
+    BasicAckOptions, BasicPublishOptions, ExchangeDeleteOptions, QueueDeclareOptions, QueueDeleteOptions,
 };
 use lapin::types::{AMQPValue, FieldTable};
 use lapin::{BasicProperties, Channel, Connection, ConnectionProperties};
 use nachfolge::config::Config;
 use nachfolge::worker::{Clock, Worker};
 use serde_json::{json, Value};
-use support::app::{example, test_config, unique, AMQP_URL};
+use support::app::{events_consumer, example, test_config, unique, AMQP_URL};
 use support::smtp_sink::SmtpSink;
 
 const BODY: &str = "musterstadt-rat";
@@ -58,31 +57,7 @@ impl Ops {
         let mut config = test_config(&unique(), &smtp.url());
         f(&mut config);
         let conn = Connection::connect(AMQP_URL, ConnectionProperties::default()).await.expect("rabbitmq reachable");
-        let ch = conn.create_channel().await.expect("channel");
-        ch.confirm_select(Default::default()).await.expect("confirms");
-        nachfolge::bus::declare_topology(&ch, &config.amqp).await.expect("topology");
-        let q = format!("{}.observer", config.amqp.events_exchange);
-        ch.queue_declare(
-            q.as_str().into(),
-            QueueDeclareOptions { exclusive: true, auto_delete: true, ..Default::default() },
-            FieldTable::default(),
-        )
-        .await
-        .expect("observer queue");
-        ch.queue_bind(
-            q.as_str().into(),
-            config.amqp.events_exchange.as_str().into(),
-            "#".into(),
-            QueueBindOptions::default(),
-            FieldTable::default(),
-        )
-        .await
-        .expect("bind observer");
-        let ch2 = conn.create_channel().await.expect("channel");
-        let mut consumer = ch2
-            .basic_consume(q.as_str().into(), "".into(), BasicConsumeOptions::default(), FieldTable::default())
-            .await
-            .expect("consume events");
+        let (ch, mut consumer) = events_consumer(&conn, &config).await;
         let seen: Seen = Arc::default();
         let sink = seen.clone();
         tokio::spawn(async move {

@@ -248,14 +248,13 @@ impl App {
     }
 }
 
-/// Bind a queue to the events exchange and one to the dead-letter exchange, and collect what arrives.
-pub async fn observe(config: &Config) -> (Connection, Channel, Collected, DeadLetters) {
-    let conn = Connection::connect(AMQP_URL, ConnectionProperties::default()).await.expect("rabbitmq reachable");
+/// Declare the topology (the worker declares the same; doing it first lets a test bind before the worker
+/// starts) and an exclusive queue bound `#` to the events exchange. Returns a channel with publisher
+/// confirms for the test's own messages and a consumer of that queue.
+pub async fn events_consumer(conn: &Connection, config: &Config) -> (Channel, lapin::Consumer) {
     let ch = conn.create_channel().await.expect("channel");
     ch.confirm_select(Default::default()).await.expect("confirms");
-    // the worker declares the same exchanges; declaring them here first lets us bind before it starts
     nachfolge::bus::declare_topology(&ch, &config.amqp).await.expect("topology");
-    let events = Collected::default();
     let q = format!("{}.observer", config.amqp.events_exchange);
     ch.queue_declare(
         q.as_str().into(),
@@ -273,11 +272,38 @@ pub async fn observe(config: &Config) -> (Connection, Channel, Collected, DeadLe
     )
     .await
     .expect("bind observer");
-    let ch2 = conn.create_channel().await.expect("channel");
-    let mut consumer = ch2
+    let consumer = conn
+        .create_channel()
+        .await
+        .expect("channel")
         .basic_consume(q.as_str().into(), "".into(), BasicConsumeOptions::default(), FieldTable::default())
         .await
         .expect("consume events");
+    (ch, consumer)
+}
+
+/// Publish a structured-mode CloudEvent with a fresh id to `exchange`; the returned confirm resolves
+/// when the broker has taken the message.
+pub async fn publish_command(ch: &Channel, exchange: &str, ty: &str, data: Value) -> lapin::PublisherConfirm {
+    let ev = json!({"specversion": "1.0", "id": uuid::Uuid::new_v4().to_string(), "source": "urn:test", "type": ty, "data": data});
+    let props =
+        BasicProperties::default().with_content_type("application/cloudevents+json".into()).with_delivery_mode(2);
+    ch.basic_publish(
+        exchange.into(),
+        ty.into(),
+        BasicPublishOptions::default(),
+        &serde_json::to_vec(&ev).expect("json"),
+        props,
+    )
+    .await
+    .expect("publish")
+}
+
+/// Bind a queue to the events exchange and one to the dead-letter exchange, and collect what arrives.
+pub async fn observe(config: &Config) -> (Connection, Channel, Collected, DeadLetters) {
+    let conn = Connection::connect(AMQP_URL, ConnectionProperties::default()).await.expect("rabbitmq reachable");
+    let (ch, mut consumer) = events_consumer(&conn, config).await;
+    let events = Collected::default();
     let sink = events.clone();
     tokio::spawn(async move {
         while let Some(Ok(d)) = consumer.next().await {
