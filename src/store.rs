@@ -522,19 +522,13 @@ impl Store {
         now: DateTime<Utc>,
         lease: Duration,
     ) -> Result<Vec<PendingMail>, StoreError> {
-        let lease_until = now + chrono::Duration::from_std(lease).unwrap_or(chrono::Duration::seconds(60));
-        let rows = sqlx::query(
-            "UPDATE mail_outbox SET next_attempt_at = $2, attempts = attempts + 1 WHERE message_id IN (
+        let claim = "UPDATE mail_outbox SET next_attempt_at = $2, attempts = attempts + 1 WHERE message_id IN (
                 SELECT message_id FROM mail_outbox WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= $1
                 ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-             RETURNING message_id, body_id, case_id, round, recipient, reply_to, subject, text_body, html_body, attempts",
-        )
-        .bind(now)
-        .bind(lease_until)
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await?;
-        Ok(rows
+             RETURNING message_id, body_id, case_id, round, recipient, reply_to, subject, text_body, html_body, attempts";
+        Ok(self
+            .claim(claim, limit, now, lease)
+            .await?
             .into_iter()
             .map(|r| PendingMail {
                 message_id: r.get(0),
@@ -549,6 +543,19 @@ impl Store {
                 attempts: r.get(9),
             })
             .collect())
+    }
+
+    /// Run a claiming statement (`$1` now, `$2` end of the lease, `$3` limit): rows that are due and not
+    /// leased by another replica, leased to this one.
+    async fn claim(
+        &self,
+        sql: &'static str,
+        limit: i64,
+        now: DateTime<Utc>,
+        lease: Duration,
+    ) -> Result<Vec<sqlx::postgres::PgRow>, StoreError> {
+        let lease_until = now + chrono::Duration::from_std(lease).unwrap_or(chrono::Duration::seconds(60));
+        Ok(sqlx::query(sql).bind(now).bind(lease_until).bind(limit).fetch_all(&self.pool).await?)
     }
 
     pub async fn mail_retry(&self, message_id: &str, error: &str, retry_at: DateTime<Utc>) -> Result<(), StoreError> {
@@ -570,19 +577,13 @@ impl Store {
         now: DateTime<Utc>,
         lease: Duration,
     ) -> Result<Vec<DueTimer>, StoreError> {
-        let lease_until = now + chrono::Duration::from_std(lease).unwrap_or(chrono::Duration::seconds(60));
-        let rows = sqlx::query(
-            "UPDATE timers SET leased_until = $2 WHERE key IN (
+        let claim = "UPDATE timers SET leased_until = $2 WHERE key IN (
                 SELECT key FROM timers WHERE fired_at IS NULL AND due_at <= $1 AND (leased_until IS NULL OR leased_until < $1)
                 ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-             RETURNING key, body_id, case_id, round, due_at",
-        )
-        .bind(now)
-        .bind(lease_until)
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await?;
-        Ok(rows
+             RETURNING key, body_id, case_id, round, due_at";
+        Ok(self
+            .claim(claim, limit, now, lease)
+            .await?
             .into_iter()
             .map(|r| DueTimer {
                 key: r.get(0),
