@@ -16,6 +16,7 @@
 //! `cargo bench --bench worker` (full; minutes), `cargo bench --bench worker -- --smoke` (seconds: tiny
 //! sizes, one run; checks only that it completes and the results are well formed),
 //! `-- --only throughput,ceiling` to pick scenarios, `-- --prefetch 1,10` to pick prefetch values, `-- --runs N`.
+//! The workers under test log at the production default (`info`) into `target/bench-worker.log`.
 
 #[path = "../tests/support/smtp_sink.rs"]
 mod smtp_sink;
@@ -66,8 +67,21 @@ fn env_of(c: &Config, offset_secs: i64) -> Vec<(String, String)> {
         ("NACHFOLGE__SMTP__URL".into(), c.smtp.url.clone()),
         ("NACHFOLGE__HTTP__ADDR".into(), "127.0.0.1:0".into()),
         ("NACHFOLGE__CLOCK__OFFSET_SECS".into(), offset_secs.to_string()),
-        ("RUST_LOG".into(), "warn".into()),
+        // the production default; the lines go to WORKER_LOG
+        ("RUST_LOG".into(), "info".into()),
     ]
+}
+
+/// Where the workers under test write their log (JSON lines; emptied when the harness starts).
+const WORKER_LOG: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/bench-worker.log");
+
+fn worker_log() -> std::process::Stdio {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(WORKER_LOG)
+        .map(std::process::Stdio::from)
+        .unwrap_or_else(|_| std::process::Stdio::inherit())
 }
 
 /// The worker as a child process.
@@ -82,7 +96,7 @@ impl Worker {
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .envs(env_of(c, offset_secs))
             .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::inherit())
+            .stderr(worker_log())
             .kill_on_drop(true)
             .spawn()
             .expect("spawn worker");
@@ -698,6 +712,7 @@ async fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(if smoke { 1 } else { 3 });
     let want = |s: &str| only.as_ref().is_none_or(|o| o.iter().any(|x| x == s));
+    let _ = std::fs::write(WORKER_LOG, "");
     let sink = smtp_sink::SmtpSink::start().await;
     let smtp = sink.url();
     let size = if smoke { Size { councils: 4, per_council: 5 } } else { Size { councils: 100, per_council: 10 } };
