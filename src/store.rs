@@ -435,14 +435,15 @@ impl Store {
 
     // --- outbox ---------------------------------------------------------------------------------------
 
-    /// Pending events in id order (oldest first), at most `limit`, without those `in_flight` (published,
-    /// confirms outstanding).
+    /// Pending events in id order (oldest first) from a page of at most `limit` unpublished rows, without
+    /// those `in_flight` (published, confirms outstanding) and those behind an event of the same body that
+    /// waits for its retry. The flag tells whether the page was full (there may be more).
     pub async fn pending_events(
         conn: &mut PgConnection,
         limit: i64,
         now: DateTime<Utc>,
         in_flight: &[i64],
-    ) -> Result<Vec<PendingEvent>, StoreError> {
+    ) -> Result<(Vec<PendingEvent>, bool), StoreError> {
         let rows = sqlx::query(
             "SELECT id, body_id, type, event::text, attempts, next_attempt_at, event_id, event->>'time',
                     event->>'traceparent', event->>'tracestate'
@@ -452,6 +453,7 @@ impl Store {
         .bind(in_flight)
         .fetch_all(&mut *conn)
         .await?;
+        let full = rows.len() as i64 >= limit;
         // per body, stop at the first event that is waiting for its retry, so order is kept
         let mut blocked = std::collections::HashSet::new();
         let mut out = Vec::new();
@@ -476,7 +478,7 @@ impl Store {
             };
             out.push(PendingEvent { id: r.get(0), body_id: body, meta, payload: r.get(3), attempts: r.get(4) });
         }
-        Ok(out)
+        Ok((out, full))
     }
 
     pub async fn mark_published(conn: &mut PgConnection, ids: &[i64], now: DateTime<Utc>) -> Result<(), StoreError> {

@@ -648,7 +648,6 @@ async fn relay_session(shared: &Arc<Shared>, mut shutdown: watch::Receiver<bool>
     let mut lock: Option<sqlx::PgConnection> = None;
     // the batch published last, whose confirms are collected after the next batch went out
     let mut inflight: Option<Inflight> = None;
-    let full = usize::try_from(shared.config.worker.outbox_batch).unwrap_or(usize::MAX);
     let linger = shared.config.worker.relay_linger();
     let result = async {
         // when stopping: one more batch, then its confirms
@@ -660,7 +659,7 @@ async fn relay_session(shared: &Arc<Shared>, mut shutdown: watch::Receiver<bool>
             let stopping = *shutdown.borrow();
             more |= shared.wake_relay.notified().now_or_never().is_some();
             let ask = (more || stopping) && !last_batch_sent;
-            let (_, sent) = relay_step(shared, &ch, &mut lock, &mut inflight, ask).await?;
+            let full = relay_step(shared, &ch, &mut lock, &mut inflight, ask).await?;
             if stopping {
                 if last_batch_sent && inflight.is_none() {
                     break;
@@ -668,7 +667,7 @@ async fn relay_session(shared: &Arc<Shared>, mut shutdown: watch::Receiver<bool>
                 last_batch_sent = true;
                 continue;
             }
-            more = ask && sent >= full;
+            more = ask && full;
             if !more && inflight.is_none() {
                 tokio::select! {
                     // let the events of the next few commits join this round
@@ -697,8 +696,8 @@ struct Inflight {
 }
 
 /// One step of the relay: publish the next batch (when `more`), then collect the confirms of the batch
-/// before it and mark it — the database and the broker work at the same time. Returns how many events
-/// were confirmed and how many were sent. Several replicas: only the holder of the relay lock (a session
+/// before it and mark it — the database and the broker work at the same time. Returns whether the
+/// outbox may hold more at once (the page read was full). Several replicas: only the holder of the relay lock (a session
 /// lock on a connection of its own) publishes, so the per-body order holds.
 async fn relay_step(
     shared: &Arc<Shared>,
@@ -706,22 +705,23 @@ async fn relay_step(
     lock: &mut Option<sqlx::PgConnection>,
     inflight: &mut Option<Inflight>,
     more: bool,
-) -> anyhow::Result<(usize, usize)> {
+) -> anyhow::Result<bool> {
     if lock.is_none() {
         let mut c = shared.store.pool.acquire().await?.detach();
         let locked: bool = sqlx::query_scalar("SELECT pg_try_advisory_lock(4242002)").fetch_one(&mut c).await?;
         if !locked {
             let _ = c.close().await;
-            return Ok((0, 0));
+            return Ok(false);
         }
         *lock = Some(c);
     }
-    let Some(db) = lock.as_mut() else { return Ok((0, 0)) };
-    let mut next = None;
+    let Some(db) = lock.as_mut() else { return Ok(false) };
+    let (mut next, mut full) = (None, false);
     if more {
         let limit = i64::from(shared.config.worker.outbox_batch);
         let busy: Vec<i64> = inflight.iter().flat_map(|i| i.batch.iter().map(|e| e.id)).collect();
-        let batch = Store::pending_events(db, limit, shared.clock.now(), &busy).await?;
+        let batch;
+        (batch, full) = Store::pending_events(db, limit, shared.clock.now(), &busy).await?;
         if !batch.is_empty() {
             let mut confirms = Vec::with_capacity(batch.len());
             for ev in &batch {
@@ -732,16 +732,14 @@ async fn relay_step(
             next = Some(Inflight { batch, confirms });
         }
     }
-    let sent = next.as_ref().map_or(0, |n| n.batch.len());
-    let settled = match std::mem::replace(inflight, next) {
-        Some(prev) => settle_batch(shared, db, prev).await?,
-        None => 0,
-    };
-    Ok((settled, sent))
+    if let Some(prev) = std::mem::replace(inflight, next) {
+        settle_batch(shared, db, prev).await?;
+    }
+    Ok(full)
 }
 
 /// Collect a batch's confirms in order and mark the events published (or to be retried).
-async fn settle_batch(shared: &Arc<Shared>, db: &mut sqlx::PgConnection, prev: Inflight) -> anyhow::Result<usize> {
+async fn settle_batch(shared: &Arc<Shared>, db: &mut sqlx::PgConnection, prev: Inflight) -> anyhow::Result<()> {
     let mut ok = Vec::new();
     let mut failed_bodies = std::collections::HashSet::new();
     for (ev, confirm) in prev.batch.iter().zip(prev.confirms) {
@@ -765,7 +763,7 @@ async fn settle_batch(shared: &Arc<Shared>, db: &mut sqlx::PgConnection, prev: I
     }
     Store::mark_published(db, &ok, shared.clock.now()).await?;
     shared.metrics.inc_counter("nachfolge_events_published_total", &[], ok.len() as u64);
-    Ok(ok.len())
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------------------------

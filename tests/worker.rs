@@ -407,6 +407,40 @@ async fn binary_mode_is_accepted() {
     app.wait_event("body.registered", |_| true).await;
 }
 
+/// The relay reads the outbox again at once after a full page: a backlog of several pages
+/// (`worker.outbox_batch`) goes out after one wake-up, not one page per poll interval (a minute here).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn relay_drains_a_backlog_of_several_pages_after_one_wake_up() {
+    let app = App::spawn_with(|c| {
+        c.worker.outbox_batch = 2;
+        c.worker.poll_interval_ms = 60_000;
+    })
+    .await;
+    register(&app, nrw()).await;
+    // seven events waiting in the outbox (four pages with the vacancy's own events), written while the
+    // relay sleeps
+    let db = app.db().await;
+    for i in 0..7 {
+        let id = format!("backlog-{i}");
+        let event = json!({"specversion": "1.0", "id": id, "source": "urn:test", "type": "test.backlog",
+                           "time": "2026-12-01T12:00:00Z", "data": {"n": i}});
+        sqlx::query("INSERT INTO outbox (event_id, type, event) VALUES ($1, 'test.backlog', $2::json)")
+            .bind(&id)
+            .bind(event.to_string())
+            .execute(&db)
+            .await
+            .expect("outbox row");
+    }
+    // one command, one commit, one wake-up
+    app.send("vacancy.reported", vacancy("musterstadt-rat", "L1-01", "died", "2026-05-04T10:00:00+02:00")).await;
+    let backlog = app.wait_events("test.backlog", 7, &|_| true).await;
+    let mut ns: Vec<i64> = backlog.iter().filter_map(|e| e["data"]["n"].as_i64()).collect();
+    ns.sort_unstable();
+    assert_eq!(ns, (0..7).collect::<Vec<_>>());
+    app.wait_event("succession.determined", |_| true).await;
+    db.close().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn vacancy_before_its_registration_is_retried_not_lost() {
     let app = App::spawn_with(|c| c.worker.unknown_retry_secs = 30).await;
