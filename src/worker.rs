@@ -459,10 +459,7 @@ async fn handle_deliveries(shared: &Arc<Shared>, dlx: &Channel, jobs: Vec<Job>) 
     }
     let items: Vec<Item> = parsed.iter().map(|p| p.item.clone()).collect();
     let outcomes = apply_items(shared, &items).await;
-    if outcomes.contains(&Applied::Applied) {
-        shared.wake_relay.notify_one();
-        shared.wake_mail.notify_one();
-    }
+    let wake = outcomes.contains(&Applied::Applied);
     // settle the batch's deliveries together: each ack waits for the connection's I/O loop
     let settled = parsed.into_iter().zip(outcomes).map(|(p, outcome)| {
         let (label, span) = (p.label.clone(), p.span.clone());
@@ -472,6 +469,11 @@ async fn handle_deliveries(shared: &Arc<Shared>, dlx: &Channel, jobs: Vec<Job>) 
         }
     });
     futures_util::future::join_all(settled).await;
+    // the relay and the mail sender start after the acks: the next deliveries come first
+    if wake {
+        shared.wake_relay.notify_one();
+        shared.wake_mail.notify_one();
+    }
 }
 
 fn count_message(shared: &Shared, label: &str, outcome: &str, start: Instant) {
