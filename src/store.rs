@@ -243,7 +243,14 @@ impl Store {
             match &item.work {
                 Work::Internal(_, _) if outcomes[i] == Some(Applied::Duplicate) => {}
                 Work::Internal(_, Step::TimerFired { key, due_at }) => timers.push((i, key, *due_at)),
-                Work::Internal(_, step) if !mark_step(&mut tx, step, now).await? => {
+                Work::Internal(_, Step::MailSent { message_id })
+                    if !mark_mail(&mut tx, message_id, None, now).await? =>
+                {
+                    outcomes[i] = Some(Applied::Duplicate);
+                }
+                Work::Internal(_, Step::MailFailed { message_id, reason })
+                    if !mark_mail(&mut tx, message_id, Some(reason), now).await? =>
+                {
                     outcomes[i] = Some(Applied::Duplicate);
                 }
                 _ => {}
@@ -743,34 +750,27 @@ async fn lock_bodies(
     Ok((slots, seen))
 }
 
-/// Mark the bookkeeping step of an internal command; `false` if it was done before.
-async fn mark_step(tx: &mut Transaction<'_, Postgres>, step: &Step, now: DateTime<Utc>) -> Result<bool, StoreError> {
-    let done =
-        match step {
-            Step::MailSent { message_id } => {
-                sqlx::query("UPDATE mail_outbox SET sent_at = $2 WHERE message_id = $1 AND sent_at IS NULL")
-                    .bind(message_id)
-                    .bind(now)
-                    .execute(&mut **tx)
-                    .await?
-            }
-            Step::MailFailed { message_id, reason } => sqlx::query(
-                "UPDATE mail_outbox SET failed_at = $2, last_error = $3 WHERE message_id = $1 AND failed_at IS NULL",
-            )
+/// Mark a mail sent, or failed for good with `failure`; `false` if that was done before. (Fired timers
+/// are marked for the whole batch with one statement.)
+async fn mark_mail(
+    tx: &mut Transaction<'_, Postgres>,
+    message_id: &str,
+    failure: Option<&str>,
+    now: DateTime<Utc>,
+) -> Result<bool, StoreError> {
+    let done = match failure {
+        None => sqlx::query("UPDATE mail_outbox SET sent_at = $2 WHERE message_id = $1 AND sent_at IS NULL")
             .bind(message_id)
-            .bind(now)
-            .bind(reason)
-            .execute(&mut **tx)
-            .await?,
-            Step::TimerFired { key, due_at } => {
-                sqlx::query("UPDATE timers SET fired_at = $2 WHERE key = $1 AND fired_at IS NULL AND due_at = $3")
-                    .bind(key)
-                    .bind(now)
-                    .bind(due_at)
-                    .execute(&mut **tx)
-                    .await?
-            }
-        };
+            .bind(now),
+        Some(reason) => sqlx::query(
+            "UPDATE mail_outbox SET failed_at = $2, last_error = $3 WHERE message_id = $1 AND failed_at IS NULL",
+        )
+        .bind(message_id)
+        .bind(now)
+        .bind(reason),
+    }
+    .execute(&mut **tx)
+    .await?;
     Ok(done.rows_affected() > 0)
 }
 
