@@ -700,28 +700,17 @@ fn spread(v: &[f64]) -> (f64, f64) {
 async fn main() {
     let args: Vec<String> = std::env::args().collect();
     let smoke = args.iter().any(|a| a == "--smoke");
-    let only: Option<Vec<String>> = args
-        .iter()
-        .position(|a| a == "--only")
-        .and_then(|i| args.get(i + 1))
-        .map(|s| s.split(',').map(str::to_owned).collect());
-    let runs: usize = args
-        .iter()
-        .position(|a| a == "--runs")
-        .and_then(|i| args.get(i + 1))
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(if smoke { 1 } else { 3 });
+    // the value after a flag: `--runs 3`
+    let value = |flag: &str| args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1));
+    let only: Option<Vec<String>> = value("--only").map(|s| s.split(',').map(str::to_owned).collect());
+    let runs: usize = value("--runs").and_then(|s| s.parse().ok()).unwrap_or(if smoke { 1 } else { 3 });
     let want = |s: &str| only.as_ref().is_none_or(|o| o.iter().any(|x| x == s));
     let _ = std::fs::write(WORKER_LOG, "");
     let sink = smtp_sink::SmtpSink::start().await;
     let smtp = sink.url();
     let size = if smoke { Size { councils: 4, per_council: 5 } } else { Size { councils: 100, per_council: 10 } };
     // `--prefetch 1,10`: only these prefetch values in the throughput/ceiling scenarios
-    let chosen: Option<Vec<u16>> = args
-        .iter()
-        .position(|a| a == "--prefetch")
-        .and_then(|i| args.get(i + 1))
-        .map(|s| s.split(',').filter_map(|x| x.parse().ok()).collect());
+    let chosen: Option<Vec<u16>> = value("--prefetch").map(|s| s.split(',').filter_map(|x| x.parse().ok()).collect());
     let prefetches: &[u16] = match &chosen {
         Some(c) => c,
         None if smoke => &[10],
