@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use chrono::{DateTime, Utc};
 use nachfolge::model::{Body, Snapshot};
-use nachfolge::rules::{decide, Outcome, Query};
+use nachfolge::rules::{Outcome, Query};
 use serde_json::{json, Value};
 
 /// A body of `n` candidates on `lists` lists. Every third candidate holds a seat, every seventh has a
@@ -62,14 +62,14 @@ struct Stats {
 fn measure(body: &Body, iterations: usize) -> Stats {
     let at: DateTime<Utc> = "2026-11-30T10:00:00Z".parse().expect("time");
     let departed = body.snapshot.lists[0].candidates[0].id.clone();
-    let q = Query { departed: &departed, departed_via: None, at, lot_winner: None, case: None };
+    let q = Query { departed: &departed, departed_via: None, at, lot_winner: None, pending: vec![] };
     // warm up and check the outcome once
-    let d = decide(body, &q).expect("decide");
+    let d = body.decide(&q).expect("decide");
     assert!(matches!(d.outcome, Outcome::Successor { .. }), "benchmark body must yield a successor");
     let mut samples: Vec<f64> = (0..iterations)
         .map(|_| {
             let t = Instant::now();
-            let d = decide(body, &q).expect("decide");
+            let d = body.decide(&q).expect("decide");
             std::hint::black_box(&d);
             t.elapsed().as_secs_f64() * 1e6
         })

@@ -1,29 +1,25 @@
 //! `nachfolge` determines the list successor (Listennachfolger) of a German municipal council member
-//! who leaves, as the Land's election law prescribes: NRW (§ 45 KWahlG) and Hessen (§ 34 KWG).
+//! who leaves, as the Land's election law prescribes, and runs the procedure that follows.
 //!
-//! Layout: a pure core (no I/O, no clock reads) and a thin shell.
+//! This crate is the thin shell around the legal core [`nachfolge_core`] (re-exported below under the
+//! same module names): it stores, sends and schedules what the core returns, and knows no election law.
 //!
-//! * core: [`model`] (the election snapshot, validated), [`rules`] (who succeeds, one module per Land),
-//!   [`deadline`] (service and one-week periods, public holidays), [`case`] (the succession procedure as a
-//!   state machine: command in, effects out), [`trail`], [`messages`] (the public message contract).
-//! * shell: [`config`], [`store`] (PostgreSQL), [`bus`] (RabbitMQ), [`mail`] (SMTP), [`worker`],
-//!   [`http`], [`metrics`], [`telemetry`].
+//! * shell: [`config`], [`store`] (PostgreSQL), [`bus`] (RabbitMQ), [`mail`] (SMTP), [`templates`] (the
+//!   German texts, rendered), [`worker`] (the loops), [`http`], [`metrics`], [`telemetry`], [`otlp`],
+//!   [`ops`] (operator commands).
+//! * core (re-exported): [`calendar`], [`trail`], [`model`], [`rules`], [`land`], [`deadline`],
+//!   [`messages`], [`procedure`], [`offline`].
+
+pub use nachfolge_core::{calendar, deadline, land, messages, model, offline, procedure, rules, trail};
 
 pub mod bus;
-pub mod case;
-pub mod cli;
 pub mod config;
-pub mod deadline;
 pub mod http;
 pub mod mail;
-pub mod messages;
 pub mod metrics;
-pub mod model;
 pub mod ops;
 pub mod otlp;
-pub mod rules;
 pub mod store;
 pub mod telemetry;
 pub mod templates;
-pub mod trail;
 pub mod worker;

@@ -112,10 +112,10 @@ fn main() -> ExitCode {
     match cli.command {
         Cmd::Decide { election, vacancy, at } => {
             nachfolge::telemetry::init(false);
-            let read = |p: &str| nachfolge::cli::read_input(p).map_err(|e| format!("{p}: {e}"));
+            let read = |p: &str| nachfolge::ops::read_input(p).map_err(|e| format!("{p}: {e}"));
             let result = read(&election)
                 .and_then(|e| Ok((e, read(&vacancy)?)))
-                .and_then(|(e, v)| nachfolge::cli::decide(&e, &v, at));
+                .and_then(|(e, v)| nachfolge::offline::decide(&e, &v, at));
             match result {
                 Ok(v) => {
                     println!("{v}");
@@ -130,9 +130,9 @@ fn main() -> ExitCode {
         Cmd::SuccessionOrder { election, at } => {
             nachfolge::telemetry::init(false);
             let at = at.map_or_else(chrono::Utc::now, |t| t.with_timezone(&chrono::Utc));
-            let result = nachfolge::cli::read_input(&election)
+            let result = nachfolge::ops::read_input(&election)
                 .map_err(|e| format!("{election}: {e}"))
-                .and_then(|e| nachfolge::cli::succession_order(&e, at));
+                .and_then(|e| nachfolge::offline::succession_order(&e, at));
             match result {
                 Ok(v) => {
                     println!("{v}");
@@ -144,7 +144,7 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Cmd::Schema => match serde_json::to_string_pretty(&nachfolge::cli::schema()) {
+        Cmd::Schema => match serde_json::to_string_pretty(&nachfolge::offline::schema()) {
             Ok(s) => {
                 println!("{s}");
                 ExitCode::SUCCESS

@@ -117,7 +117,7 @@ pub async fn publish(cfg: &AmqpConfig, event: &Value) -> anyhow::Result<String> 
 
 /// `nachfolge publish FILE`: print the id of the published event.
 pub async fn run_publish(config: &Config, file: &str, ty: Option<&str>, id: Option<&str>) -> anyhow::Result<()> {
-    let input = crate::cli::read_input(file).with_context(|| file.to_owned())?;
+    let input = crate::ops::read_input(file).with_context(|| file.to_owned())?;
     let event = build_event(&input, ty, id, Utc::now())?;
     let id = publish(&config.amqp, &event).await?;
     println!("{id}");
@@ -453,7 +453,7 @@ pub async fn cases(store: &Store, open_only: bool, body: Option<&str>) -> anyhow
     .bind(body)
     .fetch_all(&store.pool)
     .await?;
-    let time = |t: DateTime<Utc>| crate::case::berlin(t).to_rfc3339_opts(SecondsFormat::Secs, false);
+    let time = |t: DateTime<Utc>| crate::calendar::berlin(t).to_rfc3339_opts(SecondsFormat::Secs, false);
     Ok(rows
         .into_iter()
         .map(|r| CaseRow {
@@ -530,6 +530,17 @@ fn table(header: &[&str], rows: &[Vec<String>]) -> String {
         out.push_str(&line(row.iter().map(String::as_str).collect()));
     }
     out
+}
+
+/// Read a file argument; `-` is standard input.
+pub fn read_input(path: &str) -> std::io::Result<Vec<u8>> {
+    if path == "-" {
+        let mut buf = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf)?;
+        Ok(buf)
+    } else {
+        std::fs::read(path)
+    }
 }
 
 #[cfg(test)]

@@ -12,10 +12,10 @@ use serde_json::{json, Value};
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{ConnectOptions, Connection, PgConnection, PgPool, Postgres, Row, Transaction};
 
-use crate::case::{self, Effect, Rejection, Settings};
 use crate::config::DatabaseConfig;
 use crate::messages::{AnnouncementIssued, CloudEvent};
-use crate::model::{Body, Snapshot};
+use crate::model::Snapshot;
+use crate::procedure::{self as case, Council, Effect, Rejection, Settings};
 use crate::templates::Templates;
 
 /// Embedded migrations, applied in order (`nachfolge migrate`, and on `run`).
@@ -356,6 +356,9 @@ impl Store {
                     outcomes[i] = Some(match rejection {
                         Rejection::Unknown(r) if !internal => Applied::Unknown(r),
                         Rejection::Unknown(r) | Rejection::Invalid(r) => Applied::Rejected(r),
+                        Rejection::Internal(r) => Applied::Rejected(format!(
+                            "internal error while processing this message (please report it): {r}"
+                        )),
                     });
                     tx.rollback().await?;
                     return Ok(false);
@@ -637,7 +640,7 @@ impl Store {
     }
 
     /// Load a body without locking (reads only).
-    pub async fn load_body(&self, body_id: &str) -> Result<Option<Body>, StoreError> {
+    pub async fn load_body(&self, body_id: &str) -> Result<Option<Council>, StoreError> {
         let state: Option<String> = sqlx::query_scalar("SELECT state::text FROM bodies WHERE id = $1")
             .bind(body_id)
             .fetch_optional(&self.pool)
@@ -670,17 +673,15 @@ async fn create_database_if_missing(opts: &PgConnectOptions) -> Result<(), Store
     }
 }
 
-fn decode_body(body_id: &str, state: &str) -> Result<Body, StoreError> {
-    let mut body: Body =
-        serde_json::from_str(state).map_err(|e| StoreError::Corrupt(body_id.to_owned(), e.to_string()))?;
-    body.reindex();
-    Ok(body)
+fn decode_body(body_id: &str, state: &str) -> Result<Council, StoreError> {
+    // the snapshot is indexed as it is read (`Body`'s Deserialize)
+    serde_json::from_str(state).map_err(|e| StoreError::Corrupt(body_id.to_owned(), e.to_string()))
 }
 
 /// A body locked by a batch: the aggregate (`None` if it does not exist yet), its audit sequence and what
 /// the `cases` listing held before.
 struct Slot {
-    body: Option<Body>,
+    body: Option<Council>,
     seq: i64,
     before: HashMap<String, CaseRow>,
     dirty: bool,
@@ -780,7 +781,7 @@ async fn mark_mail(
 /// What the `cases` listing table holds of a case; only changed cases are written.
 type CaseRow = (String, i32, Option<String>, Option<DateTime<Utc>>);
 
-fn case_rows(body: &Body) -> HashMap<String, CaseRow> {
+fn case_rows(body: &Council) -> HashMap<String, CaseRow> {
     body.cases
         .values()
         .map(|c| {
@@ -938,7 +939,7 @@ impl Writes {
     async fn command(
         &mut self,
         tx: &mut Transaction<'_, Postgres>,
-        (body, seq): (&Body, &mut i64),
+        (body, seq): (&Council, &mut i64),
         cause: &Cause,
         effects: Vec<Effect>,
         templates: &Templates,
@@ -965,7 +966,7 @@ impl Writes {
                         text,
                         legal_basis: a.legal_basis,
                         objection_period: a.objection_period,
-                        issued_at: case::berlin(a.issued_at),
+                        issued_at: crate::calendar::berlin(a.issued_at),
                         facts: a.context,
                     };
                     let data = serde_json::to_value(data).unwrap_or(Value::Null);
@@ -1056,11 +1057,11 @@ impl Writes {
     }
 
     /// The changed body: its state, audit sequence and changed `cases` rows.
-    fn body(&mut self, body: &Body, before: &HashMap<String, CaseRow>, seq: i64) -> Result<(), StoreError> {
+    fn body(&mut self, body: &Council, before: &HashMap<String, CaseRow>, seq: i64) -> Result<(), StoreError> {
         let state =
             serde_json::to_string(body).map_err(|e| StoreError::Corrupt(body.id().to_owned(), e.to_string()))?;
         let land =
-            serde_json::to_value(body.land()).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+            serde_json::to_value(body.body.land()).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
         let c = &mut self.bodies;
         c.id.push(body.id().to_owned());
         c.land.push(land);

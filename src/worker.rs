@@ -22,11 +22,11 @@ use sqlx::Connection as _;
 use tokio::sync::{mpsc, watch, Notify};
 
 use crate::bus::{self, Published};
-use crate::case::{Command, Settings};
 use crate::config::Config;
 use crate::mail::{Mailer, SendResult};
 use crate::messages::Inbound;
 use crate::metrics::Metrics;
+use crate::procedure::{Command, Settings};
 use crate::store::{Applied, Cause, Item, Step, Store, StoreError, Work};
 use crate::templates::Templates;
 
@@ -243,7 +243,7 @@ impl crate::http::Reads for Reads {
                 },
                 _ => match self.0.store.load_body(id).await {
                     Ok(Some(body)) => {
-                        let order = crate::rules::succession_order(&body, self.0.clock.now());
+                        let order = body.body.succession_order(self.0.clock.now());
                         Some((200, serde_json::to_string(&order).unwrap_or_default()))
                     }
                     Ok(None) => not_found(),
@@ -999,7 +999,7 @@ async fn fire_timers(shared: &Arc<Shared>, timers: Vec<crate::store::DueTimer>) 
             },
             body_id: t.body_id.clone(),
             work: Work::Internal(
-                crate::case::timer_command(&t.key, &t.case_id, t.round as u32),
+                crate::procedure::timer_command(&t.key, &t.case_id, t.round as u32),
                 Step::TimerFired { key: t.key.clone(), due_at: t.due_at },
             ),
         })

@@ -8,9 +8,9 @@ mod support {
     pub mod smtp_sink;
 }
 
-use nachfolge::case::{Command, Settings};
 use nachfolge::messages::Inbound;
 use nachfolge::model::SeatVia;
+use nachfolge::procedure::{Command, Settings};
 use nachfolge::store::{Applied, Cause, Item, Store, Work};
 use nachfolge::templates::Templates;
 use serde_json::{json, Value};

@@ -26,8 +26,8 @@ fn schema_dir() -> PathBuf {
 
 /// The expected files: name → content (pretty JSON with a trailing newline).
 fn expected_schemas() -> BTreeMap<String, String> {
-    let Value::Object(map) = nachfolge::cli::schema() else {
-        panic!("nachfolge::cli::schema() must return a JSON object keyed by message type");
+    let Value::Object(map) = nachfolge::offline::schema() else {
+        panic!("nachfolge::offline::schema() must return a JSON object keyed by message type");
     };
     map.into_iter()
         .map(|(ty, schema)| {

@@ -85,7 +85,7 @@ proptest! {
             (example("he-election.json"), example("he-vacancy.json"))
         };
         let election = mutate(election, &ops);
-        match nachfolge::cli::decide(&election, &vacancy, None) {
+        match nachfolge::offline::decide(&election, &vacancy, None) {
             Ok(v) => prop_assert!(v["outcome"].is_string()),
             Err(msg) => prop_assert!(!msg.is_empty()),
         }

@@ -1,4 +1,4 @@
-//! The succession procedure as a pure state machine (`case::handle`), driven command by command, without
+//! The succession procedure as a pure state machine (`procedure::handle`), driven command by command, without
 //! services. Every test that checks a statutory rule is named after its citation; each asserts the exact
 //! effects (events in order, key data fields, timers, mails, announcements) and the resulting case state.
 //!
@@ -7,9 +7,9 @@
 use chrono::{DateTime, FixedOffset, NaiveDate, Utc};
 use serde_json::{json, Value};
 
-use nachfolge::case::{self, timer_key, CaseState, Command, Effect, Rejection, Settings};
 use nachfolge::messages::*;
-use nachfolge::model::{Body, Fact, Snapshot};
+use nachfolge::model::{Fact, Snapshot};
+use nachfolge::procedure::{self, timer_key, CaseState, Command, Council, Effect, Rejection, Settings};
 
 // ---------------------------------------------------------------------------------------------------------
 // Builders
@@ -96,14 +96,14 @@ fn he_snapshot(system: &str) -> Value {
     })
 }
 
-fn body_from(snapshot: Value) -> Body {
+fn body_from(snapshot: Value) -> Council {
     let snap: Snapshot = serde_json::from_value(snapshot).expect("test snapshot");
-    let (body, effects) = case::register(None, snap).expect("registration");
+    let (body, effects) = procedure::register(None, snap).expect("registration");
     assert_eq!(kinds(&effects), ["publish:body.registered"]);
     body
 }
 
-fn nrw() -> Body {
+fn nrw() -> Council {
     body_from(nrw_snapshot())
 }
 
@@ -169,18 +169,18 @@ fn expired(case: &str, round: u32) -> Command {
     Command::DeadlineExpired { case: case.into(), round }
 }
 
-fn run(body: &mut Body, cmd: Command, now: &str) -> Vec<Effect> {
+fn run(body: &mut Council, cmd: Command, now: &str) -> Vec<Effect> {
     run_with(body, cmd, now, &Settings::default())
 }
 
-fn run_with(body: &mut Body, cmd: Command, now: &str, settings: &Settings) -> Vec<Effect> {
-    case::handle(body, cmd, t(now), settings).unwrap_or_else(|e| panic!("command refused: {e}"))
+fn run_with(body: &mut Council, cmd: Command, now: &str, settings: &Settings) -> Vec<Effect> {
+    procedure::handle(body, cmd, t(now), settings).unwrap_or_else(|e| panic!("command refused: {e}"))
 }
 
 /// A command that must be refused; the body is worked on a copy (the shell rolls back on `Err`).
-fn refuse(body: &Body, cmd: Command, now: &str) -> Rejection {
+fn refuse(body: &Council, cmd: Command, now: &str) -> Rejection {
     let mut copy = body.clone();
-    match case::handle(&mut copy, cmd, t(now), &Settings::default()) {
+    match procedure::handle(&mut copy, cmd, t(now), &Settings::default()) {
         Ok(effects) => panic!("expected a rejection, got {:?}", kinds(&effects)),
         Err(e) => e,
     }
@@ -216,7 +216,7 @@ fn event<'a>(effects: &'a [Effect], ty: &str) -> &'a Value {
     nth(effects, ty, 0)
 }
 
-fn mail(effects: &[Effect]) -> &case::MailRequest {
+fn mail(effects: &[Effect]) -> &procedure::MailRequest {
     effects
         .iter()
         .find_map(|e| match e {
@@ -236,7 +236,7 @@ fn schedule(effects: &[Effect]) -> (String, DateTime<Utc>, u32) {
         .expect("a schedule effect")
 }
 
-fn announcement(effects: &[Effect]) -> &case::Announcement {
+fn announcement(effects: &[Effect]) -> &procedure::Announcement {
     effects
         .iter()
         .find_map(|e| match e {
@@ -246,18 +246,18 @@ fn announcement(effects: &[Effect]) -> &case::Announcement {
         .expect("an announcement")
 }
 
-fn state<'a>(body: &'a Body, case: &str) -> &'a CaseState {
+fn state<'a>(body: &'a Council, case: &str) -> &'a CaseState {
     &body.cases[case].state
 }
 
-fn offer<'a>(body: &'a Body, case: &str) -> &'a case::Offer {
+fn offer<'a>(body: &'a Council, case: &str) -> &'a procedure::Offer {
     match state(body, case) {
         CaseState::Offered(o) => o,
         other => panic!("case {case} is not offered: {other:?}"),
     }
 }
 
-fn has_fact(body: &Body, candidate: &str, kind: &str) -> bool {
+fn has_fact(body: &Council, candidate: &str, kind: &str) -> bool {
     body.candidate(candidate).expect("candidate").facts.iter().any(|f| f.kind() == kind)
 }
 
@@ -274,21 +274,21 @@ const OPENED: &str = "2025-06-02T10:00:00+02:00";
 const SENT: &str = "2025-06-02T12:00:00+02:00";
 
 /// NRW: L1-02 resigned; L1-03 offered (round 1).
-fn nrw_open() -> Body {
+fn nrw_open() -> Council {
     let mut b = nrw();
     run(&mut b, vacancy("rat", "L1-02", DepartureReason::Resigned, OPENED), OPENED);
     b
 }
 
 /// NRW: offered and the notification e-mail sent.
-fn nrw_notified() -> Body {
+fn nrw_notified() -> Council {
     let mut b = nrw_open();
     run(&mut b, sent(CASE, 1, SENT), SENT);
     b
 }
 
 /// NRW: served Tue 3 Jun 2025 → the week ends Tue 10 Jun 2025 24:00 (= 2025-06-10T22:00Z).
-fn nrw_served() -> Body {
+fn nrw_served() -> Council {
     let mut b = nrw_notified();
     run(&mut b, served("rat", CASE, ServiceMethod::Certificate, "2025-06-03"), "2025-06-04T09:00:00+02:00");
     b
@@ -592,7 +592,7 @@ fn kwahlo_nrw_69_abs_2_refusing_substitute_loses_his_own_list_position() {
         .iter()
         .any(|s| s["candidate"] == "L1-05" && s["verdict"] == "chosen" && s["reason"] == "substitute"));
     let mut now = t(OPENED);
-    let mut step = |b: &mut Body, round: u32, who: &str| {
+    let mut step = |b: &mut Council, round: u32, who: &str| {
         now += chrono::Duration::hours(1);
         let at = now.to_rfc3339();
         run(b, sent(CASE, round, &at), &at);
@@ -769,7 +769,7 @@ fn nrw_45_abs_6_satz_4_deemed_acceptance_not_before_departure_of_predecessor() {
 }
 
 /// NRW snapshot whose next candidate L1-03 is barred (employed by the municipality).
-fn nrw_barred() -> Body {
+fn nrw_barred() -> Council {
     let mut s = nrw_snapshot();
     add_fact(&mut s, 0, 2, json!({ "type": "barred", "on": "2024-01-01", "reason": "Beschäftigter der Stadt" }));
     let mut b = body_from(s);
@@ -1066,7 +1066,7 @@ fn nrw_45_case_commands_for_another_body_or_unsupported_are_refused() {
 const HCASE: &str = "hrat-1";
 const HOPENED: &str = "2025-06-02T10:00:00+02:00";
 
-fn he() -> Body {
+fn he() -> Council {
     body_from(he_snapshot("proportional"))
 }
 
@@ -1150,7 +1150,7 @@ fn he_23_abs_2_declarations_rejected_no_acceptance_procedure() {
 
 /// Hessen: A-04 (most votes) barred; determined, joined without voting right, notified and served
 /// Tue 3 Jun 2025 → the week ends Tue 10 Jun 2025 24:00.
-fn he_barred() -> Body {
+fn he_barred() -> Council {
     let mut s = he_snapshot("proportional");
     add_fact(&mut s, 0, 3, json!({ "type": "barred", "on": "2024-01-01", "reason": "Beschäftigter der Gemeinde" }));
     let mut b = body_from(s);
@@ -1360,7 +1360,7 @@ fn he_34_abs_1a_majority_tie_requests_lot_and_records_winner() {
 fn contract_election_registered_replacing_body_with_open_case_is_refused() {
     let b = nrw_open();
     let snap: Snapshot = serde_json::from_value(nrw_snapshot()).expect("snapshot");
-    let err = case::register(Some(&b), snap).expect_err("open case");
+    let err = procedure::register(Some(&b), snap).expect_err("open case");
     assert!(matches!(&err, Rejection::Invalid(m) if m.contains("open succession case")), "{err:?}");
 }
 
@@ -1377,7 +1377,7 @@ fn contract_election_registered_replacing_body_keeps_case_history() {
     let mut s = nrw_snapshot();
     s["body"]["statutory_size"] = json!(12);
     let snap: Snapshot = serde_json::from_value(s).expect("snapshot");
-    let (mut nb, fx) = case::register(Some(&b), snap).expect("replace");
+    let (mut nb, fx) = procedure::register(Some(&b), snap).expect("replace");
     assert_eq!(kinds(&fx), ["publish:body.registered"]);
     let r = event(&fx, "body.registered");
     assert_eq!(
@@ -1393,7 +1393,7 @@ fn contract_election_registered_replacing_body_keeps_case_history() {
     let mut s = nrw_snapshot();
     s["body"]["statutory_size"] = json!(0);
     let snap: Snapshot = serde_json::from_value(s).expect("snapshot");
-    let err = case::register(None, snap).expect_err("invalid");
+    let err = procedure::register(None, snap).expect_err("invalid");
     assert!(matches!(&err, Rejection::Invalid(m) if m.contains("body.statutory_size")), "{err:?}");
 }
 

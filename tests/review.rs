@@ -12,12 +12,13 @@
 use chrono::{DateTime, FixedOffset, NaiveDate, Utc};
 use serde_json::{json, Value};
 
-use nachfolge::case::{
-    self, add_months_bgb, objection_period, objection_timer_key, timer_command, timer_key, CaseState, Command, Effect,
-    Rejection, Settings,
-};
+use nachfolge::calendar::add_months_bgb;
+use nachfolge::deadline::objection_period;
 use nachfolge::messages::*;
-use nachfolge::model::{Body, Fact, Land, Snapshot};
+use nachfolge::model::{Fact, Land, Snapshot};
+use nachfolge::procedure::{
+    self, objection_timer_key, timer_command, timer_key, CaseState, Command, Council, Effect, Rejection, Settings,
+};
 
 // ---------------------------------------------------------------------------------------------------------
 // Builders
@@ -92,9 +93,9 @@ fn he_snapshot(system: &str) -> Value {
     })
 }
 
-fn body_from(snapshot: Value) -> Body {
+fn body_from(snapshot: Value) -> Council {
     let snap: Snapshot = serde_json::from_value(snapshot).expect("test snapshot");
-    case::register(None, snap).expect("registration").0
+    procedure::register(None, snap).expect("registration").0
 }
 
 fn vacancy(body: &str, member: &str, effective_at: &str) -> Command {
@@ -142,13 +143,13 @@ fn sent(case: &str, round: u32, at: &str) -> Command {
     Command::NotificationSent { case: case.into(), round, message_id: format!("<{case}.{round}@x>"), sent_at: t(at) }
 }
 
-fn run(body: &mut Body, cmd: Command, now: &str) -> Vec<Effect> {
-    case::handle(body, cmd, t(now), &Settings::default()).unwrap_or_else(|e| panic!("command refused: {e}"))
+fn run(body: &mut Council, cmd: Command, now: &str) -> Vec<Effect> {
+    procedure::handle(body, cmd, t(now), &Settings::default()).unwrap_or_else(|e| panic!("command refused: {e}"))
 }
 
-fn refuse(body: &Body, cmd: Command, now: &str) -> Rejection {
+fn refuse(body: &Council, cmd: Command, now: &str) -> Rejection {
     let mut copy = body.clone();
-    match case::handle(&mut copy, cmd, t(now), &Settings::default()) {
+    match procedure::handle(&mut copy, cmd, t(now), &Settings::default()) {
         Ok(effects) => panic!("expected a rejection, got {:?}", kinds(&effects)),
         Err(e) => e,
     }
@@ -181,7 +182,7 @@ fn event<'a>(effects: &'a [Effect], ty: &str) -> &'a Value {
     events(effects, ty).first().copied().unwrap_or_else(|| panic!("no {ty} in {:?}", kinds(effects)))
 }
 
-fn announcement<'a>(effects: &'a [Effect], kind: &str) -> &'a case::Announcement {
+fn announcement<'a>(effects: &'a [Effect], kind: &str) -> &'a procedure::Announcement {
     effects
         .iter()
         .find_map(|e| match e {
@@ -198,7 +199,7 @@ fn same_instant(v: &Value, expected: &str) {
     assert_eq!(got, t(expected), "instant {v}");
 }
 
-fn state<'a>(b: &'a Body, case: &str) -> &'a CaseState {
+fn state<'a>(b: &'a Council, case: &str) -> &'a CaseState {
     &b.cases[case].state
 }
 
@@ -209,7 +210,7 @@ const DECIDED: &str = "2026-07-20T16:00:00+02:00";
 const LATER: &str = "2026-07-21T09:00:00+02:00";
 
 /// NRW: L1-02 resigned; L1-03 accepted on 3 Jun and is a member; the announcement (n = 1) is issued.
-fn nrw_filled() -> (Body, Vec<Effect>) {
+fn nrw_filled() -> (Council, Vec<Effect>) {
     let mut b = body_from(nrw_snapshot());
     run(&mut b, vacancy("rat", "L1-02", OPENED), OPENED);
     run(&mut b, sent(CASE, 1, OPENED), OPENED);
@@ -222,7 +223,7 @@ const HCASE: &str = "hrat-1";
 const HOPENED: &str = "2026-06-02T10:00:00+02:00";
 
 /// Hessen: A-02 resigned; A-04 (most votes) is a member with the determination.
-fn he_filled() -> (Body, Vec<Effect>) {
+fn he_filled() -> (Council, Vec<Effect>) {
     let mut b = body_from(he_snapshot("proportional"));
     let fx = run(&mut b, vacancy("hrat", "A-02", HOPENED), HOPENED);
     assert!(matches!(state(&b, HCASE), CaseState::Filled { successor, .. } if successor == "A-04"));
@@ -910,8 +911,8 @@ fn example(name: &str) -> Vec<u8> {
 
 #[test]
 fn nrw_45_abs_2_succession_order_of_the_example_lists() {
-    let v =
-        nachfolge::cli::succession_order(&example("nrw-election.json"), t("2026-12-01T12:00:00+01:00")).expect("order");
+    let v = nachfolge::offline::succession_order(&example("nrw-election.json"), t("2026-12-01T12:00:00+01:00"))
+        .expect("order");
     let l1 = &v["lists"][0];
     assert_eq!(l1["list"], "L1");
     assert_eq!(l1["order"], json!(["L1-04", "L1-05", "L1-06", "L1-07"]));
@@ -938,22 +939,23 @@ fn nrw_45_abs_2_succession_order_of_the_example_lists() {
 #[test]
 fn succession_order_agrees_with_decide() {
     // the head of the order is who `decide` determines, for a departed without a substitute
-    let order =
-        nachfolge::cli::succession_order(&example("nrw-election.json"), t("2026-07-01T12:00:00+02:00")).expect("order");
-    let decided = nachfolge::cli::decide(&example("nrw-election.json"), &example("nrw-vacancy-list-member.json"), None)
-        .expect("decide");
-    assert_eq!(decided["successor"], order["lists"][0]["order"][0]);
-    let order =
-        nachfolge::cli::succession_order(&example("he-election.json"), t("2026-10-15T12:00:00+02:00")).expect("order");
+    let order = nachfolge::offline::succession_order(&example("nrw-election.json"), t("2026-07-01T12:00:00+02:00"))
+        .expect("order");
     let decided =
-        nachfolge::cli::decide(&example("he-election.json"), &example("he-vacancy.json"), None).expect("decide");
+        nachfolge::offline::decide(&example("nrw-election.json"), &example("nrw-vacancy-list-member.json"), None)
+            .expect("decide");
+    assert_eq!(decided["successor"], order["lists"][0]["order"][0]);
+    let order = nachfolge::offline::succession_order(&example("he-election.json"), t("2026-10-15T12:00:00+02:00"))
+        .expect("order");
+    let decided =
+        nachfolge::offline::decide(&example("he-election.json"), &example("he-vacancy.json"), None).expect("decide");
     assert_eq!(decided["successor"], order["lists"][0]["order"][0]);
 }
 
 #[test]
 fn he_34_abs_1_succession_order_by_votes_then_list_order_and_lot_groups_in_majority_election() {
-    let v =
-        nachfolge::cli::succession_order(&example("he-election.json"), t("2026-12-01T12:00:00+01:00")).expect("order");
+    let v = nachfolge::offline::succession_order(&example("he-election.json"), t("2026-12-01T12:00:00+01:00"))
+        .expect("order");
     let w1 = &v["lists"][0];
     assert_eq!(w1["order"], json!(["W1-05", "W1-06"]), "990 votes each: list order");
     let reasons: Vec<(&str, &str)> = w1["passed_over"]
@@ -970,10 +972,11 @@ fn he_34_abs_1_succession_order_by_votes_then_list_order_and_lot_groups_in_major
     // majority election: equal votes → lot (§ 34 Abs. 1a)
     let mut s: Value = serde_json::from_slice(&example("he-election.json")).expect("json");
     s["body"]["electoral_system"] = json!("majority");
-    let v = nachfolge::cli::succession_order(&serde_json::to_vec(&s).expect("json"), t("2026-12-01T12:00:00+01:00"))
-        .expect("order");
+    let v =
+        nachfolge::offline::succession_order(&serde_json::to_vec(&s).expect("json"), t("2026-12-01T12:00:00+01:00"))
+            .expect("order");
     assert_eq!(v["lists"][0]["lot_groups"], json!([["W1-05", "W1-06"]]));
     // invalid input names the field
-    let err = nachfolge::cli::succession_order(b"{}", t("2026-12-01T12:00:00+01:00")).expect_err("invalid");
+    let err = nachfolge::offline::succession_order(b"{}", t("2026-12-01T12:00:00+01:00")).expect_err("invalid");
     assert!(err.starts_with("election: "), "{err}");
 }

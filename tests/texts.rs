@@ -6,9 +6,9 @@
 use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 
-use nachfolge::case::{self, Command, Effect, Settings};
 use nachfolge::messages::Inbound;
-use nachfolge::model::{Body, Snapshot};
+use nachfolge::model::Snapshot;
+use nachfolge::procedure::{self, Command, Council, Effect, Settings};
 use nachfolge::templates::Templates;
 
 fn now() -> DateTime<Utc> {
@@ -20,17 +20,17 @@ fn example(name: &str) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).expect("example")).expect("json")
 }
 
-fn body(snapshot: Value) -> Body {
+fn body(snapshot: Value) -> Council {
     let s: Snapshot = serde_json::from_value(snapshot).expect("snapshot");
-    case::register(None, s).expect("register").0
+    procedure::register(None, s).expect("register").0
 }
 
 fn cmd(ty: &str, data: Value) -> Command {
     Command::Inbound(Inbound::parse(ty, data).expect("valid command"))
 }
 
-fn run(body: &mut Body, ty: &str, data: Value, at: DateTime<Utc>) -> Vec<Effect> {
-    case::handle(body, cmd(ty, data), at, &Settings::default()).expect("command applies")
+fn run(body: &mut Council, ty: &str, data: Value, at: DateTime<Utc>) -> Vec<Effect> {
+    procedure::handle(body, cmd(ty, data), at, &Settings::default()).expect("command applies")
 }
 
 /// Compare with (or, with UPDATE_GOLDEN=1, write) `docs/texts/<name>`.
@@ -78,7 +78,7 @@ fn nrw_offer_and_announcement_texts() {
     render(&e, "nrw-successor-offer");
     let case = b.cases.keys().next().expect("case").clone();
     let sent = Command::NotificationSent { case: case.clone(), round: 1, message_id: "<m@x>".into(), sent_at: now() };
-    case::handle(&mut b, sent, now(), &Settings::default()).expect("sent");
+    procedure::handle(&mut b, sent, now(), &Settings::default()).expect("sent");
     run(
         &mut b,
         "notification.served",
@@ -133,7 +133,7 @@ fn hessen_barred_and_not_acquired_texts() {
         json!({"body": "beispielstadt-stvv", "case": case, "method": "acknowledgement", "on": "2026-11-30"}),
         now(),
     );
-    let e = case::handle(
+    let e = procedure::handle(
         &mut b,
         Command::DeadlineExpired { case, round: 1 },
         "2026-12-09T00:00:00Z".parse().expect("t"),
@@ -176,12 +176,12 @@ fn review(case: &str, body: &str, outcome: &str, successor: Option<&str>, by: Op
 }
 
 /// NRW: L1-02 resigned; L1-04 accepted and is a member.
-fn nrw_filled() -> (Body, String) {
+fn nrw_filled() -> (Council, String) {
     let mut b = body(example("nrw-election.json"));
     run(&mut b, "vacancy.reported", example("nrw-vacancy-list-member.json"), now());
     let case = b.cases.keys().next().expect("case").clone();
     let sent = Command::NotificationSent { case: case.clone(), round: 1, message_id: "<m@x>".into(), sent_at: now() };
-    case::handle(&mut b, sent, now(), &Settings::default()).expect("sent");
+    procedure::handle(&mut b, sent, now(), &Settings::default()).expect("sent");
     run(
         &mut b,
         "declaration.received",

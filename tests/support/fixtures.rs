@@ -21,8 +21,6 @@
 #![allow(dead_code)]
 
 use chrono::{DateTime, NaiveDate, TimeZone, Utc};
-use nachfolge::case::{Case, CaseState, Offer};
-use nachfolge::messages::DepartureReason;
 use nachfolge::model::{
     Body, BodyInfo, Candidate, ElectoralSystem, Fact, Land, List, ListKind, ReturningOfficer, Seat, SeatVia, Snapshot,
     Term, WaiverForm,
@@ -268,9 +266,9 @@ impl CandidateExt for Candidate {
 // ---------------------------------------------------------------------------------------------------------
 // Queries and cases
 
-/// A query for `departed` at the default reference time, seat won how unknown, no lot, no case.
+/// A query for `departed` at the default reference time, seat won how unknown, no lot, nobody pending.
 pub fn query(departed: &str) -> Query<'_> {
-    Query { departed, departed_via: None, at: t(REFERENCE), lot_winner: None, case: None }
+    Query { departed, departed_via: None, at: t(REFERENCE), lot_winner: None, pending: vec![] }
 }
 
 /// Fluent setters on [`Query`].
@@ -278,7 +276,8 @@ pub trait QueryExt<'a>: Sized {
     fn via(self, via: SeatVia) -> Self;
     fn at(self, at: DateTime<Utc>) -> Self;
     fn lot(self, winner: &'a str) -> Self;
-    fn case(self, case: &'a str) -> Self;
+    /// `candidate` is the pending successor of another open case.
+    fn pending(self, candidate: &'a str) -> Self;
 }
 
 impl<'a> QueryExt<'a> for Query<'a> {
@@ -294,43 +293,8 @@ impl<'a> QueryExt<'a> for Query<'a> {
         self.lot_winner = Some(winner);
         self
     }
-    fn case(mut self, case: &'a str) -> Self {
-        self.case = Some(case);
+    fn pending(mut self, candidate: &'a str) -> Self {
+        self.pending.push(candidate);
         self
     }
-}
-
-/// Add an open succession case `case_id` for the vacancy of `departed`, in which `successor` has been
-/// determined and offered the seat and has not decided yet (`CaseState::Offered`).
-pub fn with_pending_case(body: &mut Body, case_id: &str, departed: &str, successor: &str) {
-    let list = body.list_of(successor).map(|l| l.id.clone()).unwrap_or_default();
-    let at = t(REFERENCE) - chrono::Duration::days(3);
-    let offer = Offer {
-        successor: successor.to_owned(),
-        list: list.clone(),
-        determined_at: at,
-        barred: false,
-        notified_at: Some(at),
-        notification_failed: false,
-        deadline: None,
-        accepted_at: None,
-        proven_at: None,
-        member_since: None,
-        trail: vec![],
-    };
-    let case = Case {
-        id: case_id.to_owned(),
-        departed: departed.to_owned(),
-        list,
-        reason: DepartureReason::Resigned,
-        effective_at: at,
-        departed_via: Some(SeatVia::List),
-        opened_at: at,
-        round: 1,
-        state: CaseState::Offered(offer),
-        refused: vec![],
-        history: Default::default(),
-    };
-    body.case_seq += 1;
-    body.cases.insert(case_id.to_owned(), case);
 }

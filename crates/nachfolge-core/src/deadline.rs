@@ -1,128 +1,16 @@
-//! Service (Zustellung) and one-week periods, with the public holidays (gesetzliche Feiertage) of the
-//! Länder Nordrhein-Westfalen and Hessen.
+//! Service (Zustellung), one-week periods and objection periods. The public holidays (gesetzliche
+//! Feiertage) and the acts cited come from the Land's law (`land/<land>.rs`).
 //!
 //! Pure: no I/O, no clock reads. All calendar days are days in the council's time zone,
 //! Europe/Berlin. Every computed deadline carries its own trail (service basis, fiction, §§ applied,
-//! extension and why); see LAW.md § 4.
+//! extension and why); see docs/legal.md ("Service fiction", "One-week period", "Objection period").
 
-use chrono::{DateTime, Datelike, Days, NaiveDate, NaiveTime, TimeZone, Utc, Weekday};
-use chrono_tz::Europe::Berlin;
+use chrono::{DateTime, Datelike, NaiveDate, Utc, Weekday};
 
+use crate::calendar::{add_days, add_months_bgb, is_weekend};
+pub use crate::calendar::{end_of_day, local_date};
+use crate::land::{Land, Span};
 use crate::trail::{TrailStep, Verdict};
-
-/// The Land whose law applies to a council.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
-pub enum Land {
-    /// Nordrhein-Westfalen.
-    #[serde(rename = "NW")]
-    Nw,
-    /// Hessen.
-    #[serde(rename = "HE")]
-    He,
-}
-
-impl Land {
-    /// The name of the gesetzlicher Feiertag on `d` in this Land, if any.
-    ///
-    /// NRW: § 2 Feiertagsgesetz NW; Hessen: § 1 Hessisches Feiertagsgesetz (HFeiertagsG), which also
-    /// lists Ostersonntag and Pfingstsonntag (Sundays anyway).
-    pub fn holiday_name(self, d: NaiveDate) -> Option<&'static str> {
-        let fixed = match (d.month(), d.day()) {
-            (1, 1) => Some("Neujahr"),
-            (5, 1) => Some("Tag der Arbeit"),
-            (10, 3) => Some("Tag der Deutschen Einheit"),
-            (11, 1) if self == Land::Nw => Some("Allerheiligen"),
-            (12, 25) => Some("1. Weihnachtstag"),
-            (12, 26) => Some("2. Weihnachtstag"),
-            _ => None,
-        };
-        if fixed.is_some() {
-            return fixed;
-        }
-        let easter = easter_sunday(d.year())?;
-        let offset = d.signed_duration_since(easter).num_days();
-        match offset {
-            -2 => Some("Karfreitag"),
-            0 if self == Land::He => Some("Ostersonntag"),
-            1 => Some("Ostermontag"),
-            39 => Some("Christi Himmelfahrt"),
-            49 if self == Land::He => Some("Pfingstsonntag"),
-            50 => Some("Pfingstmontag"),
-            60 => Some("Fronleichnam"),
-            _ => None,
-        }
-    }
-
-    /// Whether `d` is a gesetzlicher Feiertag in this Land.
-    pub fn is_public_holiday(self, d: NaiveDate) -> bool {
-        self.holiday_name(d).is_some()
-    }
-
-    /// Whether `d` is a working day (Werktag in the sense of § 31 Abs. 3 Satz 1 VwVfG): neither a
-    /// Saturday, a Sunday nor a public holiday of this Land.
-    pub fn is_working_day(self, d: NaiveDate) -> bool {
-        !is_weekend(d) && !self.is_public_holiday(d)
-    }
-
-    /// All public holidays of this Land in `year`, sorted by date. Empty if the year is outside the
-    /// range chrono can represent.
-    pub fn holidays(self, year: i32) -> Vec<(NaiveDate, &'static str)> {
-        let (Some(first), Some(last)) = (NaiveDate::from_ymd_opt(year, 1, 1), NaiveDate::from_ymd_opt(year, 12, 31))
-        else {
-            return Vec::new();
-        };
-        first
-            .iter_days()
-            .take_while(|d| *d <= last)
-            .filter_map(|d| self.holiday_name(d).map(|name| (d, name)))
-            .collect()
-    }
-
-    /// The Land's Verwaltungszustellungsgesetz, as cited.
-    fn zustellungsgesetz(self) -> &'static str {
-        match self {
-            Land::Nw => "LZG NRW",
-            Land::He => "HVwZG",
-        }
-    }
-
-    /// The Land's Verwaltungsverfahrensgesetz, as cited.
-    fn verfahrensgesetz(self) -> &'static str {
-        match self {
-            Land::Nw => "VwVfG NRW",
-            Land::He => "HVwVfG",
-        }
-    }
-}
-
-/// Easter Sunday (Ostersonntag) of `year` by the Gregorian computus (anonymous Gregorian algorithm,
-/// Meeus/Jones/Butcher). `None` only if the date is not representable.
-pub fn easter_sunday(year: i32) -> Option<NaiveDate> {
-    let a = year.rem_euclid(19);
-    let b = year.div_euclid(100);
-    let c = year.rem_euclid(100);
-    let d = b.div_euclid(4);
-    let e = b.rem_euclid(4);
-    let f = (b + 8).div_euclid(25);
-    let g = (b - f + 1).div_euclid(3);
-    let h = (19 * a + b - d - g + 15).rem_euclid(30);
-    let i = c.div_euclid(4);
-    let k = c.rem_euclid(4);
-    let l = (32 + 2 * e + 2 * i - h - k).rem_euclid(7);
-    let m = (a + 11 * h + 22 * l).div_euclid(451);
-    let month = (h + l - 7 * m + 114).div_euclid(31);
-    let day = (h + l - 7 * m + 114).rem_euclid(31) + 1;
-    NaiveDate::from_ymd_opt(year, u32::try_from(month).ok()?, u32::try_from(day).ok()?)
-}
-
-fn is_weekend(d: NaiveDate) -> bool {
-    matches!(d.weekday(), Weekday::Sat | Weekday::Sun)
-}
-
-/// `d` plus `n` days, saturating at the last representable date.
-fn add_days(d: NaiveDate, n: u64) -> NaiveDate {
-    d.checked_add_days(Days::new(n)).unwrap_or(NaiveDate::MAX)
-}
 
 /// How the service (Zustellung) date became known.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
@@ -156,7 +44,7 @@ fn fourth_day_rule_from() -> NaiveDate {
 /// itself; the fictions count from the day of posting / sending. No shift over weekends or
 /// holidays applies to the fiction itself.
 pub fn service_date(basis: &ServiceBasis, on: NaiveDate, land: Land) -> (NaiveDate, Vec<TrailStep>) {
-    let law = land.zustellungsgesetz();
+    let law = land.law().service_act();
     let served = |citation: String| TrailStep::new(None, Verdict::Noted, "served", citation);
     match basis {
         // Postzustellungsurkunde
@@ -215,7 +103,7 @@ pub fn one_week_deadline(basis: &ServiceBasis, on: NaiveDate, land: Land, fixed_
     let mut last_day = add_days(served_on, 7);
     trail.push(noted("period_one_week".to_owned(), "§§ 187 Abs. 1, 188 Abs. 2 BGB".to_owned()));
 
-    let vwvfg = land.verfahrensgesetz();
+    let vwvfg = land.law().procedure_act();
     if fixed_end_date {
         trail.push(noted("fixed_end_date".to_owned(), format!("§ 31 Abs. 3 Satz 2 {vwvfg}")));
     } else {
@@ -239,29 +127,46 @@ pub fn one_week_deadline(basis: &ServiceBasis, on: NaiveDate, land: Land, fixed_
     Deadline { served_on, last_day, ends_at: end_of_day(last_day), trail }
 }
 
-/// The instant a calendar day ends in Europe/Berlin (= start of the next day, DST-correct).
-pub fn end_of_day(d: NaiveDate) -> DateTime<Utc> {
-    let Some(next) = d.succ_opt() else {
-        return DateTime::<Utc>::MAX_UTC;
-    };
-    let midnight = next.and_time(NaiveTime::MIN);
-    // Midnight always exists exactly once in Europe/Berlin (transitions happen at 02:00/03:00);
-    // the fallback only guards against a future rule change.
-    Berlin
-        .from_local_datetime(&midnight)
-        .earliest()
-        .map(|t| t.with_timezone(&Utc))
-        .unwrap_or_else(|| Berlin.from_utc_datetime(&midnight).with_timezone(&Utc))
+/// An objection period (Einspruchsfrist) after a public announcement.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ObjectionPeriod {
+    pub last_day: NaiveDate,
+    /// The instant the period ends: the day after `last_day`, 00:00 Europe/Berlin.
+    pub ends_at: DateTime<Utc>,
+    pub trail: Vec<TrailStep>,
 }
 
-/// The calendar day (Europe/Berlin) of an instant.
-pub fn local_date(t: DateTime<Utc>) -> NaiveDate {
-    t.with_timezone(&Berlin).date_naive()
+/// The objection period of an announcement issued at `issued_at` under the Land's law (its
+/// [`crate::land::Objection`]): the day of the announcement is not counted (§ 187 Abs. 1 BGB); a period of
+/// months ends with the day of the last month that has the announcement day's number, or that month's last
+/// day if it has no such day (§ 188 Abs. 2 and 3 BGB: 31 Jan → 28/29 Feb); a period of weeks with the same
+/// weekday (§ 188 Abs. 2 BGB). It ends at 24:00 Europe/Berlin. **[decision]** Not extended over Saturdays,
+/// Sundays or holidays: election periods are fixed (docs/legal.md, "Objection period").
+pub fn objection_period(land: Land, issued_at: DateTime<Utc>) -> ObjectionPeriod {
+    let rule = land.law().procedure().objection;
+    let day = local_date(issued_at);
+    let last_day = match rule.span {
+        Span::Months(n) => add_months_bgb(day, n),
+        Span::Weeks(n) => add_days(day, 7 * u64::from(n)),
+    };
+    let clamped = matches!(rule.span, Span::Months(_)) && last_day.day() != day.day();
+    let trail = vec![
+        TrailStep::new(None, Verdict::Noted, rule.reason, rule.citation),
+        TrailStep::new(None, Verdict::Noted, "announcement_day_not_counted", "§ 187 Abs. 1 BGB"),
+        TrailStep::new(
+            None,
+            Verdict::Noted,
+            "ends_at_end_of_last_day",
+            if clamped { "§ 188 Abs. 3 BGB" } else { "§ 188 Abs. 2 BGB" },
+        ),
+    ];
+    ObjectionPeriod { last_day, ends_at: end_of_day(last_day), trail }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::calendar::easter_sunday;
 
     fn date(s: &str) -> NaiveDate {
         NaiveDate::parse_from_str(s, "%Y-%m-%d").expect("test date")

@@ -4,14 +4,23 @@
 //! The wire form ([`Snapshot`]) and the domain form share their field types; [`Body`] adds the indexes the
 //! rules need (candidate id → list and position) and the open succession cases.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use chrono::NaiveDate;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::case::Case;
-pub use crate::deadline::Land;
+// What a Land's law says: `crate::land::LandLaw`, reached by `Land::law` (land/mod.rs).
+/// The Land whose law applies to a council: its ISO 3166-2 code without `DE-`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum Land {
+    /// Nordrhein-Westfalen.
+    #[serde(rename = "NW")]
+    Nw,
+    /// Hessen.
+    #[serde(rename = "HE")]
+    He,
+}
 
 /// Wahlsystem: `proportional` (Verhältniswahl) or `majority` (Mehrheitswahl, Hessen: only one list
 /// admitted, § 1 Abs. 2 KWG).
@@ -254,27 +263,33 @@ pub struct Loc {
     pub cand: usize,
 }
 
-/// The body aggregate: the validated snapshot, its indexes, and the succession cases.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+/// A council's validated snapshot with its index (candidate id → list and position). Serialised as the
+/// snapshot alone; the index is rebuilt when it is read.
+#[derive(Debug, Clone)]
 pub struct Body {
     pub snapshot: Snapshot,
-    /// Succession cases, open and closed, by case id.
-    #[serde(default)]
-    pub cases: BTreeMap<String, Case>,
-    /// Sequence for case ids.
-    #[serde(default)]
-    pub case_seq: u32,
-    #[serde(skip)]
     index: HashMap<String, Loc>,
 }
 
+impl Serialize for Body {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.snapshot.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Body {
+    /// A stored body: validated when it was registered, so only indexed here.
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Snapshot::deserialize(deserializer).map(Body::indexed)
+    }
+}
+
 impl Body {
-    /// Validate a snapshot (CONTRACT.md "Validation") and build the aggregate.
-    pub fn from_snapshot(snapshot: Snapshot) -> Result<Body, ValidationError> {
-        validate(&snapshot)?;
-        let mut body = Body { snapshot, cases: BTreeMap::new(), case_seq: 0, index: HashMap::new() };
+    /// Index a snapshot. Validation: `Body::from_snapshot` (the shared checks and the Land's).
+    pub(crate) fn indexed(snapshot: Snapshot) -> Body {
+        let mut body = Body { snapshot, index: HashMap::new() };
         body.reindex();
-        Ok(body)
+        body
     }
 
     /// Rebuild the id index (after deserializing a stored aggregate).
@@ -312,21 +327,14 @@ impl Body {
     pub fn list_of(&self, candidate: &str) -> Option<&List> {
         self.locate(candidate).map(|l| &self.snapshot.lists[l.list])
     }
-    /// Is any succession case still open?
-    pub fn has_open_case(&self) -> bool {
-        self.cases.values().any(|c| !c.is_closed())
-    }
-    /// Candidates who are the pending successor of an open case (offered, not yet a member).
-    pub fn pending_successors(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.cases.values().filter_map(|c| c.pending_successor().map(|s| (s, c.id.as_str())))
-    }
     /// Number of candidates, for metrics and the `body.registered` answer.
     pub fn candidate_count(&self) -> usize {
         self.index.len()
     }
 }
 
-fn validate(s: &Snapshot) -> Result<(), ValidationError> {
+/// The checks every Land shares; the Land's own follow in `Body::from_snapshot`.
+pub(crate) fn validate(s: &Snapshot) -> Result<(), ValidationError> {
     let b = &s.body;
     if b.id.trim().is_empty() {
         return Err(ValidationError::new("body.id", "must not be empty"));
@@ -336,20 +344,6 @@ fn validate(s: &Snapshot) -> Result<(), ValidationError> {
     }
     if b.statutory_size == 0 {
         return Err(ValidationError::new("body.statutory_size", "must be at least 1"));
-    }
-    if b.electoral_system == ElectoralSystem::Majority {
-        if b.land != Land::He {
-            return Err(ValidationError::new(
-                "body.electoral_system",
-                "majority election is only modelled for Hessen (§ 34 Abs. 1a KWG)",
-            ));
-        }
-        if s.lists.len() != 1 {
-            return Err(ValidationError::new(
-                "lists",
-                format!("a majority election has exactly one admitted list (§ 1 Abs. 2 KWG), found {}", s.lists.len()),
-            ));
-        }
     }
     let mut list_ids = HashMap::new();
     let mut cand_ids: HashMap<&str, String> = HashMap::new();
@@ -380,20 +374,8 @@ fn validate(s: &Snapshot) -> Result<(), ValidationError> {
                     ));
                 }
             }
-            match c.votes {
-                Some(v) if v < 0 => {
-                    return Err(ValidationError::new(
-                        format!("{path}.votes"),
-                        format!("must not be negative, got {v}"),
-                    ));
-                }
-                None if b.land == Land::He => {
-                    return Err(ValidationError::new(
-                        format!("{path}.votes"),
-                        "is required in a Hessen body (§ 34 Abs. 1 KWG ranks by personal votes)",
-                    ));
-                }
-                _ => {}
+            if let Some(v) = c.votes.filter(|v| *v < 0) {
+                return Err(ValidationError::new(format!("{path}.votes"), format!("must not be negative, got {v}")));
             }
             let former = c.facts.iter().any(|f| matches!(f, Fact::FormerMember { .. }));
             if former && c.seat.is_some() {
@@ -422,9 +404,6 @@ fn validate(s: &Snapshot) -> Result<(), ValidationError> {
         for (ci, c) in list.candidates.iter().enumerate() {
             let Some(target) = c.substitute_for.as_deref() else { continue };
             let path = format!("lists[{li}].candidates[{ci}].substitute_for");
-            if b.land != Land::Nw {
-                return Err(ValidationError::new(path, "Ersatzbewerber exist only in NRW (§ 45 Abs. 2 KWahlG NRW)"));
-            }
             if !cand_ids.contains_key(target) {
                 return Err(ValidationError::new(path, format!("names unknown candidate {target:?}")));
             }

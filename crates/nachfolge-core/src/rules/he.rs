@@ -8,13 +8,25 @@
 
 use std::cmp::Reverse;
 
-use super::{DecideError, Decision, Outcome, Query, Standing, VacancyReason};
-use crate::model::{Body, Candidate, ElectoralSystem, Fact};
+use super::order::{barred_note, passed};
+use super::{DecideError, Decision, ListOrder, Outcome, Query, Standing, VacancyReason};
+use crate::model::{Body, Candidate, ElectoralSystem, Fact, List};
 use crate::trail::{TrailStep, Verdict};
 
 /// Citation of § 34 KWG (Hessen), e.g. `cite("Abs. 2 Nr. 1")`.
 pub fn cite(part: &str) -> String {
     format!("§ 34 {part} KWG")
+}
+
+/// Why a barred successor must prove the end of the bar (the Hinderungsgrund).
+pub const BAR_CITATION: &str = "§ 34 Abs. 3 Satz 2 KWG i. V. m. § 23 Abs. 2 KWG";
+
+/// The ranking of § 34 Abs. 1 Satz 1 KWG: most personal votes first; equal votes by the order of the
+/// Wahlvorschlag (a candidate without a position after all with one, then as listed).
+fn ranking(list: &List) -> Vec<&Candidate> {
+    let mut ranking: Vec<(usize, &Candidate)> = list.candidates.iter().enumerate().collect();
+    ranking.sort_by_key(|(i, c)| (Reverse(votes(c)), c.position.unwrap_or(u32::MAX), *i));
+    ranking.into_iter().map(|(_, c)| c).collect()
 }
 
 /// The reason a candidate is passed over, with its citation; `None` if he can succeed.
@@ -52,16 +64,14 @@ fn votes(c: &Candidate) -> i64 {
     c.votes.unwrap_or(0)
 }
 
-pub(super) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
+pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
     let loc = body.locate(q.departed).ok_or_else(|| DecideError::UnknownMember(q.departed.to_owned()))?;
     let list = body.list(loc.list);
     let s = Standing::new(body, q);
     let majority = body.info().electoral_system == ElectoralSystem::Majority;
     let mut trail = Vec::new();
 
-    // Ranking: most personal votes first; equal votes by the order of the Wahlvorschlag.
-    let mut ranking: Vec<(usize, &Candidate)> = list.candidates.iter().enumerate().collect();
-    ranking.sort_by_key(|(i, c)| (Reverse(votes(c)), c.position.unwrap_or(u32::MAX), *i));
+    let ranking = ranking(list);
 
     // Why a candidate is passed over (the departed included); `None` if he can succeed.
     let passed_over = |c: &Candidate| -> Option<(&'static str, String)> {
@@ -74,7 +84,7 @@ pub(super) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
 
     // Pass over, in ranking order, everyone ahead of the first candidate who can succeed. The trail lists
     // exactly those: a candidate ranked behind the successor is not "passed over" (CONTRACT.md, trail).
-    let mut rest = ranking.iter().map(|(_, c)| *c);
+    let mut rest = ranking.into_iter();
     let mut first = None;
     for c in rest.by_ref() {
         match passed_over(c) {
@@ -144,12 +154,37 @@ pub(super) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
         first
     };
     if chosen.is_barred() {
-        trail.push(TrailStep::new(
-            Some(&chosen.id),
-            Verdict::Noted,
-            "barred_must_prove_end",
-            format!("{} i. V. m. § 23 Abs. 2 KWG", cite("Abs. 3 Satz 2")),
-        ));
+        trail.push(TrailStep::new(Some(&chosen.id), Verdict::Noted, "barred_must_prove_end", BAR_CITATION));
     }
     Ok(Decision { outcome: successor(chosen), trail })
+}
+
+/// The Nachrückerliste of one list (see [`super::order`]).
+pub(crate) fn list_order(s: &Standing, list: &List, majority: bool) -> ListOrder {
+    let mut out = ListOrder::new(&list.id);
+    // the ranking of § 34 Abs. 1 Satz 1 KWG, the same as `decide` uses
+    let mut eligible: Vec<&Candidate> = vec![];
+    for c in ranking(list) {
+        match exclusion(s, c) {
+            Some((reason, citation)) => out.passed_over.push(passed(c, reason, citation)),
+            None => {
+                notes(c, &mut out.notes);
+                barred_note(c, BAR_CITATION, &mut out.notes);
+                out.order.push(c.id.clone());
+                eligible.push(c);
+            }
+        }
+    }
+    if majority {
+        // § 34 Abs. 1a: equal votes → lot
+        for group in eligible.chunk_by(|a, b| votes(a) == votes(b)) {
+            if group.len() > 1 {
+                out.lot_groups.push(group.iter().map(|c| c.id.clone()).collect());
+            }
+        }
+    }
+    if out.order.is_empty() {
+        out.notes.push(TrailStep::new(None, Verdict::Noted, "list_exhausted", cite("Abs. 1 Satz 2")));
+    }
+    out
 }

@@ -5,14 +5,20 @@
 //! is offered another vacancy, or is excluded (§ 45 Abs. 2 Satz 2, Abs. 3). No one left, or no list behind
 //! the departed: the seat stays vacant and the statutory size shrinks (§ 45 Abs. 5).
 
-use super::{in_list_order, DecideError, Decision, Outcome, Query, Standing, VacancyReason};
-use crate::model::{Body, Candidate, Fact, ListKind, SeatVia, WaiverForm};
+use super::order::{barred_note, passed};
+use super::{
+    in_list_order, DecideError, Decision, ListOrder, Outcome, Query, Standing, SubstitutePriority, VacancyReason,
+};
+use crate::model::{Body, Candidate, Fact, List, ListKind, SeatVia, WaiverForm};
 use crate::trail::{TrailStep, Verdict};
 
 /// Citation of § 45 KWahlG NRW, e.g. `cite("Abs. 3 Satz 1")`.
 pub fn cite(part: &str) -> String {
     format!("§ 45 {part} KWahlG NRW")
 }
+
+/// Why a barred successor must prove the end of the bar (the Hinderungsgrund).
+pub const BAR_CITATION: &str = "§ 13 KWahlG NRW, § 69 Abs. 2 i. V. m. § 62 Nr. 5 KWahlO NRW";
 
 /// The reason a candidate is passed over, with its citation; `None` if he can succeed.
 pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<(&'static str, String)> {
@@ -66,17 +72,12 @@ fn consider(s: &Standing, c: &Candidate, chosen_reason: &str, trail: &mut Vec<Tr
     notes(c, trail);
     trail.push(TrailStep::new(Some(&c.id), Verdict::Chosen, chosen_reason, cite("Abs. 2 Satz 1")));
     if c.is_barred() {
-        trail.push(TrailStep::new(
-            Some(&c.id),
-            Verdict::Noted,
-            "barred_must_prove_end",
-            "§ 13 KWahlG NRW, § 69 Abs. 2 i. V. m. § 62 Nr. 5 KWahlO NRW",
-        ));
+        trail.push(TrailStep::new(Some(&c.id), Verdict::Noted, "barred_must_prove_end", BAR_CITATION));
     }
     true
 }
 
-pub(super) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
+pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
     let loc = body.locate(q.departed).ok_or_else(|| DecideError::UnknownMember(q.departed.to_owned()))?;
     let list = body.list(loc.list);
     let departed = &list.candidates[loc.cand];
@@ -128,4 +129,56 @@ pub(super) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
     trail.push(TrailStep::new(None, Verdict::Noted, "list_exhausted", cite("Abs. 5 Satz 1")));
     trail.push(TrailStep::new(None, Verdict::Noted, "statutory_size_reduced", cite("Abs. 5 Satz 2")));
     Ok(Decision { outcome: Outcome::Vacant { reason: VacancyReason::ListExhausted, statutory_size: reduced }, trail })
+}
+
+/// The Nachrückerliste of one list (see [`super::order`]).
+pub(crate) fn list_order(s: &Standing, list: &List) -> ListOrder {
+    let mut out = ListOrder::new(&list.id);
+    if list.kind == ListKind::Individual {
+        // § 45 Abs. 5 Satz 1: no list behind an individual candidate; his seat stays vacant
+        out.notes.push(TrailStep::new(None, Verdict::Noted, "individual_candidate", cite("Abs. 5 Satz 1")));
+        return out;
+    }
+    for c in in_list_order(&list.candidates) {
+        match exclusion(s, c) {
+            Some((reason, citation)) => out.passed_over.push(passed(c, reason, citation)),
+            None => {
+                notes(c, &mut out.notes);
+                barred_note(c, BAR_CITATION, &mut out.notes);
+                out.order.push(c.id.clone());
+            }
+        }
+    }
+    // candidates without a list position (district only) are not on the Reserveliste (§ 45 Abs. 2 Satz 1)
+    for c in list.candidates.iter().filter(|c| c.position.is_none()) {
+        out.passed_over.push(passed(c, "no_list_position", cite("Abs. 2 Satz 1")));
+    }
+    // Ersatzbewerber: priority for the seated member they are named for, unless § 45 Abs. 4 takes it
+    for sub in list.candidates.iter().filter(|c| c.substitute_for.is_some()) {
+        let Some(member) = list.candidates.iter().find(|m| Some(m.id.as_str()) == sub.substitute_for.as_deref()) else {
+            continue;
+        };
+        let Some(seat) = &member.seat else { continue };
+        if exclusion(s, sub).is_some() {
+            continue; // passed over anyway; already listed
+        }
+        if member.district.is_some() && seat.via != SeatVia::District {
+            out.notes.push(TrailStep::new(
+                Some(&sub.id),
+                Verdict::Noted,
+                "substitute_without_priority",
+                cite("Abs. 4"),
+            ));
+        } else {
+            out.substitutes.push(SubstitutePriority {
+                candidate: sub.id.clone(),
+                substitute_for: member.id.clone(),
+                citation: cite("Abs. 2 Satz 1"),
+            });
+        }
+    }
+    if out.order.is_empty() {
+        out.notes.push(TrailStep::new(None, Verdict::Noted, "list_exhausted", cite("Abs. 5 Satz 1")));
+    }
+    out
 }

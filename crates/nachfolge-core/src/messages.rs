@@ -1,4 +1,4 @@
-//! The public message contract: the `data` of every inbound and outbound event (CONTRACT.md), and the
+//! The public message contract: the `data` of every inbound and outbound event (docs/contract.md), and the
 //! CloudEvents 1.0 envelope. JSON Schemas are generated from these types (`nachfolge schema`).
 
 use chrono::{DateTime, FixedOffset, NaiveDate, Utc};
@@ -512,34 +512,57 @@ pub struct MessageRejected {
     pub reason: String,
 }
 
+/// An outbound event's payload, tied to its CloudEvents `type`.
+pub trait Event: Serialize {
+    /// The event type, e.g. `succession.determined` (routing key on `nachfolge.events`).
+    const TYPE: &'static str;
+}
+
+macro_rules! events {
+    ($($payload:ty => $ty:literal,)*) => {
+        $(impl Event for $payload { const TYPE: &'static str = $ty; })*
+        /// The JSON Schemas of the outbound events, by type.
+        fn event_schemas() -> Vec<(&'static str, Value)> {
+            vec![$((<$payload as Event>::TYPE, schema::<$payload>()),)*]
+        }
+    };
+}
+
+events! {
+    BodyRegistered => "body.registered",
+    SuccessionDetermined => "succession.determined",
+    SeatLeftVacant => "seat.left_vacant",
+    LotRequested => "lot.requested",
+    SuccessorNotified => "successor.notified",
+    NotificationFailed => "notification.failed",
+    DeadlineSet => "deadline.set",
+    DeclarationRecorded => "declaration.recorded",
+    DeclarationRejected => "declaration.rejected",
+    MembershipChanged => "membership.changed",
+    AnnouncementIssued => "announcement.issued",
+    ObjectionPeriodEnded => "objection_period.ended",
+    MessageRejected => "message.rejected",
+}
+
+fn schema<T: JsonSchema>() -> Value {
+    // a generated schema is a JSON object by construction: failing here is a bug, not bad input
+    serde_json::to_value(schemars::schema_for!(T)).expect("a generated JSON Schema serialises")
+}
+
 /// The JSON Schemas of the snapshot and of every inbound and outbound message, by name.
 pub fn schemas() -> Vec<(&'static str, Value)> {
-    fn s<T: JsonSchema>() -> Value {
-        serde_json::to_value(schemars::schema_for!(T)).unwrap_or(Value::Null)
-    }
-    vec![
-        ("cloudevent", s::<CloudEvent>()),
-        ("election.snapshot", s::<Snapshot>()),
-        ("election.registered", s::<Snapshot>()),
-        ("candidate.fact_recorded", s::<FactRecorded>()),
-        ("vacancy.reported", s::<VacancyReported>()),
-        ("notification.served", s::<NotificationServed>()),
-        ("declaration.received", s::<DeclarationReceived>()),
-        ("bar.cured", s::<BarCuredReceived>()),
-        ("lot.drawn", s::<LotDrawn>()),
-        ("review.decided", s::<ReviewDecided>()),
-        ("body.registered", s::<BodyRegistered>()),
-        ("succession.determined", s::<SuccessionDetermined>()),
-        ("seat.left_vacant", s::<SeatLeftVacant>()),
-        ("lot.requested", s::<LotRequested>()),
-        ("successor.notified", s::<SuccessorNotified>()),
-        ("notification.failed", s::<NotificationFailed>()),
-        ("deadline.set", s::<DeadlineSet>()),
-        ("declaration.recorded", s::<DeclarationRecorded>()),
-        ("declaration.rejected", s::<DeclarationRejected>()),
-        ("membership.changed", s::<MembershipChanged>()),
-        ("announcement.issued", s::<AnnouncementIssued>()),
-        ("objection_period.ended", s::<ObjectionPeriodEnded>()),
-        ("message.rejected", s::<MessageRejected>()),
-    ]
+    let mut all = vec![
+        ("cloudevent", schema::<CloudEvent>()),
+        ("election.snapshot", schema::<Snapshot>()),
+        ("election.registered", schema::<Snapshot>()),
+        ("candidate.fact_recorded", schema::<FactRecorded>()),
+        ("vacancy.reported", schema::<VacancyReported>()),
+        ("notification.served", schema::<NotificationServed>()),
+        ("declaration.received", schema::<DeclarationReceived>()),
+        ("bar.cured", schema::<BarCuredReceived>()),
+        ("lot.drawn", schema::<LotDrawn>()),
+        ("review.decided", schema::<ReviewDecided>()),
+    ];
+    all.extend(event_schemas());
+    all
 }

@@ -1,16 +1,16 @@
-//! Who succeeds: one rule set per Land, chosen by the body's `land`.
+//! Who succeeds: one rule set per Land, reached through the Land's law ([`crate::land::LandLaw::decide`]).
 //!
-//! * [`nrw`]: § 45 KWahlG NRW (Ersatzbewerber, then list order).
-//! * [`hessen`]: § 34 KWG (most personal votes, list order on ties; lot in a majority election).
+//! * [`nw`]: § 45 KWahlG NRW (Ersatzbewerber, then list order).
+//! * [`he`]: § 34 KWG (most personal votes, list order on ties; lot in a majority election).
 //!
-//! Adding a Land means adding one module with a `decide` function and its tests, and one arm in
-//! [`decide`]. Rule sets are pure: the body and a [`Query`] in, a [`Decision`] with its trail out.
+//! Rule sets are pure: the body and a [`Query`] in, a [`Decision`] with its trail out. What every rule set
+//! shares lives here: the [`Standing`] of a candidate at the reference time and the list order.
 
-pub mod hessen;
-pub mod nrw;
+pub mod he;
+pub mod nw;
 pub mod order;
 
-pub use order::{succession_order, SuccessionOrder};
+pub use order::{ListOrder, PassedOver, SubstitutePriority, SuccessionOrder};
 
 use std::collections::HashSet;
 
@@ -18,8 +18,8 @@ use chrono::{DateTime, NaiveDate, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::deadline::local_date;
-use crate::model::{Body, Candidate, Fact, Land, SeatVia};
+use crate::calendar::local_date;
+use crate::model::{Body, Candidate, Fact, SeatVia};
 use crate::trail::TrailStep;
 
 /// What the rules are asked: who succeeds the departed member at the reference time.
@@ -33,8 +33,9 @@ pub struct Query<'a> {
     pub at: DateTime<Utc>,
     /// Hessen majority election: the winner of the lot, once drawn (§ 34 Abs. 1a KWG).
     pub lot_winner: Option<&'a str>,
-    /// The case being decided; its own pending successor (if any) does not count as "called".
-    pub case: Option<&'a str>,
+    /// Candidates offered another vacancy and not yet decided (the pending successors of the council's
+    /// other open cases): they count as called.
+    pub pending: Vec<&'a str>,
 }
 
 /// Why a seat stays vacant.
@@ -79,28 +80,16 @@ pub enum DecideError {
     LotWinnerNotTied(String),
 }
 
-/// Determine the successor under the rule set of the body's Land.
-pub fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
-    if body.locate(q.departed).is_none() {
-        return Err(DecideError::UnknownMember(q.departed.to_owned()));
-    }
-    match body.land() {
-        Land::Nw => nrw::decide(body, q),
-        Land::He => hessen::decide(body, q),
-    }
-}
-
 /// Facts of one candidate evaluated at the reference time; shared by the rule sets.
-pub(crate) struct Standing<'a> {
+pub struct Standing<'a> {
     pub body: &'a Body,
     pub reference: NaiveDate,
     pending: HashSet<&'a str>,
 }
 
 impl<'a> Standing<'a> {
-    pub fn new(body: &'a Body, q: &Query) -> Self {
-        let pending = body.pending_successors().filter(|(_, case)| Some(*case) != q.case).map(|(c, _)| c).collect();
-        Standing { body, reference: local_date(q.at), pending }
+    pub fn new(body: &'a Body, q: &Query<'a>) -> Self {
+        Standing { body, reference: local_date(q.at), pending: q.pending.iter().copied().collect() }
     }
     pub fn seated(&self, c: &Candidate) -> bool {
         c.seat.is_some()

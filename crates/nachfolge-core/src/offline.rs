@@ -3,10 +3,10 @@
 use chrono::{DateTime, FixedOffset, Utc};
 use serde_json::{json, Value};
 
-use crate::case::check_vacancy;
 use crate::messages::VacancyReported;
 use crate::model::{parse_json, parse_snapshot, Body};
-use crate::rules::{self, Outcome, Query};
+use crate::procedure::check_vacancy;
+use crate::rules::{Outcome, Query};
 
 /// `nachfolge decide`: determine the successor for a vacancy, offline. Returns the one JSON object the
 /// command prints, or an error message naming the field (exit 2).
@@ -16,8 +16,8 @@ pub fn decide(election: &[u8], vacancy: &[u8], at: Option<DateTime<FixedOffset>>
     let v: VacancyReported = parse_json(vacancy).map_err(|e| format!("vacancy: {e}"))?;
     let seat = check_vacancy(&body, &v).map_err(|e| format!("vacancy: {e}"))?;
     let at: DateTime<Utc> = at.unwrap_or(v.effective_at).with_timezone(&Utc);
-    let q = Query { departed: &v.member, departed_via: Some(seat.via), at, lot_winner: None, case: None };
-    let d = rules::decide(&body, &q).map_err(|e| format!("vacancy: {e}"))?;
+    let q = Query { departed: &v.member, departed_via: Some(seat.via), at, lot_winner: None, pending: vec![] };
+    let d = body.decide(&q).map_err(|e| format!("vacancy: {e}"))?;
     Ok(match d.outcome {
         Outcome::Successor { candidate, list, barred } => {
             json!({"outcome": "successor", "successor": candidate, "list": list, "barred": barred, "trail": d.trail})
@@ -35,7 +35,7 @@ pub fn decide(election: &[u8], vacancy: &[u8], at: Option<DateTime<FixedOffset>>
 pub fn succession_order(election: &[u8], at: DateTime<Utc>) -> Result<Value, String> {
     let snapshot = parse_snapshot(election).map_err(|e| format!("election: {e}"))?;
     let body = Body::from_snapshot(snapshot).map_err(|e| format!("election: {e}"))?;
-    serde_json::to_value(rules::succession_order(&body, at)).map_err(|e| e.to_string())
+    serde_json::to_value(body.succession_order(at)).map_err(|e| e.to_string())
 }
 
 /// `nachfolge schema`: every JSON Schema, keyed by message type.
@@ -43,15 +43,4 @@ pub fn schema() -> Value {
     let map: serde_json::Map<String, Value> =
         crate::messages::schemas().into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
     Value::Object(map)
-}
-
-/// Read a file argument; `-` is standard input.
-pub fn read_input(path: &str) -> std::io::Result<Vec<u8>> {
-    if path == "-" {
-        let mut buf = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf)?;
-        Ok(buf)
-    } else {
-        std::fs::read(path)
-    }
 }

@@ -1,0 +1,122 @@
+//! Hessen: Hessisches Kommunalwahlgesetz (KWG), § 34 "Nachrücken", with § 23 KWG (acquisition of
+//! membership, bars), the Kommunalwahlordnung (KWO), the HVwZG, the HVwVfG and the Hessisches
+//! Feiertagsgesetz. Who succeeds: `rules/he.rs`. Readings taken: docs/legal.md.
+
+use chrono::{Datelike, NaiveDate};
+
+use super::{Acceptance, Land, LandLaw, Objection, Procedure, Review, Span, Texts};
+use crate::calendar::easter_sunday;
+use crate::model::{Body, ElectoralSystem, Snapshot, ValidationError};
+use crate::rules::{self, DecideError, Decision, ListOrder, Query, Standing};
+
+/// Hessen.
+pub(super) struct He;
+
+static PROCEDURE: Procedure = Procedure {
+    // § 34 Abs. 3 Satz 2 i. V. m. § 23 KWG
+    acceptance: Acceptance::WithDetermination,
+    determination_mail: "he_determination",
+    next_round_citation: None,
+    bar_citation: rules::he::BAR_CITATION,
+    objection: Objection {
+        span: Span::Weeks(2),
+        reason: "two_weeks_after_announcement",
+        citation: "§ 34 Abs. 4 Satz 1 i. V. m. § 25 Abs. 1 KWG",
+    },
+    review: Review {
+        council_refused: None,
+        citation: "§ 34 Abs. 4 Satz 2 KWG",
+        council_in_place_of_officer: Some("§ 34 Abs. 4 Satz 3 KWG"),
+    },
+    texts: Texts {
+        template_prefix: "he",
+        determination_subject: "Feststellung des Nachrückens, Vertretung „{name}“",
+        barred_subject: "Feststellung des Nachrückens, Vertretung „{name}“ – Nachweis über die Beseitigung des Hinderungsgrundes",
+        announcement_basis: "§ 34 Abs. 3 Satz 1 KWG i. V. m. § 58 KWO",
+        announcement_remedy: "Einspruch binnen zwei Wochen nach der Bekanntmachung (§ 34 Abs. 4 Satz 1 i. V. m. § 25 KWG)",
+        review_basis: "§ 34 Abs. 4 KWG i. V. m. § 26 KWG",
+        review_remedy: "Klage vor dem Verwaltungsgericht binnen eines Monats nach Zustellung des Beschlusses (§ 34 Abs. 4 Satz 1 i. V. m. § 27 KWG)",
+        successor_title: "Bekanntmachung über das Nachrücken in die Vertretung „{name}“",
+        vacancy_title: "Bekanntmachung über das Leerbleiben eines Sitzes in der Vertretung „{name}“",
+        not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft in der Vertretung „{name}“",
+        review_title: "Bekanntmachung der Entscheidung im Wahlprüfungsverfahren über das Nachrücken in die Vertretung „{name}“",
+    },
+};
+
+impl LandLaw for He {
+    fn land(&self) -> Land {
+        Land::He
+    }
+
+    fn validate(&self, s: &Snapshot) -> Result<(), ValidationError> {
+        if s.body.electoral_system == ElectoralSystem::Majority && s.lists.len() != 1 {
+            return Err(ValidationError::new(
+                "lists",
+                format!("a majority election has exactly one admitted list (§ 1 Abs. 2 KWG), found {}", s.lists.len()),
+            ));
+        }
+        for (li, list) in s.lists.iter().enumerate() {
+            for (ci, c) in list.candidates.iter().enumerate() {
+                if c.votes.is_none() {
+                    return Err(ValidationError::new(
+                        format!("lists[{li}].candidates[{ci}].votes"),
+                        "is required in a Hessen body (§ 34 Abs. 1 KWG ranks by personal votes)",
+                    ));
+                }
+                if c.substitute_for.is_some() {
+                    return Err(ValidationError::new(
+                        format!("lists[{li}].candidates[{ci}].substitute_for"),
+                        "Ersatzbewerber exist only in NRW (§ 45 Abs. 2 KWahlG NRW)",
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn decide(&self, body: &Body, q: &Query) -> Result<Decision, DecideError> {
+        rules::he::decide(body, q)
+    }
+
+    fn list_order(&self, body: &Body, s: &Standing, list: usize) -> ListOrder {
+        rules::he::list_order(s, body.list(list), body.info().electoral_system == ElectoralSystem::Majority)
+    }
+
+    /// § 1 Hessisches Feiertagsgesetz (HFeiertagsG), which also lists Ostersonntag and Pfingstsonntag
+    /// (Sundays anyway).
+    fn holiday_name(&self, d: NaiveDate) -> Option<&'static str> {
+        let fixed = match (d.month(), d.day()) {
+            (1, 1) => Some("Neujahr"),
+            (5, 1) => Some("Tag der Arbeit"),
+            (10, 3) => Some("Tag der Deutschen Einheit"),
+            (12, 25) => Some("1. Weihnachtstag"),
+            (12, 26) => Some("2. Weihnachtstag"),
+            _ => None,
+        };
+        if fixed.is_some() {
+            return fixed;
+        }
+        match d.signed_duration_since(easter_sunday(d.year())?).num_days() {
+            -2 => Some("Karfreitag"),
+            0 => Some("Ostersonntag"),
+            1 => Some("Ostermontag"),
+            39 => Some("Christi Himmelfahrt"),
+            49 => Some("Pfingstsonntag"),
+            50 => Some("Pfingstmontag"),
+            60 => Some("Fronleichnam"),
+            _ => None,
+        }
+    }
+
+    fn service_act(&self) -> &'static str {
+        "HVwZG"
+    }
+
+    fn procedure_act(&self) -> &'static str {
+        "HVwVfG"
+    }
+
+    fn procedure(&self) -> &'static Procedure {
+        &PROCEDURE
+    }
+}

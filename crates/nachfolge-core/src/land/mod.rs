@@ -1,0 +1,212 @@
+//! The Länder: which law applies to a council, and the one place where a Land is registered.
+//!
+//! Every Land implements [`LandLaw`] in a file of its own (`land/nw.rs`, `land/he.rs`): who succeeds (its
+//! rule set under `rules/`), its public holidays and the acts its periods and service are cited from, and
+//! the [`Procedure`] that follows a determination. The procedure (`crate::procedure`) never asks *which*
+//! Land a council belongs to, only what its law says; adding a Land is a new file per concern plus one
+//! line in [`Land::law`] (docs/architecture.md, "Adding a Land").
+
+mod he;
+mod nw;
+
+use chrono::{DateTime, NaiveDate, Utc};
+
+use crate::calendar::berlin;
+pub use crate::model::Land;
+use crate::model::{Body, Snapshot, ValidationError};
+use crate::rules::{DecideError, Decision, ListOrder, Query, Standing, SuccessionOrder};
+
+impl Body {
+    /// Validate a snapshot (docs/contract.md, "Validation": the checks every Land shares, then its Land's
+    /// own) and build the aggregate.
+    pub fn from_snapshot(snapshot: Snapshot) -> Result<Body, ValidationError> {
+        crate::model::validate(&snapshot)?;
+        snapshot.body.land.law().validate(&snapshot)?;
+        Ok(Body::indexed(snapshot))
+    }
+
+    /// Determine the successor of `q.departed` under the rule set of the body's Land.
+    pub fn decide(&self, q: &Query) -> Result<Decision, DecideError> {
+        if self.locate(q.departed).is_none() {
+            return Err(DecideError::UnknownMember(q.departed.to_owned()));
+        }
+        self.land().law().decide(self, q)
+    }
+
+    /// The succession order (Nachrückerliste) of every list, judged at `at`.
+    pub fn succession_order(&self, at: DateTime<Utc>) -> SuccessionOrder {
+        let q = Query { departed: "", departed_via: None, at, lot_winner: None, pending: vec![] };
+        let s = Standing::new(self, &q);
+        let law = self.land().law();
+        let lists = (0..self.snapshot.lists.len()).map(|l| law.list_order(self, &s, l)).collect();
+        SuccessionOrder { body: self.id().to_owned(), land: self.land(), at: berlin(at), lists }
+    }
+}
+
+impl Land {
+    /// The law of this Land: **the registration point** of a Land.
+    pub fn law(self) -> &'static dyn LandLaw {
+        match self {
+            Land::Nw => &nw::Nw,
+            Land::He => &he::He,
+        }
+    }
+
+    /// The name of the gesetzlicher Feiertag on `d` in this Land, if any.
+    pub fn holiday_name(self, d: NaiveDate) -> Option<&'static str> {
+        self.law().holiday_name(d)
+    }
+
+    /// Whether `d` is a gesetzlicher Feiertag in this Land.
+    pub fn is_public_holiday(self, d: NaiveDate) -> bool {
+        self.holiday_name(d).is_some()
+    }
+
+    /// Whether `d` is a working day (Werktag in the sense of § 31 Abs. 3 Satz 1 VwVfG): neither a
+    /// Saturday, a Sunday nor a public holiday of this Land.
+    pub fn is_working_day(self, d: NaiveDate) -> bool {
+        !crate::calendar::is_weekend(d) && !self.is_public_holiday(d)
+    }
+
+    /// All public holidays of this Land in `year`, sorted by date. Empty if the year is outside the
+    /// range chrono can represent.
+    pub fn holidays(self, year: i32) -> Vec<(NaiveDate, &'static str)> {
+        let (Some(first), Some(last)) = (NaiveDate::from_ymd_opt(year, 1, 1), NaiveDate::from_ymd_opt(year, 12, 31))
+        else {
+            return Vec::new();
+        };
+        first
+            .iter_days()
+            .take_while(|d| *d <= last)
+            .filter_map(|d| self.holiday_name(d).map(|name| (d, name)))
+            .collect()
+    }
+}
+
+/// What a Land's law says, as far as the worker needs it. Implemented once per Land.
+pub trait LandLaw: Sync {
+    /// The Land's code.
+    fn land(&self) -> Land;
+
+    // --- the snapshot ---------------------------------------------------------------------------------
+
+    /// Land-specific validation of a snapshot (after the checks every Land shares); the error names the
+    /// field.
+    fn validate(&self, snapshot: &Snapshot) -> Result<(), ValidationError>;
+
+    // --- who succeeds (the rule set, `rules/<land>.rs`) ------------------------------------------------
+
+    /// Determine the successor of `q.departed`, with the trail.
+    fn decide(&self, body: &Body, q: &Query) -> Result<Decision, DecideError>;
+
+    /// The Nachrückerliste of list `list` (index into `body.snapshot.lists`): the order in which its
+    /// candidates would succeed now, with the same exclusions as [`LandLaw::decide`].
+    fn list_order(&self, body: &Body, s: &Standing, list: usize) -> ListOrder;
+
+    // --- deadlines --------------------------------------------------------------------------------------
+
+    /// The gesetzlicher Feiertag on `d`, if any (the Land's Feiertagsgesetz).
+    fn holiday_name(&self, d: NaiveDate) -> Option<&'static str>;
+
+    /// The Land's Verwaltungszustellungsgesetz, as cited (e.g. `LZG NRW`).
+    fn service_act(&self) -> &'static str;
+
+    /// The Land's Verwaltungsverfahrensgesetz, as cited (e.g. `VwVfG NRW`).
+    fn procedure_act(&self) -> &'static str;
+
+    // --- the procedure after the determination ---------------------------------------------------------
+
+    /// How the procedure runs after a determination, with its citations and wording.
+    fn procedure(&self) -> &'static Procedure;
+}
+
+/// How a determined successor becomes a member.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Acceptance {
+    /// The successor is asked to declare within one week after service whether he accepts; silence is
+    /// acceptance, a refusal or a reservation is refusal and cannot be withdrawn; membership starts with
+    /// the acceptance. A barred successor must also prove the end of the bar within the week, else he is
+    /// deemed to have refused (NRW § 45 Abs. 6 KWahlG).
+    Declaration,
+    /// The successor is a member with the determination; a barred one without voting right, who must
+    /// prove the end of the bar within one week after service, else his membership is deemed not acquired,
+    /// retroactively (Hessen § 34 Abs. 3 i. V. m. § 23 Abs. 2 KWG).
+    WithDetermination,
+}
+
+/// The length of the objection period after an announcement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Span {
+    /// Calendar months (§ 188 Abs. 2 and 3 BGB).
+    Months(u32),
+    /// Weeks (§ 188 Abs. 2 BGB).
+    Weeks(u32),
+}
+
+/// The Einspruch against an announced determination.
+#[derive(Debug, Clone, Copy)]
+pub struct Objection {
+    pub span: Span,
+    /// Trail reason of the period, e.g. `one_month_after_announcement`.
+    pub reason: &'static str,
+    pub citation: &'static str,
+}
+
+/// The review of a determination (Wahlprüfung / Einspruchsentscheidung).
+#[derive(Debug, Clone, Copy)]
+pub struct Review {
+    /// The council may decide (`decided_by: council`); `None`: only the returning officer decides, and the
+    /// text says why a council decision is refused.
+    pub council_refused: Option<&'static str>,
+    /// Citation of a decision on an objection against a determination.
+    pub citation: &'static str,
+    /// Citation of the council's own determination while the returning officer made none (a lot not
+    /// drawn); `None`: the Land has no such rule.
+    pub council_in_place_of_officer: Option<&'static str>,
+}
+
+/// The German wording of a Land's announcements and e-mails (`{name}` stands for the council's name).
+#[derive(Debug, Clone, Copy)]
+pub struct Texts {
+    /// Template name prefix under `config/templates/` (`nrw`, `he`).
+    pub template_prefix: &'static str,
+    /// Subject of the e-mail to a determined successor.
+    pub determination_subject: &'static str,
+    /// Subject of the e-mail to a barred successor (if it differs).
+    pub barred_subject: &'static str,
+    /// The legal basis of an announcement of a determination or vacancy.
+    pub announcement_basis: &'static str,
+    /// The remedy against a determination or vacancy announced.
+    pub announcement_remedy: &'static str,
+    /// The legal basis of an announcement of a review decision.
+    pub review_basis: &'static str,
+    /// The remedy against a review decision.
+    pub review_remedy: &'static str,
+    /// Titles by announcement kind.
+    pub successor_title: &'static str,
+    pub vacancy_title: &'static str,
+    pub not_acquired_title: &'static str,
+    pub review_title: &'static str,
+}
+
+/// The procedure after a determination, as a Land's law shapes it.
+#[derive(Debug, Clone, Copy)]
+pub struct Procedure {
+    pub acceptance: Acceptance,
+    /// The mail template to a determined successor (under `config/templates/mail/`).
+    pub determination_mail: &'static str,
+    /// Noted at the head of the trail of a round after a refusal in the same case; `None`: no note.
+    pub next_round_citation: Option<&'static str>,
+    /// Why a barred successor must prove the end of the bar.
+    pub bar_citation: &'static str,
+    pub objection: Objection,
+    pub review: Review,
+    pub texts: Texts,
+}
+
+impl Texts {
+    /// A text with `{name}` replaced by the council's name.
+    pub fn with_name(text: &str, name: &str) -> String {
+        text.replace("{name}", name)
+    }
+}

@@ -1,0 +1,106 @@
+//! Nordrhein-Westfalen: Kommunalwahlgesetz (KWahlG NRW), § 45 "Ersatzbestimmung von Vertretern", with the
+//! Kommunalwahlordnung (KWahlO NRW), the Landeszustellungsgesetz (LZG NRW), the VwVfG NRW and the
+//! Feiertagsgesetz NW. Who succeeds: `rules/nw.rs`. Readings taken: docs/legal.md.
+
+use chrono::{Datelike, NaiveDate};
+
+use super::{Acceptance, Land, LandLaw, Objection, Procedure, Review, Span, Texts};
+use crate::calendar::easter_sunday;
+use crate::model::{Body, ElectoralSystem, Snapshot, ValidationError};
+use crate::rules::{self, DecideError, Decision, ListOrder, Query, Standing};
+
+/// Nordrhein-Westfalen.
+pub(super) struct Nw;
+
+static PROCEDURE: Procedure = Procedure {
+    // § 45 Abs. 6 Satz 2–6 KWahlG NRW
+    acceptance: Acceptance::Declaration,
+    determination_mail: "nrw_offer",
+    next_round_citation: Some("§ 45 Abs. 2 Satz 2 KWahlG NRW"),
+    bar_citation: rules::nw::BAR_CITATION,
+    objection: Objection {
+        span: Span::Months(1),
+        reason: "one_month_after_announcement",
+        citation: "§ 45 Abs. 6 Satz 8 i. V. m. § 39 Abs. 1 KWahlG NRW",
+    },
+    review: Review {
+        council_refused: Some(
+            "decided_by: in NRW the returning officer decides objections against his determination, in place of the council (§ 45 Abs. 6 Satz 8 KWahlG NRW)",
+        ),
+        citation: "§ 45 Abs. 6 Satz 8 KWahlG NRW",
+        council_in_place_of_officer: None,
+    },
+    texts: Texts {
+        template_prefix: "nrw",
+        determination_subject: "Feststellung als Listennachfolger, Vertretung „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
+        barred_subject: "Feststellung als Listennachfolger, Vertretung „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
+        announcement_basis: "§ 45 Abs. 6 Satz 7 KWahlG NRW",
+        announcement_remedy: "Einspruch binnen eines Monats nach der Bekanntmachung (§ 45 Abs. 6 Satz 8 i. V. m. § 39 Abs. 1 KWahlG NRW)",
+        review_basis: "§ 45 Abs. 6 Satz 8 KWahlG NRW",
+        review_remedy: "Klage vor dem Verwaltungsgericht binnen eines Monats nach Zustellung der Entscheidung (§ 45 Abs. 6 Satz 8 i. V. m. § 41 KWahlG NRW)",
+        successor_title: "Bekanntmachung über die Feststellung eines Listennachfolgers für die Vertretung „{name}“",
+        vacancy_title: "Bekanntmachung über das Freibleiben eines Sitzes in der Vertretung „{name}“",
+        not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft in der Vertretung „{name}“",
+        review_title: "Bekanntmachung der Entscheidung über Einsprüche gegen die Feststellung der Listennachfolge für die Vertretung „{name}“",
+    },
+};
+
+impl LandLaw for Nw {
+    fn land(&self) -> Land {
+        Land::Nw
+    }
+
+    fn validate(&self, s: &Snapshot) -> Result<(), ValidationError> {
+        if s.body.electoral_system == ElectoralSystem::Majority {
+            return Err(ValidationError::new(
+                "body.electoral_system",
+                "majority election is only modelled for Hessen (§ 34 Abs. 1a KWG)",
+            ));
+        }
+        Ok(())
+    }
+
+    fn decide(&self, body: &Body, q: &Query) -> Result<Decision, DecideError> {
+        rules::nw::decide(body, q)
+    }
+
+    fn list_order(&self, body: &Body, s: &Standing, list: usize) -> ListOrder {
+        rules::nw::list_order(s, body.list(list))
+    }
+
+    /// § 2 Feiertagsgesetz NW.
+    fn holiday_name(&self, d: NaiveDate) -> Option<&'static str> {
+        let fixed = match (d.month(), d.day()) {
+            (1, 1) => Some("Neujahr"),
+            (5, 1) => Some("Tag der Arbeit"),
+            (10, 3) => Some("Tag der Deutschen Einheit"),
+            (11, 1) => Some("Allerheiligen"),
+            (12, 25) => Some("1. Weihnachtstag"),
+            (12, 26) => Some("2. Weihnachtstag"),
+            _ => None,
+        };
+        if fixed.is_some() {
+            return fixed;
+        }
+        match d.signed_duration_since(easter_sunday(d.year())?).num_days() {
+            -2 => Some("Karfreitag"),
+            1 => Some("Ostermontag"),
+            39 => Some("Christi Himmelfahrt"),
+            50 => Some("Pfingstmontag"),
+            60 => Some("Fronleichnam"),
+            _ => None,
+        }
+    }
+
+    fn service_act(&self) -> &'static str {
+        "LZG NRW"
+    }
+
+    fn procedure_act(&self) -> &'static str {
+        "VwVfG NRW"
+    }
+
+    fn procedure(&self) -> &'static Procedure {
+        &PROCEDURE
+    }
+}

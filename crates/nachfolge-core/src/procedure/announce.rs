@@ -1,0 +1,266 @@
+//! What the procedure tells the world: OParl payloads, the announcement (Bekanntmachung) with its objection
+//! period, and the end of that period.
+
+use super::*;
+
+impl Machine<'_> {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn membership(
+        &self,
+        case: &str,
+        person: &str,
+        change: MembershipChange,
+        basis: MembershipBasis,
+        at: DateTime<Utc>,
+        voting_right: bool,
+        start: Option<NaiveDate>,
+    ) -> MembershipChanged {
+        let body = self.body.id();
+        let list = self.body.list_of(person).map(|l| l.id.clone()).unwrap_or_default();
+        let day = local_date(at);
+        let (start_date, end_date) = match change {
+            MembershipChange::Left => (start, Some(day)),
+            // an update (Hessen: full rights from the proof, § 23 Abs. 2 KWG) keeps the membership's start
+            _ => (start.or(Some(day)), None),
+        };
+        // One OParl Membership per person and start date: a person can hold a seat twice in a term (e.g. after
+        // a review). `created` is derived from the start (the same in every event of the membership),
+        // `modified` is the moment of this change.
+        let id = match start_date {
+            Some(d) => format!("urn:nachfolge:{body}:membership:{person}:{d}"),
+            None => format!("urn:nachfolge:{body}:membership:{person}"),
+        };
+        let created = start_date.map(start_of_day).unwrap_or(self.now).min(self.now);
+        MembershipChanged {
+            body: body.to_owned(),
+            case: case.to_owned(),
+            change,
+            person: self.person(person),
+            list: list.clone(),
+            effective_at: berlin(at),
+            basis,
+            voting_right,
+            membership: OparlMembership {
+                id,
+                ty: "https://schema.oparl.org/1.1/Membership".into(),
+                person: format!("urn:nachfolge:{body}:person:{person}"),
+                organization: format!("urn:nachfolge:{body}:organization"),
+                role: Some("Mitglied".into()),
+                voting_right,
+                start_date,
+                end_date,
+                on_behalf_of: Some(format!("urn:nachfolge:{body}:list:{list}")),
+                created: berlin(created),
+                modified: berlin(self.now),
+            },
+            organization: Some(self.organization()),
+        }
+    }
+
+    /// The council as an OParl Organization; `memberCount` = the current statutory size.
+    pub(super) fn organization(&self) -> OparlOrganization {
+        let info = self.body.info();
+        OparlOrganization {
+            id: format!("urn:nachfolge:{}:organization", info.id),
+            ty: "https://schema.oparl.org/1.1/Organization".into(),
+            name: info.name.clone(),
+            classification: "Parlament".into(),
+            organization_type: "Gremium".into(),
+            member_count: info.statutory_size,
+            created: berlin(start_of_day(info.term.start).min(self.now)),
+            modified: berlin(self.now),
+        }
+    }
+
+    /// Template context shared by e-mails and announcements: names, dates, and who was passed over.
+    pub(super) fn context(&self, case_id: &str, successor: Option<&str>, trail: &[TrailStep]) -> Value {
+        let info = self.body.info();
+        let case = self.cases.get(case_id);
+        let departed = case.and_then(|c| self.body.candidate(&c.departed));
+        let list = case.and_then(|c| self.body.list_of(&c.departed));
+        let succ = successor.and_then(|s| self.body.candidate(s));
+        let offer = case.and_then(|c| match &c.state {
+            CaseState::Offered(o) => Some(o),
+            _ => None,
+        });
+        let passed_over: Vec<Value> = trail
+            .iter()
+            .filter(|s| s.verdict == Verdict::Skipped && s.reason != "departed")
+            .filter_map(|s| {
+                let c = self.body.candidate(s.candidate.as_deref()?)?;
+                Some(json!({
+                    "id": c.id, "name": c.full_name(), "position": c.position,
+                    "reason": trail::reason_de(&s.reason), "citation": s.citation,
+                }))
+            })
+            .collect();
+        let chosen = trail
+            .iter()
+            .find(|s| s.verdict == Verdict::Chosen)
+            .map(|s| json!({"candidate": s.candidate, "reason": s.reason, "citation": s.citation}));
+        let member_since = offer.and_then(|o| o.member_since).map(|t| german_date(local_date(t)));
+        json!({
+            "land": self.body.land(),
+            "body": { "id": info.id, "name": info.name, "statutory_size": info.statutory_size },
+            "officer": info.returning_officer,
+            "case": case_id,
+            "round": case.map(|c| c.round),
+            "departed": departed.map(|d| json!({"id": d.id, "name": d.full_name()})),
+            "departure_reason": case.map(|c| trail::departure_de(c.reason)),
+            "effective_date": case.map(|c| german_date(local_date(c.effective_at))),
+            "list": list.map(|l| json!({"id": l.id, "name": l.name, "short_name": l.short_name, "kind": l.kind})),
+            "successor": succ.map(|s| json!({
+                "id": s.id, "name": s.full_name(), "position": s.position,
+                "postal_address": s.postal_address, "barred": s.is_barred(), "bar_reason": s.bar_reason(),
+            })),
+            "determined_date": german_date(local_date(offer.map(|o| o.determined_at).unwrap_or(self.now))),
+            "passed_over": passed_over,
+            "chosen": chosen,
+            "member_since": member_since,
+            "email_fiction_days": self.settings.email_fiction_days,
+            "today": german_date(local_date(self.now)),
+            "place": place_of(info.returning_officer.address.as_deref()),
+        })
+    }
+
+    pub(super) fn announce(&mut self, case_id: &str, kind: &str, successor: Option<&str>, trail: &[TrailStep]) {
+        self.announce_with(case_id, kind, successor, trail, Value::Null);
+    }
+
+    /// Issue a public announcement (§ 45 Abs. 6 Satz 7 KWahlG NRW, § 34 Abs. 3 KWG i. V. m. § 58 KWO) and,
+    /// where an objection lies against what it announces, record and time its objection period.
+    pub(super) fn announce_with(
+        &mut self,
+        case_id: &str,
+        kind: &str,
+        successor: Option<&str>,
+        trail: &[TrailStep],
+        extra: Value,
+    ) {
+        let land = self.body.land();
+        let mut context = self.context(case_id, successor, trail);
+        let texts = &self.procedure().texts;
+        let (legal_basis, objection_period_text) = match kind {
+            "review" => (texts.review_basis, texts.review_remedy),
+            _ => (texts.announcement_basis, texts.announcement_remedy),
+        };
+        let title = match kind {
+            "vacancy" => texts.vacancy_title,
+            "not_acquired" => texts.not_acquired_title,
+            "review" => texts.review_title,
+            _ => texts.successor_title,
+        };
+        let title = Texts::with_name(title, &self.body.info().name);
+        // the announcement's number, and its objection period (none against a review decision: court only)
+        let n = self.cases.get(case_id).map_or(0, |c| c.history.announcements.len()) as u32 + 1;
+        let objection = (kind != "review").then(|| objection_period(land, self.now));
+        if let (Some(obj), Some(case)) = (context.as_object_mut(), self.cases.get(case_id)) {
+            if let CaseState::Filled { since, basis, .. } = &case.state {
+                obj.insert("member_since".into(), json!(german_date(local_date(*since))));
+                obj.insert("basis".into(), json!(basis));
+            }
+            if let CaseState::Vacant { reason } = &case.state {
+                obj.insert("reason".into(), json!(reason));
+            }
+            obj.insert("objection_period".into(), json!(objection_period_text));
+            obj.insert("legal_basis".into(), json!(legal_basis));
+            obj.insert("announcement".into(), json!(n));
+            if let Some(p) = &objection {
+                obj.insert(
+                    "objection_period_ends".into(),
+                    json!({"last_day": p.last_day, "ends_at": berlin(p.ends_at), "trail": p.trail}),
+                );
+            }
+            if let Value::Object(extra) = extra {
+                obj.extend(extra);
+            }
+        }
+        self.effects.push(Effect::Announce(Announcement {
+            case: case_id.to_owned(),
+            kind: kind.to_owned(),
+            title,
+            legal_basis: legal_basis.to_owned(),
+            objection_period: objection_period_text.to_owned(),
+            template: format!("{}_{kind}", texts.template_prefix),
+            issued_at: self.now,
+            context,
+        }));
+        if let Some(p) = &objection {
+            self.effects.push(Effect::Schedule {
+                key: objection_timer_key(case_id, n),
+                due_at: p.ends_at + self.settings.deadline_grace,
+                case: case_id.to_owned(),
+                round: 0,
+            });
+        }
+        let record = AnnouncementRecord {
+            n,
+            kind: kind.to_owned(),
+            issued_at: self.now,
+            objection,
+            ended: false,
+            superseded: false,
+        };
+        if let Some(c) = self.cases.get_mut(case_id) {
+            c.history.announcements.push(record);
+        }
+    }
+
+    /// Report every objection period of the case that has ended (`n`: only that announcement's).
+    pub(super) fn objection_ended(&mut self, case_id: &str, n: Option<u32>) -> Result<(), Rejection> {
+        let now = self.now;
+        let due: Vec<AnnouncementRecord> = self
+            .case(case_id)?
+            .history
+            .announcements
+            .iter()
+            .filter(|a| !a.ended && !a.superseded && n.is_none_or(|n| a.n == n))
+            .filter(|a| a.objection.as_ref().is_some_and(|p| now >= p.ends_at))
+            .cloned()
+            .collect();
+        for a in due {
+            let Some(p) = &a.objection else { continue };
+            let data = ObjectionPeriodEnded {
+                body: self.body.id().to_owned(),
+                case: case_id.to_owned(),
+                announcement: a.n,
+                kind: a.kind.clone(),
+                issued_at: berlin(a.issued_at),
+                last_day: p.last_day,
+                ended_at: berlin(p.ends_at),
+                review_pending: false,
+                trail: p.trail.clone(),
+            };
+            self.emit(&data)?;
+            if let Some(r) = self.case_mut(case_id)?.history.announcements.iter_mut().find(|r| r.n == a.n) {
+                r.ended = true;
+            }
+        }
+        Ok(())
+    }
+
+    /// A review annulled or amended the determination: the open objection periods of the case's earlier
+    /// announcements no longer matter; their timers are cancelled.
+    pub(super) fn supersede_objections(&mut self, case_id: &str) -> Result<(), Rejection> {
+        let mut cancel = vec![];
+        for a in self.case_mut(case_id)?.history.announcements.iter_mut() {
+            if a.objection.is_some() && !a.ended && !a.superseded {
+                a.superseded = true;
+                cancel.push(a.n);
+            }
+        }
+        for n in cancel {
+            self.effects.push(Effect::Cancel { key: objection_timer_key(case_id, n) });
+        }
+        Ok(())
+    }
+}
+
+/// The place for the signature line ("Musterstadt, 02.12.2026"): the town after the postal code of the
+/// returning officer's address, if it has one.
+fn place_of(address: Option<&str>) -> Option<String> {
+    let last = address?.rsplit(',').next()?.trim();
+    let (code, town) = last.split_once(' ')?;
+    (code.len() == 5 && code.chars().all(|c| c.is_ascii_digit()) && !town.trim().is_empty())
+        .then(|| town.trim().to_owned())
+}

@@ -1,0 +1,226 @@
+//! The vacancy and the determination (Feststellung): a case is opened for a vacancy, the Land's rule set
+//! decides, and the successor is offered the seat or becomes a member with the determination; a tie in a
+//! majority election waits for the lot (`lot.drawn`).
+
+use super::*;
+
+impl Machine<'_> {
+    pub(super) fn open_case(&mut self, v: VacancyReported) -> Result<(), Rejection> {
+        let seat = check_vacancy(self.body, &v)?;
+        let list = self.body.list_of(&v.member).map(|l| l.id.clone()).unwrap_or_default();
+        // Hessen: a barred successor is a member (without voting right) while his case waits for the proof
+        // (§ 34 Abs. 3 Satz 2 i. V. m. § 23 Abs. 2 KWG). If he leaves before that, his departure is the new
+        // trigger (§ 34 Abs. 1 Satz 1): the earlier case is closed with his membership, and its timer cancelled,
+        // so that the end of his period does not determine a second successor for the same seat.
+        let superseded: Vec<(String, u32, Offer)> = self
+            .cases
+            .values()
+            .filter_map(|c| match &c.state {
+                CaseState::Offered(o) if o.successor == v.member => Some((c.id.clone(), c.round, o.clone())),
+                _ => None,
+            })
+            .collect();
+        for (case_id, round, o) in superseded {
+            self.effects.push(Effect::Cancel { key: timer_key(&case_id, round) });
+            let since = o.member_since.unwrap_or(o.determined_at);
+            self.case_mut(&case_id)?.state =
+                CaseState::Filled { successor: o.successor, since, basis: MembershipBasis::Determination };
+        }
+        *self.case_seq += 1;
+        let id = format!("{}-{}", self.body.id(), self.case_seq);
+        let effective_at = v.effective_at.with_timezone(&Utc);
+        let left_on = local_date(effective_at);
+        if let Some(c) = self.body.candidate_mut(&v.member) {
+            c.seat = None;
+            c.facts.push(match v.reason {
+                // an elected candidate who declines never was a member
+                DepartureReason::Declined => Fact::Declined { on: left_on },
+                _ => Fact::FormerMember { on: left_on },
+            });
+            if v.reason == DepartureReason::Died {
+                c.facts.push(Fact::Died { on: left_on });
+            }
+        }
+        let case = Case {
+            id: id.clone(),
+            departed: v.member.clone(),
+            list: list.clone(),
+            reason: v.reason,
+            effective_at,
+            departed_via: Some(seat.via),
+            opened_at: self.now,
+            round: 0,
+            state: CaseState::AwaitingLot { tied: vec![] },
+            refused: vec![],
+            history: CaseHistory::default(),
+        };
+        self.cases.insert(id.clone(), case);
+        let membership = self.membership(
+            &id,
+            &v.member,
+            MembershipChange::Left,
+            MembershipBasis::Vacancy,
+            effective_at,
+            false,
+            Some(seat.since),
+        );
+        self.emit(&membership)?;
+        self.determine(&id, None)
+    }
+
+    pub(super) fn vacancy_ref(&self, case: &Case) -> VacancyRef {
+        VacancyRef { member: case.departed.clone(), reason: case.reason, effective_at: berlin(case.effective_at) }
+    }
+
+    /// Determine the successor for the next round of a case (Feststellung).
+    pub(super) fn determine(&mut self, case_id: &str, lot_winner: Option<&str>) -> Result<(), Rejection> {
+        let case = self.case(case_id)?.clone();
+        let round = if lot_winner.is_some() { case.round } else { case.round + 1 };
+        // the pending successors of the other open cases count as called; this case's own does not
+        let pending = pending_successors(self.cases).filter(|(_, c)| *c != case_id).map(|(s, _)| s).collect();
+        let query =
+            Query { departed: &case.departed, departed_via: case.departed_via, at: self.now, lot_winner, pending };
+        let decision = self.body.decide(&query).map_err(|e| invalid(e.to_string()))?;
+        let mut trail = decision.trail;
+        // refusals in this case are irrevocable: they are already in the facts (declined); note them
+        if let (false, Some(citation)) = (case.refused.is_empty(), self.procedure().next_round_citation) {
+            trail.insert(0, TrailStep::new(None, Verdict::Noted, format!("round_{round}"), citation));
+        }
+        let vacancy = self.vacancy_ref(&case);
+        match decision.outcome {
+            Outcome::LotRequired { tied } => {
+                self.case_mut(case_id)?.round = round;
+                self.case_mut(case_id)?.state = CaseState::AwaitingLot { tied: tied.clone() };
+                let data =
+                    LotRequested { body: self.body.id().to_owned(), case: case_id.to_owned(), tied, round, trail };
+                self.emit(&data)?;
+            }
+            Outcome::Vacant { reason, statutory_size } => {
+                self.body.snapshot.body.statutory_size = statutory_size;
+                let c = self.case_mut(case_id)?;
+                c.round = round;
+                c.state = CaseState::Vacant { reason };
+                let data = SeatLeftVacant {
+                    body: self.body.id().to_owned(),
+                    case: case_id.to_owned(),
+                    vacancy,
+                    reason,
+                    statutory_size,
+                    round,
+                    trail: trail.clone(),
+                    organization: Some(self.organization()),
+                };
+                self.emit(&data)?;
+                self.announce(case_id, "vacancy", None, &trail);
+            }
+            Outcome::Successor { candidate, list, barred } => {
+                let since = self.now.max(case.effective_at);
+                self.install(case_id, round, &candidate, list, barred, trail, since, true)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Determine `candidate` as successor in round `round` (NRW: the offer with the acceptance procedure,
+    /// § 45 Abs. 6 Satz 2; Hessen: membership with the determination from `since`, § 34 Abs. 3 Satz 2
+    /// i. V. m. § 23 KWG). `announce`: issue the successor announcement where the determination issues it.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn install(
+        &mut self,
+        case_id: &str,
+        round: u32,
+        candidate: &str,
+        list: String,
+        barred: bool,
+        trail: Vec<TrailStep>,
+        since: DateTime<Utc>,
+        announce: bool,
+    ) -> Result<(), Rejection> {
+        let case = self.case(case_id)?.clone();
+        let vacancy = self.vacancy_ref(&case);
+        let offer = Offer {
+            successor: candidate.to_owned(),
+            list,
+            determined_at: self.now,
+            barred,
+            notified_at: None,
+            notification_failed: false,
+            deadline: None,
+            accepted_at: None,
+            proven_at: None,
+            member_since: None,
+            trail: trail.clone(),
+        };
+        {
+            let c = self.case_mut(case_id)?;
+            c.round = round;
+            c.state = CaseState::Offered(offer);
+        }
+        let data = SuccessionDetermined {
+            body: self.body.id().to_owned(),
+            case: case_id.to_owned(),
+            vacancy,
+            successor: self.person(candidate),
+            round,
+            barred,
+            determined_at: berlin(self.now),
+            trail: trail.clone(),
+        };
+        self.emit(&data)?;
+        match self.procedure().acceptance {
+            Acceptance::Declaration => {
+                self.mail(case_id, &trail)?;
+                if announce && self.settings.announce_at_determination {
+                    self.announce(case_id, "successor", Some(candidate), &trail);
+                }
+            }
+            Acceptance::WithDetermination => {
+                // § 23 KWG (since 2005): membership with the determination, not before the departure
+                self.seat(candidate, since);
+                if let Some(o) = self.offer_mut(case_id) {
+                    o.member_since = Some(since);
+                }
+                let m = self.membership(
+                    case_id,
+                    candidate,
+                    MembershipChange::Joined,
+                    MembershipBasis::Determination,
+                    since,
+                    !barred,
+                    None,
+                );
+                self.emit(&m)?;
+                self.mail(case_id, &trail)?;
+                if announce {
+                    self.announce(case_id, "successor", Some(candidate), &trail);
+                }
+                if !barred {
+                    self.case_mut(case_id)?.state = CaseState::Filled {
+                        successor: candidate.to_owned(),
+                        since,
+                        basis: MembershipBasis::Determination,
+                    };
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn seat(&mut self, candidate: &str, since: DateTime<Utc>) {
+        if let Some(c) = self.body.candidate_mut(candidate) {
+            c.seat = Some(Seat { since: local_date(since), via: SeatVia::Succession });
+        }
+    }
+
+    pub(super) fn lot_drawn(&mut self, l: LotDrawn) -> Result<(), Rejection> {
+        let case = self.case(&l.case)?;
+        let CaseState::AwaitingLot { tied } = &case.state else {
+            return Err(invalid(format!("case: case {:?} is not waiting for a lot", l.case)));
+        };
+        if !tied.contains(&l.winner) {
+            return Err(invalid(format!("winner: {:?} is not one of the tied candidates", l.winner)));
+        }
+        let winner = l.winner.clone();
+        self.determine(&l.case, Some(&winner))
+    }
+}

@@ -1,0 +1,305 @@
+//! The succession procedure as a pure state machine: `(body, command, now) → (body', effects)`.
+//!
+//! NRW (§ 45 Abs. 6 KWahlG NRW): determination → notification with the one-week acceptance request →
+//! service → acceptance (membership, not before the departure), refusal or reservation (next round),
+//! silence (deemed acceptance when the period ends); a barred successor must also prove the end of the
+//! incompatibility within the week, else the election counts as refused (§ 69 Abs. 2, § 62 Nr. 5 KWahlO).
+//!
+//! Hessen (§ 34 Abs. 3 KWG i. V. m. § 23 KWG): the successor acquires membership with the determination;
+//! a barred successor must prove the end of the bar within one week after service, else his membership is
+//! deemed not acquired, retroactively, and the next successor is determined.
+//!
+//! No I/O and no clock reads happen here: the caller passes `now`, and gets [`Effect`]s back.
+
+mod announce;
+mod declarations;
+mod determination;
+mod facts;
+mod review;
+mod service;
+mod state;
+
+use state::pending_successors;
+pub use state::{AnnouncementRecord, Case, CaseHistory, CaseState, Council, Offer, ReviewRecord};
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use crate::calendar::{berlin, german_date, local_date, start_of_day};
+use crate::deadline::{objection_period, one_week_deadline, Deadline, ObjectionPeriod, ServiceBasis};
+use crate::land::{Acceptance, LandLaw, Procedure, Texts};
+use crate::messages::*;
+use crate::model::{Body, Candidate, Fact, ListKind, Seat, SeatVia, Snapshot};
+use crate::rules::{Outcome, Query, VacancyReason};
+use crate::trail::{self, TrailStep, Verdict};
+
+/// Settings of the procedure that a deployment chooses (documented configuration switches).
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// E-mail notification counts as served N days after sending; `None`: only `notification.served`.
+    pub email_fiction_days: Option<u32>,
+    /// The notification names a fixed end date (§ 31 Abs. 3 Satz 2 VwVfG NRW / HVwVfG): no extension.
+    pub fixed_end_date: bool,
+    /// NRW: announce at the determination instead of when membership starts (§ 45 Abs. 6 Satz 7).
+    pub announce_at_determination: bool,
+    /// Delay between the end of a period and acting on it (the timer's due time); the legal effect is
+    /// dated at the end of the period. Declarations received before the end still count meanwhile.
+    pub deadline_grace: chrono::Duration,
+}
+
+/// A command for one body.
+#[derive(Debug, Clone)]
+pub enum Command {
+    Inbound(Inbound),
+    /// The mail sender handed the notification to the SMTP server.
+    NotificationSent {
+        case: String,
+        round: u32,
+        message_id: String,
+        sent_at: DateTime<Utc>,
+    },
+    /// No e-mail address, or a permanent SMTP failure.
+    NotificationFailed {
+        case: String,
+        round: u32,
+        reason: String,
+    },
+    /// A deadline timer fired. `round: 0` is a timer that is no round's deadline: an objection period
+    /// (key `{case}#objection#{n}`); it reports every objection period of the case that has ended.
+    DeadlineExpired {
+        case: String,
+        round: u32,
+    },
+    /// The objection period of the case's `n`th announcement ended (timer key `{case}#objection#{n}`).
+    ObjectionPeriodEnded {
+        case: String,
+        n: u32,
+    },
+}
+
+/// Why a command is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Rejection {
+    /// Bad input: dead-letter it with this reason.
+    #[error("{0}")]
+    Invalid(String),
+    /// Names a body, case or candidate not known (yet): retry for a while, then reject.
+    #[error("{0}")]
+    Unknown(String),
+    /// A fault of the worker, not of the input (an event that cannot be serialised): dead-letter it with an
+    /// internal-error reason.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+fn invalid(msg: impl Into<String>) -> Rejection {
+    Rejection::Invalid(msg.into())
+}
+
+/// What the shell must do after committing the new state.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Publish an event of this type (outbox).
+    Publish { event_type: &'static str, data: Value },
+    /// Send an e-mail (mail outbox); the sender reports back with `NotificationSent` / `NotificationFailed`.
+    Mail(MailRequest),
+    /// Render the announcement text and publish `announcement.issued`.
+    Announce(Announcement),
+    /// (Re)schedule a durable timer; fires `Command::DeadlineExpired { case, round }`, or, for a key made by
+    /// [`objection_timer_key`] (`round` 0), `Command::ObjectionPeriodEnded` (see [`timer_command`]).
+    Schedule { key: String, due_at: DateTime<Utc>, case: String, round: u32 },
+    /// Cancel a timer.
+    Cancel { key: String },
+}
+
+/// An e-mail to render and send.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MailRequest {
+    pub case: String,
+    pub round: u32,
+    pub candidate: String,
+    pub to: Option<String>,
+    pub reply_to: String,
+    /// Template name under `templates/mail/` (`.txt` and `.html`).
+    pub template: String,
+    pub subject: String,
+    pub context: Value,
+}
+
+/// A public announcement (Bekanntmachung) to render.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Announcement {
+    pub case: String,
+    pub kind: String,
+    pub title: String,
+    pub legal_basis: String,
+    pub objection_period: String,
+    /// Template name under `templates/announcement/`.
+    pub template: String,
+    pub issued_at: DateTime<Utc>,
+    pub context: Value,
+}
+
+/// The timer key of a case round's deadline.
+pub fn timer_key(case: &str, round: u32) -> String {
+    format!("{case}#{round}")
+}
+
+/// The timer key of the objection period of a case's `n`th announcement.
+pub fn objection_timer_key(case: &str, n: u32) -> String {
+    format!("{case}#objection#{n}")
+}
+
+/// The command a fired timer stands for, from its stored key, case and round: a key ending in
+/// `#objection#{n}` is an objection period, anything else a round's deadline.
+pub fn timer_command(key: &str, case: &str, round: u32) -> Command {
+    let objection =
+        key.strip_prefix(case).and_then(|rest| rest.strip_prefix("#objection#")).and_then(|n| n.parse::<u32>().ok());
+    match objection {
+        Some(n) => Command::ObjectionPeriodEnded { case: case.to_owned(), n },
+        None => Command::DeadlineExpired { case: case.to_owned(), round },
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Entry points
+
+/// `election.registered`: create or replace a body. Replacing is refused while a case is open.
+pub fn register(existing: Option<&Council>, snapshot: Snapshot) -> Result<(Council, Vec<Effect>), Rejection> {
+    if let Some(old) = existing {
+        if old.has_open_case() {
+            return Err(invalid(format!(
+                "body.id: body {:?} has an open succession case; replacing it is refused until the case is closed",
+                old.id()
+            )));
+        }
+    }
+    let body = Body::from_snapshot(snapshot).map_err(|e| invalid(e.to_string()))?;
+    let mut council = Council::new(body);
+    if let Some(old) = existing {
+        // keep the case history and the sequence, so case ids stay unique
+        council.cases = old.cases.clone();
+        council.case_seq = old.case_seq;
+    }
+    let body = &council.body;
+    let data = BodyRegistered {
+        body: body.id().to_owned(),
+        lists: body.snapshot.lists.len(),
+        candidates: body.candidate_count(),
+        statutory_size: body.info().statutory_size,
+    };
+    let effects = vec![publish(&data)?];
+    Ok((council, effects))
+}
+
+/// Apply a command to a body at `now`. On `Err`, the body must be discarded (the caller rolls back).
+pub fn handle(
+    council: &mut Council,
+    cmd: Command,
+    now: DateTime<Utc>,
+    settings: &Settings,
+) -> Result<Vec<Effect>, Rejection> {
+    let Council { body, cases, case_seq } = council;
+    let law = body.land().law();
+    let mut m = Machine { law, body, cases, case_seq, now, settings, effects: Vec::new() };
+    match cmd {
+        Command::Inbound(Inbound::ElectionRegistered(_)) => {
+            return Err(invalid("election.registered is handled by case::register"));
+        }
+        Command::Inbound(Inbound::FactRecorded(f)) => m.record_fact(f)?,
+        Command::Inbound(Inbound::VacancyReported(v)) => m.open_case(v)?,
+        Command::Inbound(Inbound::NotificationServed(s)) => m.served(s)?,
+        Command::Inbound(Inbound::DeclarationReceived(d)) => m.declaration(d)?,
+        Command::Inbound(Inbound::BarCured(b)) => m.bar_cured(b)?,
+        Command::Inbound(Inbound::LotDrawn(l)) => m.lot_drawn(l)?,
+        Command::Inbound(Inbound::ReviewDecided(r)) => m.review(r)?,
+        Command::NotificationSent { case, round, message_id, sent_at } => {
+            m.notified(&case, round, message_id, sent_at)?
+        }
+        Command::NotificationFailed { case, round, reason } => m.notification_failed(&case, round, reason)?,
+        Command::DeadlineExpired { case, round: 0 } => m.objection_ended(&case, None)?,
+        Command::DeadlineExpired { case, round } => m.deadline_expired(&case, round)?,
+        Command::ObjectionPeriodEnded { case, n } => m.objection_ended(&case, Some(n))?,
+    }
+    Ok(m.effects)
+}
+
+/// Check a vacancy against the body (also used by `nachfolge decide`): the member is known and holds a
+/// seat. Returns the departed's seat.
+pub fn check_vacancy(body: &Body, v: &VacancyReported) -> Result<Seat, Rejection> {
+    if v.body != body.id() {
+        return Err(invalid(format!("body: vacancy is for body {:?}, the election is for {:?}", v.body, body.id())));
+    }
+    let c = body
+        .candidate(&v.member)
+        .ok_or_else(|| Rejection::Unknown(format!("member: unknown candidate {:?}", v.member)))?;
+    c.seat.clone().ok_or_else(|| invalid(format!("member: candidate {:?} holds no seat", v.member)))
+}
+
+fn publish<T: Event>(data: &T) -> Result<Effect, Rejection> {
+    let event_type = T::TYPE;
+    // the contract types serialise infallibly (no maps with non-string keys); if one ever does not, the
+    // command fails loudly instead of publishing `data: null`
+    let data = serde_json::to_value(data)
+        .map_err(|e| Rejection::Internal(format!("{event_type}: the event cannot be serialised: {e}")))?;
+    Ok(Effect::Publish { event_type, data })
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The machine
+
+struct Machine<'a> {
+    /// The law of the council's Land.
+    law: &'static dyn LandLaw,
+    body: &'a mut Body,
+    cases: &'a mut BTreeMap<String, Case>,
+    case_seq: &'a mut u32,
+    now: DateTime<Utc>,
+    settings: &'a Settings,
+    effects: Vec<Effect>,
+}
+
+impl Machine<'_> {
+    fn emit<T: Event>(&mut self, data: &T) -> Result<(), Rejection> {
+        self.effects.push(publish(data)?);
+        Ok(())
+    }
+
+    /// The procedure of the council's Land.
+    fn procedure(&self) -> &'static Procedure {
+        self.law.procedure()
+    }
+
+    /// The successor becomes a member only by declaring (NRW), not with the determination (Hessen).
+    fn by_declaration(&self) -> bool {
+        self.procedure().acceptance == Acceptance::Declaration
+    }
+
+    fn candidate(&self, id: &str) -> Result<&Candidate, Rejection> {
+        self.body.candidate(id).ok_or_else(|| Rejection::Unknown(format!("candidate: unknown candidate {id:?}")))
+    }
+
+    fn case(&self, id: &str) -> Result<&Case, Rejection> {
+        self.cases.get(id).ok_or_else(|| Rejection::Unknown(format!("case: unknown case {id:?}")))
+    }
+
+    fn case_mut(&mut self, id: &str) -> Result<&mut Case, Rejection> {
+        self.cases.get_mut(id).ok_or_else(|| Rejection::Unknown(format!("case: unknown case {id:?}")))
+    }
+
+    fn offer_mut(&mut self, case: &str) -> Option<&mut Offer> {
+        match &mut self.cases.get_mut(case)?.state {
+            CaseState::Offered(ref mut o) => Some(o),
+            _ => None,
+        }
+    }
+
+    fn person(&self, id: &str) -> PersonRef {
+        let name = self.body.candidate(id).map(Candidate::full_name).unwrap_or_default();
+        let list = self.body.list_of(id).map(|l| l.id.clone());
+        PersonRef { id: id.to_owned(), name, list }
+    }
+}

@@ -1,0 +1,187 @@
+//! Objections and election review (§ 45 Abs. 6 Satz 8 i. V. m. §§ 39–41 KWahlG NRW; § 34 Abs. 4–6
+//! i. V. m. §§ 25–27 KWG): `review.decided` confirms, annuls or amends a determination.
+
+use super::*;
+
+impl Machine<'_> {
+    pub(super) fn review(&mut self, r: ReviewDecided) -> Result<(), Rejection> {
+        let at = r.decided_at.with_timezone(&Utc);
+        let case = self.case(&r.case)?.clone();
+        if at > self.now + chrono::Duration::minutes(5) {
+            return Err(invalid("decided_at: lies in the future"));
+        }
+        if at < case.opened_at {
+            return Err(invalid(format!(
+                "decided_at: lies before case {:?} was opened ({})",
+                r.case,
+                berlin(case.opened_at).to_rfc3339()
+            )));
+        }
+        if r.decided_by.as_deref().is_some_and(|b| b.trim().is_empty()) {
+            return Err(invalid("decided_by: must not be empty"));
+        }
+        let review = self.procedure().review;
+        let by_council = r.decided_by.as_deref() == Some("council");
+        if let (true, Some(refused)) = (by_council, review.council_refused) {
+            return Err(invalid(refused));
+        }
+        match (r.outcome, &r.successor) {
+            (ReviewOutcome::Amended, None) => return Err(invalid("successor: required with outcome amended")),
+            (ReviewOutcome::Confirmed | ReviewOutcome::Annulled, Some(_)) => {
+                return Err(invalid("successor: only with outcome amended"))
+            }
+            _ => {}
+        }
+        // Hessen § 34 Abs. 4 Satz 1 Halbsatz 2, Satz 3: against the returning officer's inaction (here: the lot
+        // he has not drawn), the council makes the determination itself.
+        let inactive = matches!(case.state, CaseState::AwaitingLot { .. });
+        let in_place_of_officer = review.council_in_place_of_officer.filter(|_| inactive);
+        if inactive && !(in_place_of_officer.is_some() && by_council && r.outcome == ReviewOutcome::Amended) {
+            return Err(invalid(format!(
+                "case: case {:?} has no determination yet to review; only the council's own determination (outcome amended, decided_by council, § 34 Abs. 4 Satz 3 KWG) can take its place",
+                r.case
+            )));
+        }
+        // who holds (or was offered) the seat, and is he a member (NRW: only after acceptance; Hessen: with
+        // the determination, a barred one without voting right)
+        let (holder, holder_member) = match &case.state {
+            CaseState::Filled { successor, .. } => (Some(successor.clone()), true),
+            CaseState::Offered(o) => (Some(o.successor.clone()), !self.by_declaration()),
+            _ => (None, false),
+        };
+        if r.outcome != ReviewOutcome::Confirmed && holder_member {
+            let h = holder.as_deref().unwrap_or_default();
+            if self.body.candidate(h).is_none_or(|c| c.seat.is_none()) {
+                return Err(invalid(format!(
+                    "case: {h:?}, the successor of case {:?}, no longer holds the seat; a later case took it over — review that case",
+                    r.case
+                )));
+            }
+        }
+        let citation = in_place_of_officer.unwrap_or(review.citation).to_owned();
+        let new = match &r.successor {
+            Some(s) => Some(self.check_amended(&case, s, holder.as_deref())?),
+            None => None,
+        };
+        let record = ReviewRecord {
+            outcome: r.outcome,
+            decided_at: at,
+            decided_by: r.decided_by.clone(),
+            previous: holder.clone(),
+            successor: new.clone(),
+            citation: citation.clone(),
+            recorded_at: self.now,
+        };
+        let previous = holder
+            .as_deref()
+            .and_then(|h| self.body.candidate(h))
+            .map(|c| json!({"id": c.id, "name": c.full_name(), "position": c.position, "was_member": holder_member}));
+        let extra = json!({"review": {
+            "outcome": r.outcome,
+            "decided_date": german_date(local_date(at)),
+            "decided_by": r.decided_by,
+            "by_council": by_council,
+            "officer_inactive": inactive,
+            "citation": citation,
+            "previous": previous,
+            "was_vacant": matches!(case.state, CaseState::Vacant { .. }),
+        }});
+        if r.outcome == ReviewOutcome::Confirmed {
+            self.case_mut(&r.case)?.history.reviews.push(record);
+            let trail = self.case_trail(&case);
+            self.announce_with(&r.case, "review", holder.as_deref(), &trail, extra);
+            return Ok(());
+        }
+        // annulled or amended: the change takes effect now, dated at the decision; nothing earlier is rolled
+        // back (Hessen § 34 Abs. 6 KWG)
+        self.supersede_objections(&r.case)?;
+        self.effects.push(Effect::Cancel { key: timer_key(&r.case, case.round) });
+        if holder_member {
+            if let Some(h) = &holder {
+                self.end_by_review(&r.case, h, at)?;
+            }
+        }
+        if matches!(case.state, CaseState::Vacant { .. }) {
+            // the vacancy (and the reduction of the statutory size) is annulled with the determination
+            self.body.snapshot.body.statutory_size += 1;
+        }
+        self.case_mut(&r.case)?.history.reviews.push(record);
+        match new {
+            None => {
+                self.case_mut(&r.case)?.state = CaseState::AwaitingLot { tied: vec![] };
+                self.announce_with(&r.case, "review", None, &[], extra);
+                // determined again under the rules, with the facts known now (same case, next round)
+                self.determine(&r.case, None)
+            }
+            Some(s) => {
+                let round = case.round + 1;
+                let barred = self.body.candidate(&s).is_some_and(Candidate::is_barred);
+                let mut trail = vec![TrailStep::new(Some(&s), Verdict::Chosen, "review_amended", citation)];
+                if barred {
+                    let cite = self.procedure().bar_citation;
+                    trail.push(TrailStep::new(Some(&s), Verdict::Noted, "barred_must_prove_end", cite));
+                }
+                self.case_mut(&r.case)?.history.installed_by_review = Some(round);
+                let since = at.max(case.effective_at);
+                self.install(&r.case, round, &s, case.list.clone(), barred, trail.clone(), since, false)?;
+                self.announce_with(&r.case, "review", Some(&s), &trail, extra);
+                Ok(())
+            }
+        }
+    }
+
+    /// The successor an `amended` decision names: a candidate of the list the departed stood for (§ 45 Abs. 1
+    /// Satz 1 KWahlG NRW, § 34 Abs. 1 Satz 1 KWG) who holds no seat and is offered no other one.
+    pub(super) fn check_amended(&self, case: &Case, s: &str, holder: Option<&str>) -> Result<String, Rejection> {
+        let c = self.candidate(s)?;
+        if self.body.list_of(s).map(|l| l.id.as_str()) != Some(case.list.as_str()) {
+            return Err(invalid(format!(
+                "successor: {s:?} is not a candidate of list {:?}, for which the departed stood",
+                case.list
+            )));
+        }
+        if self.body.list_of(s).is_some_and(|l| l.kind == ListKind::Individual) || s == case.departed {
+            return Err(invalid(format!("successor: {s:?} is the departed member (or his individual candidacy)")));
+        }
+        if holder == Some(s) {
+            return Err(invalid(format!(
+                "successor: {s:?} is the successor already determined in case {:?}; use outcome confirmed",
+                case.id
+            )));
+        }
+        if c.seat.is_some() {
+            return Err(invalid(format!("successor: {s:?} holds a seat")));
+        }
+        if let Some((_, other)) = pending_successors(self.cases).find(|(p, c)| *p == s && *c != case.id) {
+            return Err(invalid(format!("successor: {s:?} is the pending successor of case {other:?}")));
+        }
+        if self.by_declaration() && case.refused.iter().any(|r| r == s) {
+            return Err(invalid(format!(
+                "successor: {s:?} refused the seat in this case; a refusal cannot be withdrawn (§ 45 Abs. 6 Satz 6 KWahlG NRW)"
+            )));
+        }
+        Ok(s.to_owned())
+    }
+
+    /// End the membership of a successor whose determination a review annulled or amended: `left`, basis
+    /// `review`, dated at the decision (not before his membership began).
+    pub(super) fn end_by_review(&mut self, case_id: &str, holder: &str, at: DateTime<Utc>) -> Result<(), Rejection> {
+        let start = self.body.candidate(holder).and_then(|c| c.seat.as_ref().map(|s| s.since));
+        let effective = start.map_or(at, |d| at.max(start_of_day(d)));
+        if let Some(c) = self.body.candidate_mut(holder) {
+            c.seat = None;
+        }
+        let m =
+            self.membership(case_id, holder, MembershipChange::Left, MembershipBasis::Review, effective, false, start);
+        self.emit(&m)?;
+        Ok(())
+    }
+
+    /// The trail of the determination a case stands on (for the announcement of a confirming review).
+    pub(super) fn case_trail(&self, case: &Case) -> Vec<TrailStep> {
+        match &case.state {
+            CaseState::Offered(o) => o.trail.clone(),
+            _ => vec![],
+        }
+    }
+}

@@ -1,0 +1,180 @@
+//! The state of a council's succession cases: the aggregate ([`Council`]), one case through its rounds,
+//! the offer of a round, what a case announced and which reviews it saw.
+
+use super::*;
+
+/// An offer to a successor (one round) that is not settled yet.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Offer {
+    pub successor: String,
+    pub list: String,
+    pub determined_at: DateTime<Utc>,
+    /// Hinderungsgrund / Unvereinbarkeit recorded at the determination.
+    pub barred: bool,
+    pub notified_at: Option<DateTime<Utc>>,
+    pub notification_failed: bool,
+    pub deadline: Option<Deadline>,
+    pub accepted_at: Option<DateTime<Utc>>,
+    pub proven_at: Option<DateTime<Utc>>,
+    /// Hessen: when membership began (with the determination).
+    pub member_since: Option<DateTime<Utc>>,
+    /// The determination's trail, for the announcement issued later.
+    #[serde(default)]
+    pub trail: Vec<TrailStep>,
+}
+
+/// Where a case stands.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum CaseState {
+    /// Majority election tie: waiting for `lot.drawn` (§ 34 Abs. 1a KWG).
+    AwaitingLot { tied: Vec<String> },
+    /// NRW: waiting for the declaration; Hessen: barred member waiting for proof.
+    Offered(Offer),
+    /// Closed: the successor is a member.
+    Filled { successor: String, since: DateTime<Utc>, basis: MembershipBasis },
+    /// Closed: the seat stays vacant.
+    Vacant { reason: VacancyReason },
+}
+
+/// A succession case: one vacancy, through all its rounds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Case {
+    pub id: String,
+    pub departed: String,
+    pub list: String,
+    pub reason: DepartureReason,
+    pub effective_at: DateTime<Utc>,
+    pub departed_via: Option<SeatVia>,
+    pub opened_at: DateTime<Utc>,
+    pub round: u32,
+    pub state: CaseState,
+    /// Candidates who refused (or were deemed to refuse) in this case: a refusal cannot be withdrawn.
+    #[serde(default)]
+    pub refused: Vec<String>,
+    /// Announcements with their objection periods, and review decisions.
+    #[serde(default)]
+    pub history: CaseHistory,
+}
+
+/// What a case has announced and which reviews it has seen.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct CaseHistory {
+    #[serde(default)]
+    pub announcements: Vec<AnnouncementRecord>,
+    #[serde(default)]
+    pub reviews: Vec<ReviewRecord>,
+    /// The round whose successor a review installed (`amended`): NRW announces no second time when his
+    /// membership starts — the review's announcement already named him.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub installed_by_review: Option<u32>,
+}
+
+/// One announcement of a case.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AnnouncementRecord {
+    /// 1, 2, … within the case.
+    pub n: u32,
+    pub kind: String,
+    pub issued_at: DateTime<Utc>,
+    /// The objection period, if an objection lies against what it announces (not for a review decision,
+    /// which is open to court action only).
+    pub objection: Option<ObjectionPeriod>,
+    /// `objection_period.ended` was published.
+    #[serde(default)]
+    pub ended: bool,
+    /// A review annulled or amended the determination: the period no longer matters.
+    #[serde(default)]
+    pub superseded: bool,
+}
+
+/// One review decision (`review.decided`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReviewRecord {
+    pub outcome: ReviewOutcome,
+    pub decided_at: DateTime<Utc>,
+    pub decided_by: Option<String>,
+    /// The successor (or pending successor) the decision was about; `None` for a vacancy.
+    pub previous: Option<String>,
+    /// The successor an `amended` decision installed.
+    pub successor: Option<String>,
+    pub citation: String,
+    pub recorded_at: DateTime<Utc>,
+}
+
+/// The council aggregate: the body's snapshot and its succession cases, loaded and stored as one.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Council {
+    /// The validated snapshot, as facts and seats change.
+    #[serde(rename = "snapshot")]
+    pub body: Body,
+    /// Succession cases, open and closed, by case id.
+    #[serde(default)]
+    pub cases: BTreeMap<String, Case>,
+    /// Sequence for case ids.
+    #[serde(default)]
+    pub case_seq: u32,
+}
+
+impl Council {
+    /// A new council with no cases.
+    pub fn new(body: Body) -> Council {
+        Council { body, cases: BTreeMap::new(), case_seq: 0 }
+    }
+    /// Is any succession case still open?
+    pub fn has_open_case(&self) -> bool {
+        self.cases.values().any(|c| !c.is_closed())
+    }
+    /// Candidates who are the pending successor of an open case (offered, not yet a member), with the case.
+    pub fn pending_successors(&self) -> impl Iterator<Item = (&str, &str)> {
+        pending_successors(&self.cases)
+    }
+}
+
+/// A council is its body plus the cases: every read of the snapshot goes straight through.
+impl std::ops::Deref for Council {
+    type Target = Body;
+    fn deref(&self) -> &Body {
+        &self.body
+    }
+}
+
+impl std::ops::DerefMut for Council {
+    fn deref_mut(&mut self) -> &mut Body {
+        &mut self.body
+    }
+}
+
+pub(super) fn pending_successors(cases: &BTreeMap<String, Case>) -> impl Iterator<Item = (&str, &str)> {
+    cases.values().filter_map(|c| c.pending_successor().map(|s| (s, c.id.as_str())))
+}
+
+impl Case {
+    pub fn is_closed(&self) -> bool {
+        matches!(self.state, CaseState::Filled { .. } | CaseState::Vacant { .. })
+    }
+    /// The successor offered the seat and not yet a member (NRW), or awaiting a lot.
+    pub fn pending_successor(&self) -> Option<&str> {
+        match &self.state {
+            CaseState::Offered(o) => Some(&o.successor),
+            _ => None,
+        }
+    }
+    /// The current successor, if any.
+    pub fn successor(&self) -> Option<&str> {
+        match &self.state {
+            CaseState::Offered(o) => Some(&o.successor),
+            CaseState::Filled { successor, .. } => Some(successor),
+            _ => None,
+        }
+    }
+    /// A short name of the state, for listings and metrics.
+    pub fn state_name(&self) -> &'static str {
+        match &self.state {
+            CaseState::AwaitingLot { .. } => "awaiting_lot",
+            CaseState::Offered(_) => "offered",
+            CaseState::Filled { .. } => "filled",
+            CaseState::Vacant { .. } => "vacant",
+        }
+    }
+}
