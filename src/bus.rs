@@ -158,7 +158,7 @@ pub async fn publish_event(ch: &Channel, exchange: &str, event: &Value) -> lapin
         traceparent: text("traceparent"),
         tracestate: text("tracestate"),
     };
-    publish_raw(ch, exchange, &meta, &serde_json::to_vec(event).unwrap_or_default()).await
+    publish_raw(ch, exchange, &meta, event.to_string().as_bytes()).await
 }
 
 /// What the AMQP properties of a published event carry.

@@ -14,7 +14,6 @@ use lapin::types::{AMQPValue, FieldTable, ShortString};
 use lapin::{BasicProperties, Channel, Connection, ConnectionProperties};
 use serde::Serialize;
 use serde_json::{json, Value};
-use sqlx::Row;
 
 use crate::bus::{self, Published, CE_JSON};
 use crate::config::{AmqpConfig, Config};
@@ -300,7 +299,7 @@ pub async fn dead_letters_redrive(
     .await;
     close(&publish, &conn).await;
     let _ = get.close(200, "bye".into()).await;
-    store.pool.close().await;
+    store.close().await;
     result
 }
 
@@ -322,11 +321,7 @@ async fn redrive_one(
 ) -> anyhow::Result<DeadLetter> {
     let info = describe(d, position);
     if let Some(id) = info.id.as_deref() {
-        sqlx::query("DELETE FROM inbox WHERE message_id = $1 AND outcome = 'rejected'")
-            .bind(id)
-            .execute(&store.pool)
-            .await
-            .context("forgetting the earlier rejection")?;
+        store.forget_rejection(id).await.context("forgetting the earlier rejection")?;
     }
     let mut headers = FieldTable::default();
     for (k, v) in d.properties.headers().as_ref().map(|h| h.inner().iter()).into_iter().flatten() {
@@ -368,7 +363,7 @@ async fn redrive_one(
 }
 
 /// Render dead letters: a table, or one JSON object per line.
-pub fn render_dead_letters(items: &[DeadLetter], json: bool) -> String {
+pub fn render_dead_letters(items: &[DeadLetter], json: bool) -> serde_json::Result<String> {
     if json {
         return json_lines(items);
     }
@@ -384,13 +379,13 @@ pub fn render_dead_letters(items: &[DeadLetter], json: bool) -> String {
             ]
         })
         .collect();
-    table(&["#", "ID", "TYPE", "ROUTING KEY", "REASON"], &rows)
+    Ok(table(&["#", "ID", "TYPE", "ROUTING KEY", "REASON"], &rows))
 }
 
 /// `nachfolge dead-letters list`.
 pub async fn run_dead_letters_list(config: &Config, limit: Option<usize>, json: bool) -> anyhow::Result<()> {
     let items = dead_letters_list(&config.amqp, limit).await?;
-    print!("{}", render_dead_letters(&items, json));
+    print!("{}", render_dead_letters(&items, json)?);
     if !json {
         eprintln!("{} dead letter(s) shown, left in {:?}", items.len(), config.amqp.dead_letter_queue);
     }
@@ -416,60 +411,18 @@ pub async fn run_dead_letters_redrive(
         }
     };
     let items = dead_letters_redrive(config, limit, id, &mut report).await?;
-    print!("{}", render_dead_letters(&items, json));
+    print!("{}", render_dead_letters(&items, json)?);
     Ok(())
 }
 
 // ---------------------------------------------------------------------------------------------------------
 // cases
 
-/// One succession case, for listings: ids, state, round and deadline only.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct CaseRow {
-    pub case: String,
-    pub body: String,
-    /// `awaiting_lot` | `offered` (open), `filled` | `vacant` (closed)
-    pub state: String,
-    pub round: i32,
-    /// Candidate id of the current successor, if any.
-    pub successor: Option<String>,
-    /// End of the running period (the instant the last day ends), RFC 3339, Europe/Berlin offset.
-    pub deadline: Option<String>,
-    pub updated_at: String,
-}
-
-/// Open case states.
-pub const OPEN_STATES: &[&str] = &["awaiting_lot", "offered"];
-
-/// The cases, optionally only open ones and only of one body, ordered by body and case number.
-pub async fn cases(store: &Store, open_only: bool, body: Option<&str>) -> anyhow::Result<Vec<CaseRow>> {
-    let rows = sqlx::query(
-        "SELECT id, body_id, state, round, successor, deadline, updated_at FROM cases
-         WHERE (NOT $1 OR state = ANY($2)) AND ($3::text IS NULL OR body_id = $3)
-         ORDER BY body_id, length(id), id",
-    )
-    .bind(open_only)
-    .bind(OPEN_STATES)
-    .bind(body)
-    .fetch_all(&store.pool)
-    .await?;
-    let time = |t: DateTime<Utc>| crate::calendar::berlin(t).to_rfc3339_opts(SecondsFormat::Secs, false);
-    Ok(rows
-        .into_iter()
-        .map(|r| CaseRow {
-            case: r.get(0),
-            body: r.get(1),
-            state: r.get(2),
-            round: r.get(3),
-            successor: r.get(4),
-            deadline: r.get::<Option<DateTime<Utc>>, _>(5).map(time),
-            updated_at: time(r.get(6)),
-        })
-        .collect())
-}
+/// One succession case, for listings (see [`crate::store::CaseListing`]).
+pub use crate::store::CaseListing as CaseRow;
 
 /// Render cases: a table, or one JSON object per line.
-pub fn render_cases(rows: &[CaseRow], json: bool) -> String {
+pub fn render_cases(rows: &[CaseRow], json: bool) -> serde_json::Result<String> {
     if json {
         return json_lines(rows);
     }
@@ -486,23 +439,23 @@ pub fn render_cases(rows: &[CaseRow], json: bool) -> String {
             ]
         })
         .collect();
-    table(&["CASE", "BODY", "STATE", "ROUND", "SUCCESSOR", "DEADLINE"], &cells)
+    Ok(table(&["CASE", "BODY", "STATE", "ROUND", "SUCCESSOR", "DEADLINE"], &cells))
 }
 
 /// `nachfolge cases`.
 pub async fn run_cases(config: &Config, open_only: bool, body: Option<&str>, json: bool) -> anyhow::Result<()> {
     let store = Store::connect(&config.database).await.context("database")?;
-    let rows = cases(&store, open_only, body).await;
-    store.pool.close().await;
-    print!("{}", render_cases(&rows?, json));
+    let rows = store.cases(open_only, body).await;
+    store.close().await;
+    print!("{}", render_cases(&rows?, json)?);
     Ok(())
 }
 
 // ---------------------------------------------------------------------------------------------------------
 // output
 
-fn json_lines<T: Serialize>(items: &[T]) -> String {
-    items.iter().map(|i| serde_json::to_string(i).unwrap_or_default() + "\n").collect()
+fn json_lines<T: Serialize>(items: &[T]) -> serde_json::Result<String> {
+    items.iter().map(|i| serde_json::to_string(i).map(|line| line + "\n")).collect()
 }
 
 /// A plain text table with a header row; columns padded to their widest cell, the last one not padded.

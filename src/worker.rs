@@ -18,7 +18,6 @@ use lapin::message::Delivery;
 use lapin::options::{BasicAckOptions, BasicCancelOptions, BasicConsumeOptions, BasicNackOptions, BasicQosOptions};
 use lapin::types::FieldTable;
 use lapin::{Channel, Connection};
-use sqlx::Connection as _;
 use tokio::sync::{mpsc, watch, Notify};
 
 use crate::bus::{self, Published};
@@ -27,7 +26,7 @@ use crate::mail::{Mailer, SendResult};
 use crate::messages::Inbound;
 use crate::metrics::Metrics;
 use crate::procedure::{Command, Settings};
-use crate::store::{Applied, Cause, Item, Step, Store, StoreError, Work};
+use crate::store::{Applied, Cause, Item, RelayLock, Step, Store, StoreError, Work};
 use crate::templates::Templates;
 
 /// The worker's clock: system time shifted by `clock.offset_secs` (and, in tests, advanced at will).
@@ -183,7 +182,7 @@ impl Worker {
         for t in std::mem::take(&mut self.tasks) {
             let _ = tokio::time::timeout(Duration::from_secs(20), t).await;
         }
-        self.shared.store.pool.close().await;
+        self.shared.store.close().await;
         tracing::info!("worker stopped");
     }
 }
@@ -244,7 +243,13 @@ impl crate::http::Reads for Reads {
                 _ => match self.0.store.load_body(id).await {
                     Ok(Some(body)) => {
                         let order = body.body.succession_order(self.0.clock.now());
-                        Some((200, serde_json::to_string(&order).unwrap_or_default()))
+                        match serde_json::to_string(&order) {
+                            Ok(text) => Some((200, text)),
+                            Err(e) => {
+                                tracing::error!(error = %e, "the succession order cannot be serialised");
+                                unavailable()
+                            }
+                        }
                     }
                     Ok(None) => not_found(),
                     Err(_) => unavailable(),
@@ -647,7 +652,7 @@ async fn relay_session(shared: &Arc<Shared>, mut shutdown: watch::Receiver<bool>
     bus::declare_topology(&ch, cfg).await?;
     let poll = shared.config.worker.poll_interval();
     // the database connection holding the relay lock, kept while this replica is the publisher
-    let mut lock: Option<sqlx::PgConnection> = None;
+    let mut lock: Option<RelayLock> = None;
     // the batch published last, whose confirms are collected after the next batch went out
     let mut inflight: Option<Inflight> = None;
     let linger = shared.config.worker.relay_linger();
@@ -684,8 +689,8 @@ async fn relay_session(shared: &Arc<Shared>, mut shutdown: watch::Receiver<bool>
     }
     .await;
     // closing the connection releases the lock for another replica
-    if let Some(c) = lock.take() {
-        let _ = c.close().await;
+    if let Some(l) = lock.take() {
+        l.release().await;
     }
     let _ = conn.close(200, "bye".into()).await;
     result
@@ -704,18 +709,12 @@ struct Inflight {
 async fn relay_step(
     shared: &Arc<Shared>,
     ch: &Channel,
-    lock: &mut Option<sqlx::PgConnection>,
+    lock: &mut Option<RelayLock>,
     inflight: &mut Option<Inflight>,
     more: bool,
 ) -> anyhow::Result<bool> {
     if lock.is_none() {
-        let mut c = shared.store.pool.acquire().await?.detach();
-        let locked: bool = sqlx::query_scalar("SELECT pg_try_advisory_lock(4242002)").fetch_one(&mut c).await?;
-        if !locked {
-            let _ = c.close().await;
-            return Ok(false);
-        }
-        *lock = Some(c);
+        *lock = shared.store.try_relay_lock().await?;
     }
     let Some(db) = lock.as_mut() else { return Ok(false) };
     let (mut next, mut full) = (None, false);
@@ -741,7 +740,7 @@ async fn relay_step(
 }
 
 /// Collect a batch's confirms in order and mark the events published (or to be retried).
-async fn settle_batch(shared: &Arc<Shared>, db: &mut sqlx::PgConnection, prev: Inflight) -> anyhow::Result<()> {
+async fn settle_batch(shared: &Arc<Shared>, db: &mut RelayLock, prev: Inflight) -> anyhow::Result<()> {
     let mut ok = Vec::new();
     let mut failed_bodies = std::collections::HashSet::new();
     for (ev, confirm) in prev.batch.iter().zip(prev.confirms) {

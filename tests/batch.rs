@@ -52,6 +52,8 @@ async fn one_transaction_many_commands_refused_ones_change_nothing() {
     let config = test_config(&unique(), "smtp://127.0.0.1:1");
     let _cleanup = Cleanup(config.clone());
     let store = Store::connect(&config.database).await.expect("database");
+    // the test's own connection for inspecting what the store wrote
+    let db = sqlx::PgPool::connect(&config.database.url).await.expect("inspection pool");
     let templates = Templates::load(None).expect("templates");
     let settings = Settings::default();
     let now = chrono::Utc::now();
@@ -99,7 +101,7 @@ async fn one_transaction_many_commands_refused_ones_change_nothing() {
     let Applied::Rejected(reason) = &outcomes[8] else { unreachable!() };
     assert!(reason.contains("already used for different data"), "{reason}");
 
-    let pool = &store.pool;
+    let pool = &db;
     // two cases in a, one in b: successors in list order, the refused vacancy left no trace
     let rows = sqlx::query("SELECT id, successor FROM cases ORDER BY id").fetch_all(pool).await.expect("cases");
     let cases: Vec<(String, Option<String>)> = rows.iter().map(|r| (r.get(0), r.get(1))).collect();
@@ -147,7 +149,8 @@ async fn one_transaction_many_commands_refused_ones_change_nothing() {
         .await
         .expect("outbox");
     assert_eq!(n, 3);
-    store.pool.close().await;
+    db.close().await;
+    store.close().await;
 }
 
 /// Migration 3 turns the stored documents from `jsonb` into `json`: a database written before it keeps its
@@ -157,6 +160,8 @@ async fn migration_3_keeps_what_a_database_of_version_2_holds() {
     let config = test_config(&unique(), "smtp://127.0.0.1:1");
     let _cleanup = Cleanup(config.clone());
     let store = Store::connect(&config.database).await.expect("database");
+    // the test's own connection for inspecting what the store wrote
+    let db = sqlx::PgPool::connect(&config.database.url).await.expect("inspection pool");
     let templates = Templates::load(None).expect("templates");
     let (settings, now) = (Settings::default(), chrono::Utc::now());
     let first =
@@ -169,25 +174,27 @@ async fn migration_3_keeps_what_a_database_of_version_2_holds() {
          ALTER TABLE audit_log ALTER COLUMN payload TYPE jsonb USING payload::jsonb;
          DELETE FROM schema_migrations WHERE version = 3;",
     )
-    .execute(&store.pool)
+    .execute(&db)
     .await
     .expect("downgrade");
     let documents = "SELECT (SELECT state::jsonb FROM bodies WHERE id = 'a'),
                             (SELECT jsonb_agg(event::jsonb ORDER BY id) FROM outbox),
                             (SELECT jsonb_agg(payload::jsonb ORDER BY seq) FROM audit_log)";
-    let before: (Value, Value, Value) = sqlx::query_as(documents).fetch_one(&store.pool).await.expect("read");
-    store.pool.close().await;
+    let before: (Value, Value, Value) = sqlx::query_as(documents).fetch_one(&db).await.expect("read");
+    db.close().await;
+    store.close().await;
 
     let store = Store::connect(&config.database).await.expect("migrated");
+    let db = sqlx::PgPool::connect(&config.database.url).await.expect("inspection pool");
     let types: Vec<String> = sqlx::query_scalar(
         "SELECT data_type FROM information_schema.columns
          WHERE (table_name, column_name) IN (('bodies', 'state'), ('outbox', 'event'), ('audit_log', 'payload'))",
     )
-    .fetch_all(&store.pool)
+    .fetch_all(&db)
     .await
     .expect("columns");
     assert_eq!(types, ["json", "json", "json"]);
-    let after: (Value, Value, Value) = sqlx::query_as(documents).fetch_one(&store.pool).await.expect("read");
+    let after: (Value, Value, Value) = sqlx::query_as(documents).fetch_one(&db).await.expect("read");
     assert_eq!(before, after, "the documents are the same JSON");
     // the council goes on: the next vacancy is decided on the migrated aggregate
     let next = [item("v2", "vacancy.reported", vacancy("a", "a-1"))];
@@ -195,7 +202,8 @@ async fn migration_3_keeps_what_a_database_of_version_2_holds() {
     let body = store.load_body("a").await.expect("load").expect("body a");
     assert_eq!(body.cases.len(), 2);
     let successors: Vec<Option<String>> =
-        sqlx::query_scalar("SELECT successor FROM cases ORDER BY id").fetch_all(&store.pool).await.expect("cases");
+        sqlx::query_scalar("SELECT successor FROM cases ORDER BY id").fetch_all(&db).await.expect("cases");
     assert_eq!(successors, [Some("a-4".to_owned()), Some("a-5".to_owned())]);
-    store.pool.close().await;
+    db.close().await;
+    store.close().await;
 }

@@ -168,6 +168,9 @@ impl Case {
             _ => None,
         }
     }
+    /// The [`Case::state_name`]s of an open case.
+    pub const OPEN_STATES: &'static [&'static str] = &["awaiting_lot", "offered"];
+
     /// A short name of the state, for listings and metrics.
     pub fn state_name(&self) -> &'static str {
         match &self.state {

@@ -1,0 +1,262 @@
+//! Group commit: one transaction locks the bodies of a batch, runs the core on each command, and writes
+//! everything through [`super::writes::Writes`].
+
+use super::*;
+
+impl Store {
+    /// Apply commands in as few transactions as possible (group commit): lock every body they name, run
+    /// the core on each command in order, write state, audit, outbox, mails and timers, commit once.
+    ///
+    /// Outcomes come back in the order of `items`. Inbound commands are deduplicated by the inbox, internal
+    /// ones by their bookkeeping step. A command the core refuses changes nothing: the batch is run again
+    /// without it. A rejection is not recorded here: the caller dead-letters the message and records it
+    /// with [`Store::record_rejection`].
+    pub async fn apply_batch(
+        &self,
+        items: &[Item],
+        now: DateTime<Utc>,
+        settings: &Settings,
+        templates: &Templates,
+    ) -> Result<Vec<Applied>, StoreError> {
+        let mut outcomes = Vec::with_capacity(items.len());
+        // a message id seen twice ends a chunk: the second is judged against what the first left behind
+        let mut from = 0;
+        while from < items.len() {
+            let mut seen = std::collections::HashSet::new();
+            let mut to = from;
+            while to < items.len() && seen.insert(items[to].cause.key.as_str()) {
+                to += 1;
+            }
+            let chunk = &items[from..to];
+            let mut refused: Vec<Option<Applied>> = vec![None; chunk.len()];
+            // each pass either commits or takes out at least one more command
+            while !self.try_batch(chunk, &mut refused, now, settings, templates).await? {}
+            outcomes.extend(refused.into_iter().map(|o| o.unwrap_or(Applied::Applied)));
+            from = to;
+        }
+        Ok(outcomes)
+    }
+
+    /// One pass of [`Store::apply_batch`]: `Ok(true)` when committed; `Ok(false)` when a command was refused
+    /// (its outcome set) and the pass rolled back.
+    async fn try_batch(
+        &self,
+        items: &[Item],
+        outcomes: &mut [Option<Applied>],
+        now: DateTime<Utc>,
+        settings: &Settings,
+        templates: &Templates,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        // bookkeeping steps first: a step done before (another replica, a lease that ran out) means the
+        // command was applied already
+        let mut timers: Vec<(usize, &str, DateTime<Utc>)> = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            match &item.work {
+                Work::Internal(_, _) if outcomes[i] == Some(Applied::Duplicate) => {}
+                Work::Internal(_, Step::TimerFired { key, due_at }) => timers.push((i, key, *due_at)),
+                Work::Internal(_, Step::MailSent { message_id })
+                    if !mark_mail(&mut tx, message_id, None, now).await? =>
+                {
+                    outcomes[i] = Some(Applied::Duplicate);
+                }
+                Work::Internal(_, Step::MailFailed { message_id, reason })
+                    if !mark_mail(&mut tx, message_id, Some(reason), now).await? =>
+                {
+                    outcomes[i] = Some(Applied::Duplicate);
+                }
+                _ => {}
+            }
+        }
+        if !timers.is_empty() {
+            // all timers of the batch with one statement
+            let keys: Vec<&str> = timers.iter().map(|t| t.1).collect();
+            let dues: Vec<DateTime<Utc>> = timers.iter().map(|t| t.2).collect();
+            let marked: std::collections::HashSet<String> = sqlx::query_scalar(
+                "UPDATE timers SET fired_at = $3 FROM UNNEST($1::text[], $2::timestamptz[]) AS u(k, d)
+                 WHERE key = u.k AND due_at = u.d AND fired_at IS NULL RETURNING key",
+            )
+            .bind(&keys)
+            .bind(&dues)
+            .bind(now)
+            .fetch_all(&mut *tx)
+            .await?
+            .into_iter()
+            .collect();
+            for (i, key, _) in timers {
+                if !marked.contains(key) {
+                    outcomes[i] = Some(Applied::Duplicate);
+                }
+            }
+        }
+        // the commands still to run: not refused by the core in an earlier pass, not done before (a refused
+        // internal command's step still takes effect)
+        let pending: Vec<&Item> =
+            items.iter().zip(outcomes.iter()).filter(|(_, o)| o.is_none()).map(|(it, _)| it).collect();
+        let mut wanted: Vec<&str> = pending.iter().map(|it| it.body_id.as_str()).collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let mut new: Vec<&str> =
+            pending.iter().filter(|it| matches!(it.work, Work::Register(_))).map(|it| it.body_id.as_str()).collect();
+        new.sort_unstable();
+        new.dedup();
+        // inbox: messages seen before, read with the locks (one round trip); a duplicate committed by
+        // another replica while this one waited for a lock is caught by the inbox insert at the end
+        let keys: Vec<&str> = pending
+            .iter()
+            .filter(|it| !matches!(it.work, Work::Internal(..)))
+            .map(|it| it.cause.key.as_str())
+            .collect();
+        let (mut bodies, known) = lock_bodies(&mut tx, &wanted, &new, &keys).await?;
+        let mut writes = Writes::new(now);
+        for (i, item) in items.iter().enumerate() {
+            if outcomes[i].is_some() {
+                continue;
+            }
+            let internal = matches!(item.work, Work::Internal(..));
+            // inbound only: what the inbox keeps to tell a duplicate from a reused id
+            let digest = (!internal).then(|| digest(&item.cause.ty, &item.cause.payload));
+            if let Some(digest) = &digest {
+                if let Some(Seen { digest: d, outcome, reason }) = known.get(&item.cause.key) {
+                    outcomes[i] = Some(if d != digest {
+                        Applied::Rejected(format!(
+                            "id: message id {:?} was already used for different data",
+                            item.cause.key
+                        ))
+                    } else if outcome == "rejected" {
+                        Applied::Rejected(reason.clone().unwrap_or_default())
+                    } else {
+                        Applied::Duplicate
+                    });
+                    continue;
+                }
+            }
+            let Some(slot) = bodies.get_mut(item.body_id.as_str()) else { continue };
+            let result = match &item.work {
+                Work::Register(snapshot) => match case::register(slot.body.as_ref(), (**snapshot).clone()) {
+                    Ok((body, effects)) => {
+                        slot.body = Some(body);
+                        Ok(effects)
+                    }
+                    Err(e) => Err(e),
+                },
+                Work::Inbound(cmd) | Work::Internal(cmd, _) => match slot.body.as_mut() {
+                    Some(body) => case::handle(body, cmd.clone(), now, settings),
+                    None => {
+                        let reason = format!("body: unknown body {:?}", item.body_id);
+                        outcomes[i] = Some(if internal { Applied::Rejected(reason) } else { Applied::Unknown(reason) });
+                        // nothing was changed: the pass goes on
+                        continue;
+                    }
+                },
+            };
+            match result {
+                Ok(effects) => {
+                    let Some(body) = slot.body.as_ref() else { continue };
+                    slot.dirty = true;
+                    let fired = match &item.work {
+                        Work::Internal(_, Step::TimerFired { key, .. }) => Some(key.as_str()),
+                        _ => None,
+                    };
+                    writes.command(&mut tx, (body, &mut slot.seq), &item.cause, effects, templates, fired).await?;
+                    if let Some(digest) = digest {
+                        writes.applied(&item.cause, &item.body_id, digest);
+                    }
+                }
+                Err(rejection) => {
+                    // the body may be half-changed: run the pass again without this command
+                    outcomes[i] = Some(match rejection {
+                        Rejection::Unknown(r) if !internal => Applied::Unknown(r),
+                        Rejection::Unknown(r) | Rejection::Invalid(r) => Applied::Rejected(r),
+                        Rejection::Internal(r) => Applied::Rejected(format!(
+                            "internal error while processing this message (please report it): {r}"
+                        )),
+                    });
+                    tx.rollback().await?;
+                    return Ok(false);
+                }
+            }
+        }
+        for slot in bodies.values() {
+            if let (true, Some(body)) = (slot.dirty, slot.body.as_ref()) {
+                writes.body(body, &slot.before, slot.seq)?;
+            }
+        }
+        let n = writes.inbound();
+        if writes.flush(&mut tx).await? != n {
+            // an id used at once for another body by another replica: judge again against the inbox
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+}
+
+/// A body locked by a batch: the aggregate (`None` if it does not exist yet), its audit sequence and what
+/// the `cases` listing held before.
+pub(super) struct Slot {
+    body: Option<Council>,
+    seq: i64,
+    before: HashMap<String, CaseRow>,
+    dirty: bool,
+}
+
+/// Lock the bodies `ids` for this transaction (rows in ascending id order, so batches cannot deadlock)
+/// and load the aggregates and their audit sequences, and what the inbox holds of the messages `keys`.
+/// `registering` (a subset of `ids`) may not exist yet: their advisory locks are taken first, in
+/// ascending key order.
+pub(super) async fn lock_bodies(
+    tx: &mut Transaction<'_, Postgres>,
+    ids: &[&str],
+    registering: &[&str],
+    keys: &[&str],
+) -> Result<(HashMap<String, Slot>, HashMap<String, Seen>), StoreError> {
+    let mut slots = HashMap::with_capacity(ids.len());
+    let mut seen = HashMap::new();
+    if ids.is_empty() {
+        return Ok((slots, seen));
+    }
+    if !registering.is_empty() {
+        let mut keys: Vec<i64> = registering.iter().map(|id| super::locks::body(id)).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        // a function scan yields the array in order: the locks are taken in ascending key order
+        sqlx::query("SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) AS k")
+            .bind(&keys)
+            .execute(&mut **tx)
+            .await?;
+    }
+    let rows = sqlx::query(
+        "WITH b AS (SELECT id, state::text AS state, audit_seq FROM bodies WHERE id = ANY($1) ORDER BY id FOR UPDATE)
+         SELECT true AS is_body, id, state, audit_seq, NULL AS outcome, NULL AS reason FROM b
+         UNION ALL
+         SELECT false, message_id, digest, NULL, outcome, reason FROM inbox WHERE message_id = ANY($2)",
+    )
+    .bind(ids)
+    .bind(keys)
+    .fetch_all(&mut **tx)
+    .await?;
+    for r in rows {
+        let is_body: bool = r.try_get("is_body")?;
+        let id: String = r.try_get("id")?;
+        // `state` holds a body's aggregate, or the digest of a message the inbox has seen
+        let state: String = r.try_get("state")?;
+        if is_body {
+            let body = decode_body(&id, &state)?;
+            let before = case_rows(&body);
+            slots.insert(id, Slot { body: Some(body), seq: r.try_get("audit_seq")?, before, dirty: false });
+        } else {
+            seen.insert(id, Seen { digest: state, outcome: r.try_get("outcome")?, reason: r.try_get("reason")? });
+        }
+    }
+    for id in ids {
+        slots.entry((*id).to_owned()).or_insert_with(|| Slot {
+            body: None,
+            seq: 0,
+            before: HashMap::new(),
+            dirty: false,
+        });
+    }
+    Ok((slots, seen))
+}

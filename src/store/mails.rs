@@ -1,0 +1,93 @@
+//! The mail outbox: e-mails written with the state, claimed by the mail sender with a lease, retried,
+//! marked sent or failed for good.
+
+use super::*;
+
+/// A claimed e-mail to send.
+#[derive(Debug, Clone)]
+pub struct PendingMail {
+    pub message_id: String,
+    pub body_id: String,
+    pub case_id: String,
+    pub round: i32,
+    pub recipient: Option<String>,
+    pub reply_to: String,
+    pub subject: String,
+    pub text_body: String,
+    pub html_body: String,
+    pub attempts: i32,
+}
+
+impl Store {
+    /// Claim due e-mails with a lease (several replicas may run the sender).
+    pub async fn claim_mails(
+        &self,
+        limit: i64,
+        now: DateTime<Utc>,
+        lease: Duration,
+    ) -> Result<Vec<PendingMail>, StoreError> {
+        let claim = "UPDATE mail_outbox SET next_attempt_at = $2, attempts = attempts + 1 WHERE message_id IN (
+                SELECT message_id FROM mail_outbox WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= $1
+                ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+             RETURNING message_id, body_id, case_id, round, recipient, reply_to, subject, text_body, html_body, attempts";
+        self.claim(claim, limit, now, lease)
+            .await?
+            .into_iter()
+            .map(|r| {
+                Ok(PendingMail {
+                    message_id: r.try_get("message_id")?,
+                    body_id: r.try_get("body_id")?,
+                    case_id: r.try_get("case_id")?,
+                    round: r.try_get("round")?,
+                    recipient: r.try_get("recipient")?,
+                    reply_to: r.try_get("reply_to")?,
+                    subject: r.try_get("subject")?,
+                    text_body: r.try_get("text_body")?,
+                    html_body: r.try_get("html_body")?,
+                    attempts: r.try_get("attempts")?,
+                })
+            })
+            .collect()
+    }
+
+    pub async fn mail_retry(&self, message_id: &str, error: &str, retry_at: DateTime<Utc>) -> Result<(), StoreError> {
+        sqlx::query("UPDATE mail_outbox SET last_error = $2, next_attempt_at = $3 WHERE message_id = $1")
+            .bind(message_id)
+            .bind(error)
+            .bind(retry_at)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+}
+
+/// Mark a mail sent, or failed for good with `failure`; `false` if that was done before. (Fired timers
+/// are marked for the whole batch with one statement.)
+pub(super) async fn mark_mail(
+    tx: &mut Transaction<'_, Postgres>,
+    message_id: &str,
+    failure: Option<&str>,
+    now: DateTime<Utc>,
+) -> Result<bool, StoreError> {
+    let done = match failure {
+        None => sqlx::query("UPDATE mail_outbox SET sent_at = $2 WHERE message_id = $1 AND sent_at IS NULL")
+            .bind(message_id)
+            .bind(now),
+        Some(reason) => sqlx::query(
+            "UPDATE mail_outbox SET failed_at = $2, last_error = $3 WHERE message_id = $1 AND failed_at IS NULL",
+        )
+        .bind(message_id)
+        .bind(now)
+        .bind(reason),
+    }
+    .execute(&mut **tx)
+    .await?;
+    Ok(done.rows_affected() > 0)
+}
+
+/// The deterministic Message-ID of a case round's e-mail.
+pub fn mail_message_id(case: &str, round: u32) -> String {
+    let safe: String =
+        case.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '.' { c } else { '_' }).collect();
+    format!("<{safe}.r{round}@nachfolge.invalid>")
+}

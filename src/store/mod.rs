@@ -1,0 +1,253 @@
+//! PostgreSQL state: the body aggregates, inbox, audit log, outbox, mail outbox and timers.
+//!
+//! Commands run in transactions that lock their body rows ([`Store::apply_batch`]); the effects the core
+//! returns are written in that same transaction, so nothing is lost between state and messages.
+
+use std::collections::HashMap;
+use std::str::FromStr;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use serde_json::{json, Value};
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::{ConnectOptions, Connection, PgConnection, PgPool, Postgres, Row, Transaction};
+
+use crate::config::DatabaseConfig;
+use crate::messages::{AnnouncementIssued, CloudEvent};
+use crate::model::Snapshot;
+use crate::procedure::{self as case, Council, Effect, Rejection, Settings};
+use crate::templates::Templates;
+
+mod batch;
+mod bodies;
+mod inbox;
+mod locks;
+mod mails;
+mod outbox;
+mod timers;
+mod writes;
+
+pub use mails::{mail_message_id, PendingMail};
+pub use outbox::{PendingEvent, RelayLock};
+pub use timers::DueTimer;
+
+pub use bodies::CaseListing;
+use bodies::{case_rows, decode_body};
+use mails::mark_mail;
+use writes::*;
+
+/// Embedded migrations, applied in order (`nachfolge migrate`, and on `run`).
+const MIGRATIONS: &[(i32, &str)] = &[
+    (1, include_str!("../../migrations/0001_init.sql")),
+    (2, include_str!("../../migrations/0002_lz4.sql")),
+    (3, include_str!("../../migrations/0003_json.sql")),
+];
+
+/// A store error: database trouble (transient) or a bad template (configuration).
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database: {0}")]
+    Db(#[from] sqlx::Error),
+    #[error(transparent)]
+    Template(#[from] crate::templates::TemplateError),
+    #[error("stored state of body {0} is unreadable: {1}")]
+    Corrupt(String, String),
+    /// A document the worker writes could not be serialised (a bug, not bad input).
+    #[error("cannot serialise {0}: {1}")]
+    Encode(&'static str, String),
+}
+
+/// Serialise a document the worker writes; a failure is a [`StoreError::Encode`], never `null`.
+pub(crate) fn encode<T: serde::Serialize>(what: &'static str, value: &T) -> Result<Value, StoreError> {
+    serde_json::to_value(value).map_err(|e| StoreError::Encode(what, e.to_string()))
+}
+
+/// What happened to one command of a batch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Applied {
+    /// The command took effect (or had none).
+    Applied,
+    /// Seen before with the same data (inbound), or its bookkeeping step was done before (timer, mail
+    /// result): nothing done again.
+    Duplicate,
+    /// Inbound: refused for good, dead-letter with this reason (the caller records it). Internal: not
+    /// applicable (logged); its bookkeeping step still took effect.
+    Rejected(String),
+    /// Inbound: names something not known yet, retry later (nothing was written).
+    Unknown(String),
+}
+
+/// Who caused a command: an inbound message, a timer or the mail sender. Used for audit and event ids.
+#[derive(Debug, Clone, Default)]
+pub struct Cause {
+    /// Deterministic key: CloudEvents id, `timer:<key>` or `mail:<message-id>`.
+    pub key: String,
+    pub ty: String,
+    pub payload: Value,
+    /// W3C trace context of the inbound message, carried to every event it causes (CloudEvents
+    /// distributed-tracing extension attributes `traceparent` / `tracestate`).
+    pub traceparent: Option<String>,
+    pub tracestate: Option<String>,
+}
+
+#[derive(Clone)]
+pub struct Store {
+    pool: PgPool,
+}
+
+/// The bookkeeping step an internal command comes with: it commits with the command's effects and
+/// deduplicates it (a mail result or a timer is applied once).
+#[derive(Debug, Clone)]
+pub enum Step {
+    MailSent { message_id: String },
+    MailFailed { message_id: String, reason: String },
+    TimerFired { key: String, due_at: DateTime<Utc> },
+}
+
+/// What one command of a batch asks for.
+#[derive(Debug, Clone)]
+pub enum Work {
+    /// `election.registered`: create or replace the body (deduplicated by the inbox).
+    Register(Box<Snapshot>),
+    /// Any other inbound command (deduplicated by the inbox).
+    Inbound(case::Command),
+    /// A timer or mail result with its bookkeeping step.
+    Internal(case::Command, Step),
+}
+
+/// One command of a batch: what caused it, the body it concerns, the work.
+#[derive(Debug, Clone)]
+pub struct Item {
+    pub cause: Cause,
+    pub body_id: String,
+    pub work: Work,
+}
+
+fn event_id(cause: &str, i: usize) -> String {
+    uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_URL, format!("urn:nachfolge:{cause}:{i}").as_bytes()).to_string()
+}
+
+/// A digest of a message's type and data for duplicate detection: a UUIDv5 (SHA-1 based) of the JSON
+/// text, enough to tell "same id, different data".
+pub fn digest(ty: &str, data: &Value) -> String {
+    let text = format!("{ty}\n{data}");
+    uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_OID, text.as_bytes()).to_string()
+}
+
+impl Store {
+    /// Connect, creating the database if it does not exist, and apply the migrations.
+    pub async fn connect(cfg: &DatabaseConfig) -> Result<Store, StoreError> {
+        let opts = PgConnectOptions::from_str(&cfg.url)?
+            .log_statements(tracing::log::LevelFilter::Trace)
+            // the batch statements take arrays: a plan per execution would cost more than the statement
+            .options([("plan_cache_mode", "force_generic_plan"), ("enable_seqscan", "off")]);
+        create_database_if_missing(&opts).await?;
+        let pool = PgPoolOptions::new()
+            .max_connections(cfg.max_connections)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect_with(opts)
+            .await?;
+        let store = Store { pool };
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    /// Apply the embedded migrations under an advisory lock (several replicas may start at once).
+    pub async fn migrate(&self) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("SELECT pg_advisory_xact_lock($1)").bind(locks::MIGRATIONS).execute(&mut *tx).await?;
+        sqlx::query(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (version INT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
+        )
+        .execute(&mut *tx)
+        .await?;
+        for (version, sql) in MIGRATIONS {
+            let done: Option<i32> = sqlx::query_scalar("SELECT version FROM schema_migrations WHERE version = $1")
+                .bind(version)
+                .fetch_optional(&mut *tx)
+                .await?;
+            if done.is_none() {
+                sqlx::raw_sql(sql).execute(&mut *tx).await?;
+                sqlx::query("INSERT INTO schema_migrations (version) VALUES ($1)")
+                    .bind(version)
+                    .execute(&mut *tx)
+                    .await?;
+                tracing::info!(version, "migration applied");
+            }
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Close the pool: waits for the connections in use to be returned.
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    pub async fn ping(&self) -> bool {
+        sqlx::query("SELECT 1").execute(&self.pool).await.is_ok()
+    }
+
+    // --- outbox ---------------------------------------------------------------------------------------
+
+    // --- mail -----------------------------------------------------------------------------------------
+
+    /// Run a claiming statement (`$1` now, `$2` end of the lease, `$3` limit): rows that are due and not
+    /// leased by another replica, leased to this one.
+    async fn claim(
+        &self,
+        sql: &'static str,
+        limit: i64,
+        now: DateTime<Utc>,
+        lease: Duration,
+    ) -> Result<Vec<sqlx::postgres::PgRow>, StoreError> {
+        let lease_until = now + chrono::Duration::from_std(lease).unwrap_or(chrono::Duration::seconds(60));
+        Ok(sqlx::query(sql).bind(now).bind(lease_until).bind(limit).fetch_all(&self.pool).await?)
+    }
+
+    // --- timers ---------------------------------------------------------------------------------------
+
+    // --- reads ----------------------------------------------------------------------------------------
+}
+
+async fn create_database_if_missing(opts: &PgConnectOptions) -> Result<(), StoreError> {
+    match opts.connect().await {
+        Ok(conn) => {
+            conn.close().await?;
+            Ok(())
+        }
+        Err(sqlx::Error::Database(e)) if e.code().as_deref() == Some("3D000") => {
+            let name = opts.get_database().unwrap_or("nachfolge").to_owned();
+            let mut admin = opts.clone().database("postgres").connect().await?;
+            let sql = format!("CREATE DATABASE \"{}\"", name.replace('"', "\"\""));
+            match sqlx::query(&sql).execute(&mut admin).await {
+                Ok(_) => tracing::info!("database created"),
+                // another replica (or a killed predecessor) created it meanwhile: 42P04 duplicate_database, or
+                // 23505 unique_violation when both inserted into pg_database at the same moment
+                Err(sqlx::Error::Database(e)) if matches!(e.code().as_deref(), Some("42P04" | "23505")) => {}
+                Err(e) => return Err(e.into()),
+            }
+            admin.close().await?;
+            Ok(())
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// What the inbox holds of a message.
+struct Seen {
+    /// [`digest`] of its type and data.
+    digest: String,
+    /// `applied` or `rejected`.
+    outcome: String,
+    reason: Option<String>,
+}
+
+/// What the `cases` listing table holds of a case; only changed cases are written.
+#[derive(Debug, PartialEq)]
+struct CaseRow {
+    state: &'static str,
+    round: i32,
+    successor: Option<String>,
+    deadline: Option<DateTime<Utc>>,
+}

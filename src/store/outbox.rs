@@ -1,0 +1,127 @@
+//! The outbox (events written with the state, published by the relay): reading a page, marking it
+//! published or failed, the backlog.
+
+use super::*;
+
+/// A claimed outbox event to publish: the CloudEvent as JSON text and what its AMQP properties carry.
+#[derive(Debug, Clone)]
+pub struct PendingEvent {
+    pub id: i64,
+    pub body_id: Option<String>,
+    pub meta: crate::bus::EventMeta,
+    pub payload: String,
+    pub attempts: i32,
+}
+
+/// The relay lock: a connection of its own holding the session advisory lock [`super::locks::RELAY`]. Only
+/// its holder publishes, so the per-body order holds across replicas; closing it releases the lock.
+pub struct RelayLock(PgConnection);
+
+impl RelayLock {
+    /// Release the lock (by closing its connection) for another replica.
+    pub async fn release(self) {
+        let _ = self.0.close().await;
+    }
+}
+
+impl Store {
+    /// Take the relay lock if no other replica holds it.
+    pub async fn try_relay_lock(&self) -> Result<Option<RelayLock>, StoreError> {
+        let mut c = self.pool.acquire().await?.detach();
+        let locked: bool =
+            sqlx::query_scalar("SELECT pg_try_advisory_lock($1)").bind(super::locks::RELAY).fetch_one(&mut c).await?;
+        if !locked {
+            let _ = c.close().await;
+            return Ok(None);
+        }
+        Ok(Some(RelayLock(c)))
+    }
+
+    /// Pending events in id order (oldest first) from a page of at most `limit` unpublished rows, without
+    /// those `in_flight` (published, confirms outstanding) and those behind an event of the same body that
+    /// waits for its retry. The flag tells whether the page was full (there may be more).
+    pub async fn pending_events(
+        RelayLock(conn): &mut RelayLock,
+        limit: i64,
+        now: DateTime<Utc>,
+        in_flight: &[i64],
+    ) -> Result<(Vec<PendingEvent>, bool), StoreError> {
+        let rows = sqlx::query(
+            // the event is `json` text: one json_to_record parses it once for the three fields (each ->>
+            // would parse it again)
+            "SELECT o.id, o.body_id, o.type, o.event::text AS event, o.attempts, o.next_attempt_at, o.event_id, m.time,
+                    m.traceparent, m.tracestate
+             FROM outbox o, json_to_record(o.event) AS m(time text, traceparent text, tracestate text)
+             WHERE o.published_at IS NULL AND o.id <> ALL($2) ORDER BY o.id LIMIT $1",
+        )
+        .bind(limit)
+        .bind(in_flight)
+        .fetch_all(&mut *conn)
+        .await?;
+        let full = rows.len() as i64 >= limit;
+        // per body, stop at the first event that is waiting for its retry, so order is kept
+        let mut blocked = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        for r in rows {
+            let body: Option<String> = r.try_get("body_id")?;
+            let next: DateTime<Utc> = r.try_get("next_attempt_at")?;
+            let key = body.clone().unwrap_or_default();
+            if blocked.contains(&key) {
+                continue;
+            }
+            if next > now {
+                blocked.insert(key);
+                continue;
+            }
+            let time: Option<String> = r.try_get("time")?;
+            let meta = crate::bus::EventMeta {
+                id: r.try_get("event_id")?,
+                ty: r.try_get("type")?,
+                time: time.and_then(|t| DateTime::parse_from_rfc3339(&t).ok()).map(|t| t.with_timezone(&Utc)),
+                traceparent: r.try_get("traceparent")?,
+                tracestate: r.try_get("tracestate")?,
+            };
+            let (id, payload, attempts) = (r.try_get("id")?, r.try_get("event")?, r.try_get("attempts")?);
+            out.push(PendingEvent { id, body_id: body, meta, payload, attempts });
+        }
+        Ok((out, full))
+    }
+
+    pub async fn mark_published(
+        RelayLock(conn): &mut RelayLock,
+        ids: &[i64],
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        sqlx::query("UPDATE outbox SET published_at = $2 WHERE id = ANY($1)")
+            .bind(ids)
+            .bind(now)
+            .execute(&mut *conn)
+            .await?;
+        Ok(())
+    }
+
+    pub async fn mark_publish_failed(
+        RelayLock(conn): &mut RelayLock,
+        id: i64,
+        error: &str,
+        retry_at: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        sqlx::query("UPDATE outbox SET attempts = attempts + 1, last_error = $2, next_attempt_at = $3 WHERE id = $1")
+            .bind(id)
+            .bind(error)
+            .bind(retry_at)
+            .execute(&mut *conn)
+            .await?;
+        Ok(())
+    }
+
+    /// Outbox backlog: count and age of the oldest unpublished event in seconds.
+    pub async fn outbox_backlog(&self, now: DateTime<Utc>) -> Result<(i64, f64), StoreError> {
+        let row = sqlx::query("SELECT count(*) AS n, min(created_at) AS oldest FROM outbox WHERE published_at IS NULL")
+            .fetch_one(&self.pool)
+            .await?;
+        let n: i64 = row.try_get("n")?;
+        let oldest: Option<DateTime<Utc>> = row.try_get("oldest")?;
+        Ok((n, oldest.map(|t| (now - t).num_milliseconds() as f64 / 1000.0).unwrap_or(0.0)))
+    }
+}

@@ -1,0 +1,59 @@
+//! Durable timers: claimed with a lease when due; the next due time; counts for the metrics.
+
+use super::*;
+
+/// A due timer.
+#[derive(Debug, Clone)]
+pub struct DueTimer {
+    pub key: String,
+    pub body_id: String,
+    pub case_id: String,
+    pub round: i32,
+    pub due_at: DateTime<Utc>,
+}
+
+impl Store {
+    /// Claim due timers with a lease.
+    pub async fn claim_timers(
+        &self,
+        limit: i64,
+        now: DateTime<Utc>,
+        lease: Duration,
+    ) -> Result<Vec<DueTimer>, StoreError> {
+        let claim = "UPDATE timers SET leased_until = $2 WHERE key IN (
+                SELECT key FROM timers WHERE fired_at IS NULL AND due_at <= $1 AND (leased_until IS NULL OR leased_until < $1)
+                ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+             RETURNING key, body_id, case_id, round, due_at";
+        self.claim(claim, limit, now, lease)
+            .await?
+            .into_iter()
+            .map(|r| {
+                Ok(DueTimer {
+                    key: r.try_get("key")?,
+                    body_id: r.try_get("body_id")?,
+                    case_id: r.try_get("case_id")?,
+                    round: r.try_get("round")?,
+                    due_at: r.try_get("due_at")?,
+                })
+            })
+            .collect()
+    }
+
+    /// When the next timer falls due after `now` (those due already are claimed or leased).
+    pub async fn next_timer_due(&self, now: DateTime<Utc>) -> Result<Option<DateTime<Utc>>, StoreError> {
+        Ok(sqlx::query_scalar("SELECT min(due_at) FROM timers WHERE fired_at IS NULL AND due_at > $1")
+            .bind(now)
+            .fetch_one(&self.pool)
+            .await?)
+    }
+
+    /// Number of timers due now and pending.
+    pub async fn timer_counts(&self, now: DateTime<Utc>) -> Result<(i64, i64), StoreError> {
+        let row =
+            sqlx::query("SELECT count(*) FILTER (WHERE due_at <= $1) AS due, count(*) AS pending FROM timers WHERE fired_at IS NULL")
+                .bind(now)
+                .fetch_one(&self.pool)
+                .await?;
+        Ok((row.try_get("due")?, row.try_get("pending")?))
+    }
+}

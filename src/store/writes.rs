@@ -1,0 +1,440 @@
+//! The one statement of data-modifying CTEs that writes a batch: bodies, cases, mails, outbox, audit log,
+//! inbox; timers; and the single-row inserts of the refusal path.
+
+use super::*;
+
+/// Audit rows, column by column (one statement writes them all).
+#[derive(Default)]
+pub(super) struct AuditCols {
+    body: Vec<String>,
+    seq: Vec<i64>,
+    at: Vec<DateTime<Utc>>,
+    kind: Vec<String>,
+    ty: Vec<String>,
+    id: Vec<Option<String>>,
+    /// JSON text
+    payload: Vec<String>,
+}
+
+/// One audit entry: kind (`command`, `effect`, `rejected`), type, message or event id, payload.
+pub(super) struct Entry<'a> {
+    pub(super) kind: &'a str,
+    pub(super) ty: &'a str,
+    pub(super) id: Option<&'a str>,
+    pub(super) payload: String,
+}
+
+/// A statement with its arguments.
+type PgQuery<'q> = sqlx::query::Query<'q, Postgres, sqlx::postgres::PgArguments>;
+
+impl AuditCols {
+    /// Bind the columns as the next seven arrays (body, seq, at, kind, type, id, payload).
+    pub(super) fn bind(self, q: PgQuery<'_>) -> PgQuery<'_> {
+        q.bind(self.body).bind(self.seq).bind(self.at).bind(self.kind).bind(self.ty).bind(self.id).bind(self.payload)
+    }
+
+    /// Append an entry to a body's log, taking the next number of its gap-free sequence.
+    pub(super) fn push(&mut self, body: &str, seq: &mut i64, at: DateTime<Utc>, e: Entry<'_>) {
+        *seq += 1;
+        self.body.push(body.to_owned());
+        self.seq.push(*seq);
+        self.at.push(at);
+        self.kind.push(e.kind.to_owned());
+        self.ty.push(e.ty.to_owned());
+        self.id.push(e.id.map(str::to_owned));
+        self.payload.push(e.payload);
+    }
+}
+
+/// Rendered e-mails, column by column.
+#[derive(Default)]
+pub(super) struct MailCols {
+    message_id: Vec<String>,
+    body_id: Vec<String>,
+    case_id: Vec<String>,
+    round: Vec<i32>,
+    candidate: Vec<String>,
+    recipient: Vec<Option<String>>,
+    reply_to: Vec<String>,
+    subject: Vec<String>,
+    text_body: Vec<String>,
+    html_body: Vec<String>,
+}
+
+/// Outbox events (JSON text), column by column, in publishing order.
+#[derive(Default)]
+pub(super) struct OutboxCols {
+    event_id: Vec<String>,
+    body_id: Vec<Option<String>>,
+    ty: Vec<String>,
+    event: Vec<String>,
+}
+
+/// Changed bodies and `cases` rows, column by column.
+#[derive(Default)]
+pub(super) struct BodyCols {
+    id: Vec<String>,
+    land: Vec<String>,
+    state: Vec<String>,
+    seq: Vec<i64>,
+    case_id: Vec<String>,
+    case_body: Vec<String>,
+    case_state: Vec<String>,
+    case_round: Vec<i32>,
+    case_successor: Vec<Option<String>>,
+    case_deadline: Vec<Option<DateTime<Utc>>>,
+}
+
+/// Inbox rows of the applied messages, column by column.
+#[derive(Default)]
+pub(super) struct InboxCols {
+    id: Vec<String>,
+    ty: Vec<String>,
+    body: Vec<String>,
+    digest: Vec<String>,
+}
+
+/// A scheduled timer waiting to be written.
+pub(super) struct TimerRow {
+    key: String,
+    body: String,
+    case: String,
+    round: i32,
+    due_at: DateTime<Utc>,
+}
+
+/// The rows a batch writes, buffered and written with one statement at the end. Timers are buffered too;
+/// a cancel writes the buffered ones first and deletes at once (it reports whether it found the timer).
+pub(super) struct Writes {
+    now: DateTime<Utc>,
+    pub(super) audit: AuditCols,
+    pub(super) outbox: OutboxCols,
+    pub(super) mails: MailCols,
+    pub(super) bodies: BodyCols,
+    pub(super) inbox: InboxCols,
+    timers: Vec<TimerRow>,
+}
+
+impl Writes {
+    /// How many inbound messages the batch marks as seen (the inbox insert's expected row count).
+    pub(super) fn inbound(&self) -> usize {
+        self.inbox.id.len()
+    }
+
+    pub(super) fn new(now: DateTime<Utc>) -> Writes {
+        Writes {
+            now,
+            audit: AuditCols::default(),
+            outbox: OutboxCols::default(),
+            mails: MailCols::default(),
+            bodies: BodyCols::default(),
+            inbox: InboxCols::default(),
+            timers: Vec::new(),
+        }
+    }
+
+    pub(super) fn outbox(&mut self, row: OutboxRow) {
+        self.outbox.event_id.push(row.id);
+        self.outbox.body_id.push(row.body_id);
+        self.outbox.ty.push(row.ty);
+        self.outbox.event.push(row.event);
+    }
+
+    /// The inbox row of an applied message.
+    pub(super) fn applied(&mut self, cause: &Cause, body: &str, digest: String) {
+        self.inbox.id.push(cause.key.clone());
+        self.inbox.ty.push(cause.ty.clone());
+        self.inbox.body.push(body.to_owned());
+        self.inbox.digest.push(digest);
+    }
+
+    /// One command and its effects: the audit rows, outbox rows, mails and timers. `fired` is the timer
+    /// this command fires, if any.
+    pub(super) async fn command(
+        &mut self,
+        tx: &mut Transaction<'_, Postgres>,
+        (body, seq): (&Council, &mut i64),
+        cause: &Cause,
+        effects: Vec<Effect>,
+        templates: &Templates,
+        fired: Option<&str>,
+    ) -> Result<(), StoreError> {
+        let (body_id, now) = (body.id(), self.now);
+        let entry = Entry { kind: "command", ty: &cause.ty, id: Some(&cause.key), payload: cause.payload.to_string() };
+        self.audit.push(body_id, seq, now, entry);
+        for (i, effect) in effects.into_iter().enumerate() {
+            let id = event_id(&cause.key, i);
+            match effect {
+                Effect::Publish { event_type, data } => {
+                    let entry = Entry { kind: "effect", ty: event_type, id: Some(&id), payload: data.to_string() };
+                    self.audit.push(body_id, seq, now, entry);
+                    self.outbox(outbox_row(&id, Some(body_id), event_type, data, now, cause)?);
+                }
+                Effect::Announce(a) => {
+                    let text = templates.announcement(&a.template, &a.context)?;
+                    let data = AnnouncementIssued {
+                        body: body_id.to_owned(),
+                        case: a.case,
+                        kind: a.kind,
+                        title: a.title,
+                        text,
+                        legal_basis: a.legal_basis,
+                        objection_period: a.objection_period,
+                        issued_at: crate::calendar::berlin(a.issued_at),
+                        facts: a.context,
+                    };
+                    let ty = <AnnouncementIssued as crate::messages::Event>::TYPE;
+                    let data = encode(ty, &data)?;
+                    self.audit.push(
+                        body_id,
+                        seq,
+                        now,
+                        Entry { kind: "effect", ty, id: Some(&id), payload: data.to_string() },
+                    );
+                    self.outbox(outbox_row(&id, Some(body_id), ty, data, now, cause)?);
+                }
+                Effect::Mail(m) => {
+                    let rendered = templates.mail(&m.template, &m.context)?;
+                    let message_id = mail_message_id(&m.case, m.round);
+                    let audit = json!({"case": m.case, "round": m.round, "candidate": m.candidate, "message_id": message_id, "template": m.template});
+                    let entry =
+                        Entry { kind: "effect", ty: "mail.queued", id: Some(&message_id), payload: audit.to_string() };
+                    self.audit.push(body_id, seq, now, entry);
+                    let c = &mut self.mails;
+                    c.message_id.push(message_id);
+                    c.body_id.push(body_id.to_owned());
+                    c.case_id.push(m.case);
+                    c.round.push(m.round as i32);
+                    c.candidate.push(m.candidate);
+                    c.recipient.push(m.to);
+                    c.reply_to.push(m.reply_to);
+                    c.subject.push(m.subject);
+                    c.text_body.push(rendered.text);
+                    c.html_body.push(rendered.html);
+                }
+                Effect::Schedule { key, due_at, case, round } => {
+                    let audit = json!({"key": key, "due_at": due_at, "case": case, "round": round});
+                    let entry = Entry { kind: "effect", ty: "timer.scheduled", id: None, payload: audit.to_string() };
+                    self.audit.push(body_id, seq, now, entry);
+                    self.timers.push(TimerRow { key, body: body_id.to_owned(), case, round: round as i32, due_at });
+                }
+                Effect::Cancel { key } => {
+                    let pending = self.timers.iter().any(|t| t.key == key);
+                    if fired == Some(key.as_str()) && !pending {
+                        // the timer firing now: marked fired in this transaction, nothing to cancel
+                        continue;
+                    }
+                    if pending {
+                        self.write_timers(tx).await?;
+                    }
+                    let n = sqlx::query("DELETE FROM timers WHERE key = $1 AND fired_at IS NULL")
+                        .bind(&key)
+                        .execute(&mut **tx)
+                        .await?;
+                    if n.rows_affected() > 0 {
+                        let payload = json!({"key": key}).to_string();
+                        self.audit.push(
+                            body_id,
+                            seq,
+                            now,
+                            Entry { kind: "effect", ty: "timer.cancelled", id: None, payload },
+                        );
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Write the timers scheduled so far with one statement (the last schedule of a key wins).
+    pub(super) async fn write_timers(&mut self, tx: &mut Transaction<'_, Postgres>) -> Result<(), StoreError> {
+        if self.timers.is_empty() {
+            return Ok(());
+        }
+        let rows = std::mem::take(&mut self.timers);
+        let last: HashMap<&str, usize> = rows.iter().enumerate().map(|(i, t)| (t.key.as_str(), i)).collect();
+        let rows: Vec<&TimerRow> =
+            rows.iter().enumerate().filter(|(i, t)| last[t.key.as_str()] == *i).map(|(_, t)| t).collect();
+        sqlx::query(
+            "INSERT INTO timers (key, body_id, case_id, round, due_at)
+             SELECT * FROM UNNEST($1::text[], $2::text[], $3::text[], $4::int[], $5::timestamptz[])
+             ON CONFLICT (key) DO UPDATE SET due_at = EXCLUDED.due_at, leased_until = NULL, fired_at = NULL",
+        )
+        .bind(rows.iter().map(|t| t.key.as_str()).collect::<Vec<_>>())
+        .bind(rows.iter().map(|t| t.body.as_str()).collect::<Vec<_>>())
+        .bind(rows.iter().map(|t| t.case.as_str()).collect::<Vec<_>>())
+        .bind(rows.iter().map(|t| t.round).collect::<Vec<_>>())
+        .bind(rows.iter().map(|t| t.due_at).collect::<Vec<_>>())
+        .execute(&mut **tx)
+        .await?;
+        Ok(())
+    }
+
+    /// The changed body: its state, audit sequence and changed `cases` rows.
+    pub(super) fn body(
+        &mut self,
+        body: &Council,
+        before: &HashMap<String, CaseRow>,
+        seq: i64,
+    ) -> Result<(), StoreError> {
+        let state =
+            serde_json::to_string(body).map_err(|e| StoreError::Corrupt(body.id().to_owned(), e.to_string()))?;
+        let land = match serde_json::to_value(body.body.land()) {
+            Ok(Value::String(code)) => code,
+            other => return Err(StoreError::Corrupt(body.id().to_owned(), format!("land code: {other:?}"))),
+        };
+        let c = &mut self.bodies;
+        c.id.push(body.id().to_owned());
+        c.land.push(land);
+        c.state.push(state);
+        c.seq.push(seq);
+        for (id, row) in case_rows(body) {
+            if before.get(&id) == Some(&row) {
+                continue;
+            }
+            c.case_id.push(id);
+            c.case_body.push(body.id().to_owned());
+            c.case_state.push(row.state.to_owned());
+            c.case_round.push(row.round);
+            c.case_successor.push(row.successor);
+            c.case_deadline.push(row.deadline);
+        }
+        Ok(())
+    }
+
+    /// Write everything buffered, and the inbox rows of the applied messages, with one statement
+    /// (data-modifying CTEs, one per table), whatever the number of commands. Returns how many inbox
+    /// rows were written: fewer than buffered means an id was taken meanwhile.
+    pub(super) async fn flush(mut self, tx: &mut Transaction<'_, Postgres>) -> Result<usize, StoreError> {
+        if self.audit.seq.is_empty() {
+            return Ok(0);
+        }
+        self.write_timers(tx).await?;
+        let (b, m, o, a, i) = (self.bodies, self.mails, self.outbox, self.audit, self.inbox);
+        let query = sqlx::query(
+            "WITH
+             b AS (INSERT INTO bodies (id, land, state, audit_seq, updated_at)
+                   SELECT i, l, s::json, a, $1 FROM UNNEST($2::text[], $3::text[], $4::text[], $5::bigint[]) AS t(i, l, s, a)
+                   ON CONFLICT (id) DO UPDATE SET land = EXCLUDED.land, state = EXCLUDED.state,
+                     audit_seq = EXCLUDED.audit_seq, updated_at = EXCLUDED.updated_at),
+             c AS (INSERT INTO cases (id, body_id, state, round, successor, deadline, updated_at)
+                   SELECT *, $1 FROM UNNEST($6::text[], $7::text[], $8::text[], $9::int[], $10::text[], $11::timestamptz[])
+                   ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, round = EXCLUDED.round,
+                     successor = EXCLUDED.successor, deadline = EXCLUDED.deadline, updated_at = EXCLUDED.updated_at),
+             m AS (INSERT INTO mail_outbox (message_id, body_id, case_id, round, candidate, recipient, reply_to, subject,
+                     text_body, html_body, created_at, next_attempt_at)
+                   SELECT *, $1, $1 FROM UNNEST($12::text[], $13::text[], $14::text[], $15::int[], $16::text[],
+                     $17::text[], $18::text[], $19::text[], $20::text[], $21::text[])
+                   ON CONFLICT (message_id) DO NOTHING),
+             o AS (INSERT INTO outbox (event_id, body_id, type, event, created_at)
+                   SELECT e, bo, ty, ev::json, $1 FROM UNNEST($22::text[], $23::text[], $24::text[], $25::text[])
+                     WITH ORDINALITY AS t(e, bo, ty, ev, n)
+                   ORDER BY n
+                   ON CONFLICT (event_id) DO NOTHING),
+             a AS (INSERT INTO audit_log (body_id, seq, at, kind, type, message_id, payload)
+                   SELECT b, s, a, k, ty, m, p::json FROM UNNEST($26::text[], $27::bigint[], $28::timestamptz[],
+                     $29::text[], $30::text[], $31::text[], $32::text[]) AS t(b, s, a, k, ty, m, p))
+             INSERT INTO inbox (message_id, type, body_id, digest, outcome)
+             SELECT *, 'applied' FROM UNNEST($33::text[], $34::text[], $35::text[], $36::text[])
+             ON CONFLICT (message_id) DO NOTHING",
+        )
+        .bind(self.now)
+        .bind(b.id)
+        .bind(b.land)
+        .bind(b.state)
+        .bind(b.seq)
+        .bind(b.case_id)
+        .bind(b.case_body)
+        .bind(b.case_state)
+        .bind(b.case_round)
+        .bind(b.case_successor)
+        .bind(b.case_deadline)
+        .bind(m.message_id)
+        .bind(m.body_id)
+        .bind(m.case_id)
+        .bind(m.round)
+        .bind(m.candidate)
+        .bind(m.recipient)
+        .bind(m.reply_to)
+        .bind(m.subject)
+        .bind(m.text_body)
+        .bind(m.html_body)
+        .bind(o.event_id)
+        .bind(o.body_id)
+        .bind(o.ty)
+        .bind(o.event);
+        let inserted =
+            a.bind(query).bind(i.id).bind(i.ty).bind(i.body).bind(i.digest).execute(&mut **tx).await?.rows_affected();
+        Ok(inserted as usize)
+    }
+}
+
+/// Write audit rows with one statement.
+pub(super) async fn insert_audit(tx: &mut Transaction<'_, Postgres>, a: AuditCols) -> Result<(), StoreError> {
+    if a.seq.is_empty() {
+        return Ok(());
+    }
+    a.bind(sqlx::query(
+        "INSERT INTO audit_log (body_id, seq, at, kind, type, message_id, payload)
+         SELECT b, s, a, k, ty, m, p::json
+         FROM UNNEST($1::text[], $2::bigint[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[]) AS t(b, s, a, k, ty, m, p)",
+    ))
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// An outbox row waiting to be written.
+pub(super) struct OutboxRow {
+    id: String,
+    body_id: Option<String>,
+    ty: String,
+    /// The CloudEvent as JSON text.
+    event: String,
+}
+
+/// A CloudEvent with the distributed-tracing extension attributes of its cause.
+#[derive(serde::Serialize)]
+pub(super) struct TracedEvent<'a> {
+    #[serde(flatten)]
+    event: &'a CloudEvent,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    traceparent: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tracestate: Option<&'a str>,
+}
+
+pub(super) fn outbox_row(
+    id: &str,
+    body_id: Option<&str>,
+    ty: &str,
+    data: Value,
+    now: DateTime<Utc>,
+    cause: &Cause,
+) -> Result<OutboxRow, StoreError> {
+    let event = CloudEvent::new(id.to_owned(), ty, body_id.unwrap_or(""), now, data);
+    let traceparent = cause.traceparent.as_deref();
+    let traced = TracedEvent { event: &event, traceparent, tracestate: traceparent.and(cause.tracestate.as_deref()) };
+    let event = serde_json::to_string(&traced).map_err(|e| StoreError::Encode("an event", e.to_string()))?;
+    Ok(OutboxRow { id: id.to_owned(), body_id: body_id.map(str::to_owned), ty: ty.to_owned(), event })
+}
+
+/// Write one event into the outbox (`message.rejected`; batches write theirs with [`Writes::flush`]).
+pub(super) async fn insert_event(
+    tx: &mut Transaction<'_, Postgres>,
+    row: OutboxRow,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO outbox (event_id, body_id, type, event, created_at) VALUES ($1, $2, $3, $4::json, $5)
+         ON CONFLICT (event_id) DO NOTHING",
+    )
+    .bind(row.id)
+    .bind(row.body_id)
+    .bind(row.ty)
+    .bind(row.event)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
