@@ -11,7 +11,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use lapin::message::Delivery;
 use lapin::options::{BasicAckOptions, BasicGetOptions, BasicNackOptions, BasicPublishOptions, QueueDeclareOptions};
 use lapin::types::{AMQPValue, FieldTable, ShortString};
-use lapin::{BasicProperties, Channel, Connection, ConnectionProperties};
+use lapin::{BasicProperties, Channel, Connection};
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -35,9 +35,9 @@ const DEAD_LETTER_HEADERS: &[&str] = &[
     "x-last-death-reason",
 ];
 
+/// The worker's own connect path ([`bus::connect_config`]): `amqps://` with `amqp.ca_file` works here too.
 async fn connect(cfg: &AmqpConfig) -> anyhow::Result<Connection> {
-    let props = ConnectionProperties::default().with_connection_name("nachfolge-cli".into());
-    Connection::connect(&cfg.url, props)
+    bus::connect_config(cfg, "nachfolge-cli")
         .await
         .with_context(|| format!("connecting to {}", crate::config::redact_url(&cfg.url)))
 }

@@ -26,7 +26,7 @@ use crate::mail::{Mailer, SendResult};
 use crate::messages::Inbound;
 use crate::metrics::Metrics;
 use crate::procedure::{Command, Settings};
-use crate::store::{Applied, Cause, Item, RelayLock, Step, Store, StoreError, Work};
+use crate::store::{Applied, Cause, Item, RelayLock, Step, Store, Work};
 use crate::templates::Templates;
 
 /// The worker's clock: system time shifted by `clock.offset_secs` (and, in tests, advanced at will).
@@ -194,24 +194,33 @@ impl Drop for Worker {
     }
 }
 
+/// How often a start-up connect is tried while the database is unreachable (with a backoff up to 10 s,
+/// about five minutes in all) before the process exits, so an orchestrator sees the failure and restarts it.
+const STARTUP_ATTEMPTS: u32 = 30;
+
+/// How often a command that fails with a permanent error (not [`StoreError::is_transient`]) is tried before
+/// it is refused with an internal-error reason: a misjudged transient error gets two more chances, a real
+/// permanent one cannot stall its lane.
+const PERMANENT_ATTEMPTS: u32 = 3;
+
 async fn connect_store(config: &Config) -> anyhow::Result<Store> {
     let mut delay = Duration::from_millis(500);
+    let mut attempt = 1;
     loop {
         match Store::connect(&config.database).await {
             Ok(s) => return Ok(s),
-            Err(StoreError::Db(e)) if is_transient(&e) => {
-                tracing::warn!(error = %e, "database not reachable, retrying");
+            Err(e) if e.is_transient() && attempt < STARTUP_ATTEMPTS => {
+                tracing::warn!(error = %e, attempt, "database not reachable, retrying");
                 tokio::time::sleep(delay).await;
                 delay = (delay * 2).min(Duration::from_secs(10));
+                attempt += 1;
             }
-            Err(e) => return Err(e.into()),
+            Err(e) if e.is_transient() => {
+                return Err(anyhow::Error::new(e).context(format!("database not reachable after {attempt} attempts")))
+            }
+            Err(e) => return Err(anyhow::Error::new(e).context("database")),
         }
     }
-}
-
-fn is_transient(e: &sqlx::Error) -> bool {
-    matches!(e, sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Tls(_))
-        || matches!(e, sqlx::Error::Database(d) if d.code().is_some_and(|c| c.starts_with("57") || c.starts_with("08") || c == "40001" || c == "40P01"))
 }
 
 /// `GET /bodies/{id}` (the current snapshot with its cases) and `GET /bodies/{id}/succession-order` (who
@@ -594,14 +603,25 @@ async fn ack(d: &Delivery) {
 /// with its reason, then ack it.
 async fn reject(shared: &Arc<Shared>, dlx: &Channel, d: &Delivery, cause: &Cause, body: Option<&str>, reason: &str) {
     tracing::warn!(message_id = %cause.key, r#type = %cause.ty, reason = %reason, "message rejected");
-    let mut attempt = 0;
+    let (mut attempt, mut permanent) = (0, 0);
     loop {
         match shared.store.record_rejection(cause, body, reason, shared.clock.now()).await {
             Ok(()) => break,
-            Err(e) => {
+            Err(e) if e.is_transient() => {
                 tracing::warn!(error = %e, "recording a rejection failed, retrying");
                 tokio::time::sleep(backoff(attempt)).await;
                 attempt += 1;
+            }
+            Err(e) => {
+                permanent += 1;
+                if permanent >= PERMANENT_ATTEMPTS {
+                    // the message still goes to the dead-letter queue with its reason; only the inbox and
+                    // audit record (and `message.rejected`) are missing
+                    tracing::error!(error = %e, "a rejection cannot be recorded; dead-lettering it without the record");
+                    break;
+                }
+                tracing::warn!(error = %e, attempt = permanent, "recording a rejection failed permanently, trying again");
+                tokio::time::sleep(backoff(permanent)).await;
             }
         }
     }
@@ -878,45 +898,54 @@ async fn timer_loop(shared: Arc<Shared>, mut shutdown: watch::Receiver<bool>) {
     }
 }
 
-/// Apply commands in one batch, retrying database trouble (never dead-lettering for it; the inbox and the
-/// bookkeeping steps make a retry harmless). A panic — a bug — is contained: a batch that panics is
-/// applied command by command, and the one command that panics alone is refused with an internal-error
-/// reason, so one bad message cannot stop a lane.
+/// Apply commands in one batch, retrying database trouble for as long as it lasts (never dead-lettering
+/// for it; the inbox and the bookkeeping steps make a retry harmless). A permanent error (a template that
+/// cannot render, an aggregate that no longer reads, an SQL error of the statement) is tried
+/// [`PERMANENT_ATTEMPTS`] times; a panic — a bug — once. Either way a batch is then applied command by
+/// command, and the one command that fails alone is refused with an internal-error reason (dead-lettered,
+/// `message.rejected`), so one bad message cannot stop a lane.
 async fn apply_items(shared: &Arc<Shared>, items: &[Item]) -> Vec<Applied> {
     let attempt = async {
-        let mut attempt = 0;
+        let (mut attempt, mut permanent) = (0, 0);
         loop {
             let now = shared.clock.now();
             match shared.store.apply_batch(items, now, &shared.settings, &shared.templates).await {
-                Ok(o) => return o,
-                Err(e) => {
+                Ok(o) => return Ok(o),
+                Err(e) if e.is_transient() => {
                     tracing::warn!(error = %e, commands = items.len(), attempt, "transient failure, retrying");
                     tokio::time::sleep(backoff(attempt)).await;
                     attempt += 1;
                 }
+                Err(e) => {
+                    permanent += 1;
+                    if permanent >= PERMANENT_ATTEMPTS {
+                        return Err(e.to_string());
+                    }
+                    tracing::warn!(error = %e, commands = items.len(), attempt = permanent, "permanent failure, trying again");
+                    tokio::time::sleep(backoff(permanent)).await;
+                }
             }
         }
     };
-    match std::panic::AssertUnwindSafe(attempt).catch_unwind().await {
-        Ok(outcomes) => outcomes,
-        Err(_) if items.len() > 1 => {
-            tracing::error!(commands = items.len(), "a batch panicked; applying its commands one by one");
-            let mut outcomes = Vec::with_capacity(items.len());
-            for item in items {
-                outcomes.extend(Box::pin(apply_items(shared, std::slice::from_ref(item))).await);
-            }
-            outcomes
+    let failure = match std::panic::AssertUnwindSafe(attempt).catch_unwind().await {
+        Ok(Ok(outcomes)) => return outcomes,
+        Ok(Err(error)) => error,
+        Err(panic) => panic
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic".to_owned()),
+    };
+    if items.len() > 1 {
+        tracing::error!(commands = items.len(), error = %failure, "a batch failed; applying its commands one by one");
+        let mut outcomes = Vec::with_capacity(items.len());
+        for item in items {
+            outcomes.extend(Box::pin(apply_items(shared, std::slice::from_ref(item))).await);
         }
-        Err(panic) => {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_owned())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_default();
-            tracing::error!(message_id = %items.first().map(|i| i.cause.key.as_str()).unwrap_or_default(), panic = %what, "processing panicked; the command is refused");
-            vec![Applied::Rejected(format!("internal error while processing this message (please report it): {what}"))]
-        }
+        return outcomes;
     }
+    tracing::error!(message_id = %items.first().map(|i| i.cause.key.as_str()).unwrap_or_default(), error = %failure, "the command cannot be applied; it is refused");
+    vec![Applied::Rejected(format!("internal error while processing this message (please report it): {failure}"))]
 }
 
 /// Fire every due timer once; returns how many fired.

@@ -73,6 +73,65 @@ async fn amqps_with_the_test_ca_opens_a_channel_and_declares_a_queue() {
     let _ = conn.close(200, "bye".into()).await;
 }
 
+/// The operator commands connect the way the worker does: `nachfolge publish` reaches an `amqps://` broker
+/// whose certificate is signed by the private CA of `amqp.ca_file`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn operator_publish_over_amqps_trusts_amqp_ca_file() {
+    let pki = TestPki::get();
+    let proxy = TlsProxy::start(pki, rabbitmq()).await;
+    // an exchange with a queue bound to it, declared over the plain connection
+    let suffix = uuid::Uuid::new_v4().simple().to_string();
+    let exchange = format!("t.{}.tls-commands", &suffix[..12]);
+    let plain = bus::connect("amqp://guest:guest@127.0.0.1:5672/%2f", "nachfolge-tls-test").await.expect("plain");
+    let ch = plain.create_channel().await.expect("channel");
+    ch.exchange_declare(
+        exchange.as_str().into(),
+        lapin::ExchangeKind::Topic,
+        lapin::options::ExchangeDeclareOptions { auto_delete: true, ..Default::default() },
+        FieldTable::default(),
+    )
+    .await
+    .expect("exchange");
+    let queue = ch
+        .queue_declare(
+            "".into(),
+            QueueDeclareOptions { exclusive: true, auto_delete: true, ..QueueDeclareOptions::default() },
+            FieldTable::default(),
+        )
+        .await
+        .expect("queue");
+    ch.queue_bind(
+        queue.name().clone(),
+        exchange.as_str().into(),
+        "#".into(),
+        Default::default(),
+        FieldTable::default(),
+    )
+    .await
+    .expect("bind");
+
+    let cfg = AmqpConfig {
+        url: amqps_url(&proxy),
+        ca_file: Some(pki.ca_file.clone()),
+        commands_exchange: exchange.clone(),
+        ..AmqpConfig::default()
+    };
+    let input = br#"{"body": "musterstadt-rat", "member": "L1-02", "reason": "resigned", "effective_at": "2026-06-30T23:59:59+02:00"}"#;
+    let event =
+        nachfolge::ops::build_event(input, Some("vacancy.reported"), Some("tls-1"), chrono::Utc::now()).expect("event");
+    let id = tokio::time::timeout(LIMIT, nachfolge::ops::publish(&cfg, &event))
+        .await
+        .expect("publish in time")
+        .expect("published over AMQPS with amqp.ca_file");
+    assert_eq!(id, "tls-1");
+    assert!(proxy.handshakes() >= 1, "the publish went through the TLS proxy");
+    assert_eq!(proxy.failures(), Vec::<String>::new());
+    let got = ch.basic_get(queue.name().clone(), Default::default()).await.expect("get").expect("the message");
+    assert!(String::from_utf8_lossy(&got.delivery.data).contains("tls-1"));
+    let _ = ch.exchange_delete(exchange.as_str().into(), Default::default()).await;
+    let _ = plain.close(200, "bye".into()).await;
+}
+
 /// A runtime that outlives the test: lapin's I/O thread keeps retrying a refused connection in the
 /// background (auto-recovery backs off up to 16 times) and must not find its runtime shut down.
 fn background_runtime() -> &'static tokio::runtime::Runtime {

@@ -395,6 +395,37 @@ async fn bad_input_is_dead_lettered_with_reason_and_the_worker_goes_on() {
     register(&app, nrw()).await;
 }
 
+/// A permanent error (here: an operator's template override with an unknown filter, so the NRW offer
+/// cannot be rendered) must not stall the lane: the message is dead-lettered with an internal-error reason
+/// after a bounded number of attempts, and the next message on the same lane is processed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn permanent_error_is_dead_lettered_and_the_lane_goes_on() {
+    let dir = std::env::temp_dir().join(format!("nachfolge-templates-{}", support::app::unique()));
+    std::fs::create_dir_all(dir.join("mail")).expect("template dir");
+    std::fs::write(dir.join("mail/nrw_offer.txt"), "{{ successor.name | no_such_filter }}\n").expect("template");
+    let app = App::spawn_with(|c| {
+        c.templates.dir = Some(dir.clone());
+        c.worker.lanes = 1; // every council on the one lane that the broken message would stall
+    })
+    .await;
+    register(&app, nrw()).await;
+    app.send("vacancy.reported", vacancy("musterstadt-rat", "L1-02", "resigned", "2026-06-30T23:59:59+02:00")).await;
+    let dead = app.wait_dead(1).await;
+    let reason = dead[0].1.clone().unwrap_or_default();
+    assert!(reason.contains("internal error"), "{reason}");
+    assert!(reason.contains("nrw_offer"), "the reason names the template: {reason}");
+    let rejected = app.wait_event("message.rejected", |_| true).await;
+    assert_eq!(rejected["data"]["type"], "vacancy.reported");
+    // nothing of the refused command was written
+    assert!(app.events.of("succession.determined").is_empty());
+    // the lane goes on: a Hessen council (its own templates are intact) is decided
+    register(&app, hessen(false)).await;
+    app.send("vacancy.reported", vacancy("beispielstadt-stvv", "W1-02", "resigned", "2026-10-15T00:00:00+02:00")).await;
+    let det = app.wait_event("succession.determined", |_| true).await;
+    assert_eq!(det["data"]["successor"]["id"], "W1-05");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn binary_mode_is_accepted() {
     let app = App::spawn().await;

@@ -57,6 +57,28 @@ pub enum StoreError {
     Encode(&'static str, String),
 }
 
+impl StoreError {
+    /// Whether trying again later can succeed: the database is unreachable, restarting, out of
+    /// connections, or a transaction lost a serialisation race or a deadlock. Everything else — a template
+    /// that cannot render, a stored aggregate that no longer reads, a document that cannot be serialised,
+    /// an SQL error of the statement itself — fails the same way every time.
+    pub fn is_transient(&self) -> bool {
+        match self {
+            StoreError::Db(e) => {
+                matches!(
+                    e,
+                    sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Tls(_)
+                ) || matches!(e, sqlx::Error::Database(d) if d.code().is_some_and(|c| {
+                    // 57: operator intervention (shutdown, cancel); 08: connection exception;
+                    // 53: insufficient resources; 40001/40P01: serialisation failure, deadlock
+                    c.starts_with("57") || c.starts_with("08") || c.starts_with("53") || c == "40001" || c == "40P01"
+                }))
+            }
+            StoreError::Template(_) | StoreError::Corrupt(..) | StoreError::Encode(..) => false,
+        }
+    }
+}
+
 /// Serialise a document the worker writes; a failure is a [`StoreError::Encode`], never `null`.
 pub(crate) fn encode<T: serde::Serialize>(what: &'static str, value: &T) -> Result<Value, StoreError> {
     serde_json::to_value(value).map_err(|e| StoreError::Encode(what, e.to_string()))
