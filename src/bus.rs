@@ -73,7 +73,7 @@ fn durable() -> ExchangeDeclareOptions {
     ExchangeDeclareOptions { durable: true, ..ExchangeDeclareOptions::default() }
 }
 
-/// Declare the whole topology of CONTRACT.md (idempotent).
+/// Declare the whole topology of docs/contract.md ("Topology"), idempotently.
 pub async fn declare_topology(ch: &Channel, cfg: &AmqpConfig) -> lapin::Result<()> {
     let bind = |q: &str, x: &str| {
         let (q, x) = (q.to_owned(), x.to_owned());

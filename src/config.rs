@@ -216,13 +216,6 @@ pub struct ClockConfig {
     pub offset_secs: i64,
 }
 
-impl ClockConfig {
-    /// The clock offset as a signed duration.
-    pub fn offset(&self) -> chrono::TimeDelta {
-        chrono::TimeDelta::try_seconds(self.offset_secs).unwrap_or(chrono::TimeDelta::zero())
-    }
-}
-
 /// Mail and announcement templates.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]

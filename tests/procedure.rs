@@ -751,7 +751,7 @@ fn nrw_45_abs_6_satz_4_timer_before_end_of_period_or_for_stale_round_has_no_effe
     assert!(run(&mut b, expired(CASE, 2), "2025-06-12T00:00:00+02:00").is_empty());
     assert!(run(&mut b, expired(CASE, 0), "2025-06-12T00:00:00+02:00").is_empty());
     assert_eq!(b.cases[CASE], before);
-    // no service date → no period runs → nothing is ever deemed (LAW.md § 4)
+    // no service date → no period runs → nothing is ever deemed (docs/legal.md, "Service fiction")
     let mut b = nrw_notified();
     assert!(run(&mut b, expired(CASE, 1), "2025-08-01T00:00:00+02:00").is_empty());
     assert!(matches!(state(&b, CASE), CaseState::Offered(_)));

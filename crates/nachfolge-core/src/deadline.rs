@@ -445,7 +445,7 @@ mod tests {
 
     #[test]
     fn vwvfg_31_abs_3_satz_1_fronleichnam_extends_to_friday() {
-        // LAW.md § 4 worked example: served Thu 12 Jun 2025, week ends Thu 19 Jun (Fronleichnam).
+        // worked example (docs/legal.md, "One-week period"): served Thu 12 Jun 2025, week ends Thu 19 Jun (Fronleichnam).
         for land in [Land::Nw, Land::He] {
             let d = served("2025-06-12", land);
             assert_eq!(d.last_day, date("2025-06-20"), "{land:?}");
@@ -544,7 +544,7 @@ mod tests {
 
     #[test]
     fn lzg_nrw_4_abs_2_fourth_day_from_2025() {
-        // LAW.md § 4 worked example: posted Fri 6 Jun 2025 → served Tue 10 Jun → ends Tue 17 Jun.
+        // worked example (docs/legal.md, "One-week period"): posted Fri 6 Jun 2025 → served Tue 10 Jun → ends Tue 17 Jun.
         let basis = ServiceBasis::RegisteredLetterPosted;
         let (served_on, trail) = service_date(&basis, date("2025-06-06"), Land::Nw);
         assert_eq!(served_on, date("2025-06-10"));
@@ -563,7 +563,7 @@ mod tests {
 
     #[test]
     fn lzg_nrw_4_abs_2_third_day_until_2024() {
-        // LAW.md § 4 worked example: posted Mon 30 Dec 2024 → served Thu 2 Jan 2025.
+        // worked example (docs/legal.md, "One-week period"): posted Mon 30 Dec 2024 → served Thu 2 Jan 2025.
         let basis = ServiceBasis::RegisteredLetterPosted;
         let (served_on, _) = service_date(&basis, date("2024-12-30"), Land::Nw);
         assert_eq!(served_on, date("2025-01-02"));

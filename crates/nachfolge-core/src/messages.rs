@@ -248,18 +248,6 @@ impl Inbound {
             Inbound::ReviewDecided(m) => &m.body,
         }
     }
-
-    /// The case the message names, if any.
-    pub fn case_id(&self) -> Option<&str> {
-        match self {
-            Inbound::NotificationServed(m) => Some(&m.case),
-            Inbound::DeclarationReceived(m) => Some(&m.case),
-            Inbound::BarCured(m) => Some(&m.case),
-            Inbound::LotDrawn(m) => Some(&m.case),
-            Inbound::ReviewDecided(m) => Some(&m.case),
-            _ => None,
-        }
-    }
 }
 
 // ---------------------------------------------------------------------------------------------------------

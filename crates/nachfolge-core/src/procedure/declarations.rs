@@ -15,7 +15,7 @@ impl Machine<'_> {
         Ok(())
     }
 
-    /// Checks common to declarations and proofs (§ 45 Abs. 6 KWahlG NRW, LAW.md §1 item 14): the sender is
+    /// Checks common to declarations and proofs (§ 45 Abs. 6 KWahlG NRW, docs/contract.md, "Declarations that cannot take effect"): the sender is
     /// the pending successor, the notification went out, the period has not ended. Returns the offer.
     pub(super) fn check_declaration(
         &mut self,

@@ -91,7 +91,7 @@ impl Machine<'_> {
         }
         if filled {
             // [decision] The successor is already a member: NRW, a valid acceptance that arrived before the
-            // service date was known (LAW.md §1 item 14); Hessen, a successor without a bar, for whom no
+            // service date was known (docs/contract.md, "Declarations that cannot take effect"); Hessen, a successor without a bar, for whom no
             // period runs (§ 34 Abs. 3 Satz 2 i. V. m. § 23 KWG). The certificate is a normal part of the
             // file, not an error: taken without effect instead of being dead-lettered.
             return Ok(());

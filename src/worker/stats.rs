@@ -1,0 +1,33 @@
+//! Periodic gauges: outbox backlog, timers due and pending.
+
+use super::*;
+
+pub(super) async fn stats_loop(shared: Arc<Shared>, mut shutdown: watch::Receiver<bool>) {
+    loop {
+        let now = shared.clock.now();
+        if let Ok((n, age)) = shared.store.outbox_backlog(now).await {
+            shared.metrics.set_gauge("nachfolge_outbox_backlog", &[], n as f64);
+            shared.metrics.set_gauge("nachfolge_outbox_oldest_seconds", &[], age);
+        }
+        if let Ok((due, pending)) = shared.store.timer_counts(now).await {
+            shared.metrics.set_gauge("nachfolge_timers_due", &[], due as f64);
+            shared.metrics.set_gauge("nachfolge_timers_pending", &[], pending as f64);
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(Duration::from_secs(5)) => {}
+            _ = stopped(&mut shutdown) => break,
+        }
+    }
+}
+
+pub(super) fn describe_metrics(m: &Metrics) {
+    m.help("nachfolge_messages_total", "Inbound messages by type and outcome");
+    m.help("nachfolge_handler_seconds", "Time to process one inbound message");
+    m.help("nachfolge_outbox_backlog", "Unpublished events in the outbox");
+    m.help("nachfolge_outbox_oldest_seconds", "Age of the oldest unpublished event");
+    m.help("nachfolge_timers_due", "Deadline timers due and not fired");
+    m.help("nachfolge_timers_pending", "Deadline timers not fired");
+    m.help("nachfolge_mails_total", "E-mails by outcome");
+    m.help("nachfolge_events_published_total", "Events published with a broker confirm");
+    m.help("nachfolge_timers_fired_total", "Deadline timers fired");
+}
