@@ -121,11 +121,16 @@ pub struct DatabaseConfig {
     pub url: String,
     /// Size of the connection pool.
     pub max_connections: u32,
+    /// PEM file of CA certificates trusted for TLS to PostgreSQL in addition to the built-in webpki roots
+    /// (e.g. a private CA); read at every new connection. Only allowed with `sslmode=verify-full` or
+    /// `verify-ca` in the URL (see `store_tls`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ca_file: Option<PathBuf>,
 }
 
 impl Default for DatabaseConfig {
     fn default() -> Self {
-        Self { url: "postgres://postgres@127.0.0.1:5432/nachfolge".to_owned(), max_connections: 10 }
+        Self { url: "postgres://postgres@127.0.0.1:5432/nachfolge".to_owned(), max_connections: 10, ca_file: None }
     }
 }
 
@@ -134,6 +139,7 @@ impl fmt::Debug for DatabaseConfig {
         f.debug_struct("DatabaseConfig")
             .field("url", &redact_url(&self.url))
             .field("max_connections", &self.max_connections)
+            .field("ca_file", &self.ca_file)
             .finish()
     }
 }
@@ -457,6 +463,8 @@ impl Config {
         if self.database.max_connections == 0 {
             return Err(invalid("database.max_connections", "must be at least 1"));
         }
+        // sslmode and the CA: `database.ca_file` only with sslmode=verify-full/verify-ca (src/store_tls.rs).
+        crate::store_tls::validate(&self.database).map_err(|(key, message)| invalid(key, &message))?;
         if !has_scheme(&self.smtp.url, &["smtp", "smtps"]) {
             return Err(invalid("smtp.url", "expected an smtp:// or smtps:// URL"));
         }
@@ -527,6 +535,7 @@ fn schema() -> Schema {
         ("service", "email_fiction_days"),
         ("templates", "dir"),
         ("amqp", "ca_file"),
+        ("database", "ca_file"),
         ("smtp", "ca_file"),
         ("telemetry", "otlp_endpoint"),
     ] {

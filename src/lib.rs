@@ -23,6 +23,7 @@ pub mod ops;
 pub mod otlp;
 pub mod rules;
 pub mod store;
+pub mod store_tls;
 pub mod telemetry;
 pub mod templates;
 pub mod trail;
