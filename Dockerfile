@@ -6,9 +6,15 @@
 #   docker run --rm nachfolge decide --election … --vacancy …     (offline commands work too)
 #
 # Stage 1 builds the dependencies alone (from Cargo.toml and Cargo.lock, with placeholder sources), so that
-# a change to the sources rebuilds only the crate itself — what cargo-chef does, by hand. Stage 2 builds
-# the real binary. Stage 3 is distroless: glibc and the CA certificates, no shell, no package manager,
-# user 65532 (nonroot).
+# a change to the sources rebuilds only the crate itself — what cargo-chef does, by hand. Stage 2 installs
+# cargo-cyclonedx (cached on its own). Stage 3 builds the real binary and its CycloneDX SBOM (the same
+# command as `bash .ci/sbom`). Stage 4 is distroless: glibc and the CA certificates, no shell, no package
+# manager, user 65532 (nonroot).
+#
+# SBOM: /usr/share/doc/nachfolge/sbom.cdx.json in the image (CycloneDX 1.5 JSON: every crate compiled into
+# the binary, with version, SHA-256, licence and purl; see docs/security.md). Read it without running the
+# image: `docker create --name x IMAGE && docker cp x:/usr/share/doc/nachfolge/sbom.cdx.json . && docker rm x`.
+# `docker build --build-arg SOURCE_DATE_EPOCH=$(git log -1 --format=%ct)` makes its timestamp reproducible.
 #
 # No sqlx query macros are used (queries are checked at run time; migrations are embedded with
 # include_str!), so the build needs no database and no SQLX_OFFLINE / .sqlx metadata.
@@ -38,13 +44,25 @@ RUN mkdir -p src \
     target/release/deps/nachfolge-* target/release/deps/libnachfolge-* \
     target/release/.fingerprint/nachfolge-*
 
+FROM ${RUST_IMAGE} AS sbom-tool
+# The version .ci/sbom installs (checked by .ci/lint-deploy).
+ARG CYCLONEDX_VERSION=0.5.9
+RUN cargo install cargo-cyclonedx --locked --version "${CYCLONEDX_VERSION}"
+
 FROM deps AS build
 # What the crate compiles in: sources, embedded templates (config/templates) and migrations.
 COPY src ./src
 COPY config ./config
 COPY migrations ./migrations
+COPY --from=sbom-tool /usr/local/cargo/bin/cargo-cyclonedx /usr/local/cargo/bin/cargo-cyclonedx
+# SOURCE_DATE_EPOCH: the SBOM's timestamp when given (cargo-cyclonedx panics on an empty one, hence unset).
+ARG SOURCE_DATE_EPOCH
+# The SBOM: the arguments of .ci/sbom (SBOM_ARGS; checked by .ci/lint-deploy).
 RUN cargo build --release --locked --bin nachfolge \
- && ./target/release/nachfolge --version
+ && ./target/release/nachfolge --version \
+ && if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then unset SOURCE_DATE_EPOCH; fi \
+ && cargo cyclonedx --format json --spec-version 1.5 --describe binaries --no-build-deps \
+ && mv nachfolge_bin.cdx.json target/release/nachfolge.cdx.json
 
 FROM ${RUNTIME_IMAGE} AS runtime
 LABEL org.opencontainers.image.title="nachfolge" \
@@ -56,6 +74,7 @@ WORKDIR /app
 # Both are owned by root and read-only for the worker.
 COPY --from=build /src/config /app/config
 COPY --from=build /src/target/release/nachfolge /app/nachfolge
+COPY --from=build /src/target/release/nachfolge.cdx.json /usr/share/doc/nachfolge/sbom.cdx.json
 USER 65532:65532
 ENV NACHFOLGE__HTTP__ADDR=0.0.0.0:8080 \
     RUST_LOG=info

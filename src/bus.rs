@@ -49,12 +49,18 @@ pub async fn connect_config(cfg: &AmqpConfig, name: &str) -> lapin::Result<Conne
 /// Reads a PEM CA bundle; an unreadable file or one without a certificate is an error (lapin itself
 /// would silently ignore what it cannot parse and fall back to the built-in roots).
 pub fn read_ca_file(path: &std::path::Path) -> std::io::Result<String> {
+    read_pem_ca_file("amqp.ca_file", path)
+}
+
+/// Reads the PEM CA bundle named by the configuration key `key` (`amqp.ca_file`, `database.ca_file`);
+/// an unreadable file or one without a `-----BEGIN CERTIFICATE-----` is an error naming the key.
+pub fn read_pem_ca_file(key: &str, path: &std::path::Path) -> std::io::Result<String> {
     let pem = std::fs::read_to_string(path)
-        .map_err(|e| std::io::Error::new(e.kind(), format!("amqp.ca_file {}: {e}", path.display())))?;
+        .map_err(|e| std::io::Error::new(e.kind(), format!("{key} {}: {e}", path.display())))?;
     if !pem.contains("-----BEGIN CERTIFICATE-----") {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidData,
-            format!("amqp.ca_file {}: no PEM certificate (-----BEGIN CERTIFICATE-----) in the file", path.display()),
+            format!("{key} {}: no PEM certificate (-----BEGIN CERTIFICATE-----) in the file", path.display()),
         ));
     }
     Ok(pem)

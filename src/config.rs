@@ -121,11 +121,16 @@ pub struct DatabaseConfig {
     pub url: String,
     /// Size of the connection pool.
     pub max_connections: u32,
+    /// PEM file of CA certificates trusted for TLS to PostgreSQL in addition to the built-in webpki roots
+    /// (e.g. a private CA); read at every new connection. Only allowed with `sslmode=verify-full` or
+    /// `verify-ca` in the URL (see `store::tls`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ca_file: Option<PathBuf>,
 }
 
 impl Default for DatabaseConfig {
     fn default() -> Self {
-        Self { url: "postgres://postgres@127.0.0.1:5432/nachfolge".to_owned(), max_connections: 10 }
+        Self { url: "postgres://postgres@127.0.0.1:5432/nachfolge".to_owned(), max_connections: 10, ca_file: None }
     }
 }
 
@@ -134,6 +139,7 @@ impl fmt::Debug for DatabaseConfig {
         f.debug_struct("DatabaseConfig")
             .field("url", &redact_url(&self.url))
             .field("max_connections", &self.max_connections)
+            .field("ca_file", &self.ca_file)
             .finish()
     }
 }
@@ -450,6 +456,8 @@ impl Config {
         if self.database.max_connections == 0 {
             return Err(invalid("database.max_connections", "must be at least 1"));
         }
+        // sslmode and the CA: `database.ca_file` only with sslmode=verify-full/verify-ca (src/store/tls.rs).
+        crate::store::tls::validate(&self.database).map_err(|(key, message)| invalid(key, &message))?;
         if !has_scheme(&self.smtp.url, &["smtp", "smtps"]) {
             return Err(invalid("smtp.url", "expected an smtp:// or smtps:// URL"));
         }
@@ -463,7 +471,7 @@ impl Config {
         if self.amqp.ca_file.is_some() && !has_scheme(&self.amqp.url, &["amqps"]) {
             return Err(invalid("amqp.ca_file", "is only used with TLS: amqp.url must be an amqps:// URL"));
         }
-        if self.smtp.ca_file.is_some() && !smtp_url_uses_tls(&self.smtp.url) {
+        if self.smtp.ca_file.is_some() && crate::mail::url_tls(&self.smtp.url).is_none() {
             return Err(invalid(
                 "smtp.ca_file",
                 "is only used with TLS: smtp.url must be smtps://… or smtp://…?tls=required",
@@ -491,18 +499,6 @@ impl Config {
     }
 }
 
-/// Whether an SMTP URL in lettre's syntax asks for TLS: `smtps://`, or `smtp://` with a `tls=` query
-/// parameter (`required` or `opportunistic`).
-fn smtp_url_uses_tls(url: &str) -> bool {
-    let Some((scheme, rest)) = url.split_once("://") else { return false };
-    if scheme.eq_ignore_ascii_case("smtps") {
-        return true;
-    }
-    let query = rest.split_once('?').map_or("", |(_, q)| q);
-    let query = query.split_once('#').map_or(query, |(q, _)| q);
-    query.split('&').any(|pair| matches!(pair.split_once('='), Some(("tls", "required" | "opportunistic"))))
-}
-
 /// The known sections and keys with their defaults, derived from [`Config::default`].
 fn schema() -> Schema {
     let mut schema = Schema::new();
@@ -520,6 +516,7 @@ fn schema() -> Schema {
         ("service", "email_fiction_days"),
         ("templates", "dir"),
         ("amqp", "ca_file"),
+        ("database", "ca_file"),
         ("smtp", "ca_file"),
         ("telemetry", "otlp_endpoint"),
     ] {
@@ -1021,8 +1018,8 @@ mod tests {
         let err = Config::from_env_and_file(None::<&Path>, env(&[("NACHFOLGE__SMTP__CA_FILE", "/ca.pem")]))
             .expect_err("ca file with plaintext smtp://");
         assert!(err.to_string().contains("smtp.ca_file"), "{err}");
-        assert!(smtp_url_uses_tls("smtp://h:25?tls=opportunistic"));
-        assert!(!smtp_url_uses_tls("smtp://h:25?x=tls=required"));
+        assert!(crate::mail::url_tls("smtp://h:25?tls=opportunistic").is_some());
+        assert!(crate::mail::url_tls("smtp://h:25?x=tls=required").is_none());
     }
 
     #[test]

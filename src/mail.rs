@@ -80,32 +80,55 @@ impl Mailer {
     }
 }
 
+/// The TLS an SMTP URL asks for, in lettre's syntax.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UrlTls {
+    /// `smtps://`: implicit TLS.
+    Wrapper,
+    /// `smtp://…?tls=required`: STARTTLS, never in clear.
+    Required,
+    /// `smtp://…?tls=opportunistic`: STARTTLS when offered.
+    Opportunistic,
+}
+
+/// The TLS mode of an SMTP URL; `None` for plain `smtp://` (or an unknown scheme). The one parser of it:
+/// the mailer and the configuration check both use it.
+pub fn url_tls(url: &str) -> Option<UrlTls> {
+    let (scheme, rest) = url.split_once("://")?;
+    if scheme.eq_ignore_ascii_case("smtps") {
+        return Some(UrlTls::Wrapper);
+    }
+    if !scheme.eq_ignore_ascii_case("smtp") {
+        return None;
+    }
+    let query = rest.split_once('?').map_or("", |(_, q)| q);
+    let query = query.split_once('#').map_or(query, |(q, _)| q);
+    match query.split('&').find_map(|pair| pair.strip_prefix("tls=")) {
+        Some("required") => Some(UrlTls::Required),
+        Some("opportunistic") => Some(UrlTls::Opportunistic),
+        _ => None,
+    }
+}
+
 /// The URL's TLS mode (as lettre reads it) with the CA certificates of `ca_file` trusted in addition to
 /// the built-in roots. A URL without TLS is an error: the CA file would suggest an encryption that does
 /// not happen.
 fn tls_with_ca(url: &str, ca_file: &Path) -> Result<Tls, MailConfigError> {
-    let (scheme, rest) = url.split_once("://").ok_or_else(|| MailConfigError::Url("no scheme".into()))?;
+    let (_, rest) = url.split_once("://").ok_or_else(|| MailConfigError::Url("no scheme".into()))?;
     let host = url_host(rest).ok_or_else(|| MailConfigError::Url("no host".into()))?;
-    let query = rest.split_once('?').map_or("", |(_, q)| q);
-    let query = query.split_once('#').map_or(query, |(q, _)| q);
-    let tls_param = query.split('&').find_map(|pair| pair.strip_prefix("tls="));
-
-    let mode: fn(TlsParameters) -> Tls = match (scheme.to_ascii_lowercase().as_str(), tls_param) {
-        ("smtps", _) => Tls::Wrapper,
-        ("smtp", Some("required")) => Tls::Required,
-        ("smtp", Some("opportunistic")) => Tls::Opportunistic,
-        _ => {
+    let mode: fn(TlsParameters) -> Tls = match url_tls(url) {
+        Some(UrlTls::Wrapper) => Tls::Wrapper,
+        Some(UrlTls::Required) => Tls::Required,
+        Some(UrlTls::Opportunistic) => Tls::Opportunistic,
+        None => {
             return Err(MailConfigError::CaFile(
                 "set, but smtp.url uses no TLS: use smtps://… or smtp://…?tls=required".into(),
             ))
         }
     };
     let file_error = |e: &dyn std::fmt::Display| MailConfigError::CaFile(format!("{}: {e}", ca_file.display()));
-    let pem = std::fs::read(ca_file).map_err(|e| file_error(&e))?;
-    if !pem.windows(27).any(|w| w == b"-----BEGIN CERTIFICATE-----") {
-        return Err(file_error(&"no PEM certificate (-----BEGIN CERTIFICATE-----) in the file"));
-    }
-    let cert = Certificate::from_pem(&pem).map_err(|e| file_error(&e))?;
+    let pem = crate::bus::read_pem_ca_file("smtp.ca_file", ca_file).map_err(|e| MailConfigError::CaFile(e.to_string()))?;
+    let cert = Certificate::from_pem(pem.as_bytes()).map_err(|e| file_error(&e))?;
     let params = TlsParameters::builder(host).add_root_certificate(cert).build().map_err(|e| file_error(&e))?;
     Ok(mode(params))
 }

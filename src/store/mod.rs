@@ -4,7 +4,6 @@
 //! returns are written in that same transaction, so nothing is lost between state and messages.
 
 use std::collections::HashMap;
-use std::str::FromStr;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -25,6 +24,7 @@ mod locks;
 mod mails;
 mod outbox;
 mod timers;
+pub mod tls;
 mod writes;
 
 pub use mails::{mail_message_id, PendingMail};
@@ -159,7 +159,7 @@ pub fn digest(ty: &str, data: &Value) -> String {
 impl Store {
     /// Connect, creating the database if it does not exist, and apply the migrations.
     pub async fn connect(cfg: &DatabaseConfig) -> Result<Store, StoreError> {
-        let opts = PgConnectOptions::from_str(&cfg.url)?
+        let opts = tls::pg_connect_options(cfg)?
             .log_statements(tracing::log::LevelFilter::Trace)
             // the batch statements take arrays: a plan per execution would cost more than the statement
             .options([("plan_cache_mode", "force_generic_plan"), ("enable_seqscan", "off")]);
