@@ -127,7 +127,8 @@ fn tls_with_ca(url: &str, ca_file: &Path) -> Result<Tls, MailConfigError> {
         }
     };
     let file_error = |e: &dyn std::fmt::Display| MailConfigError::CaFile(format!("{}: {e}", ca_file.display()));
-    let pem = crate::bus::read_pem_ca_file("smtp.ca_file", ca_file).map_err(|e| MailConfigError::CaFile(e.to_string()))?;
+    let pem =
+        crate::bus::read_pem_ca_file("smtp.ca_file", ca_file).map_err(|e| MailConfigError::CaFile(e.to_string()))?;
     let cert = Certificate::from_pem(pem.as_bytes()).map_err(|e| file_error(&e))?;
     let params = TlsParameters::builder(host).add_root_certificate(cert).build().map_err(|e| file_error(&e))?;
     Ok(mode(params))

@@ -1,0 +1,497 @@
+//! The deadline calculator: holiday tables 2025–2030, §§ 187, 188 BGB, § 31 Abs. 3 VwVfG, service fictions.
+
+use super::*;
+use crate::calendar::easter_sunday;
+
+fn date(s: &str) -> NaiveDate {
+    NaiveDate::parse_from_str(s, "%Y-%m-%d").expect("test date")
+}
+
+fn instant(s: &str) -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(s).expect("test instant").with_timezone(&Utc)
+}
+
+fn reasons(d: &Deadline) -> Vec<&str> {
+    d.trail.iter().map(|s| s.reason.as_str()).collect()
+}
+
+fn served(on: &str, land: Land) -> Deadline {
+    one_week_deadline(&ServiceBasis::Certificate, date(on), land, false)
+}
+
+const NW_HOLIDAYS: &[(i32, &[(&str, &str)])] = &[
+    (
+        2025,
+        &[
+            ("2025-01-01", "Neujahr"),
+            ("2025-04-18", "Karfreitag"),
+            ("2025-04-21", "Ostermontag"),
+            ("2025-05-01", "Tag der Arbeit"),
+            ("2025-05-29", "Christi Himmelfahrt"),
+            ("2025-06-09", "Pfingstmontag"),
+            ("2025-06-19", "Fronleichnam"),
+            ("2025-10-03", "Tag der Deutschen Einheit"),
+            ("2025-11-01", "Allerheiligen"),
+            ("2025-12-25", "1. Weihnachtstag"),
+            ("2025-12-26", "2. Weihnachtstag"),
+        ],
+    ),
+    (
+        2026,
+        &[
+            ("2026-01-01", "Neujahr"),
+            ("2026-04-03", "Karfreitag"),
+            ("2026-04-06", "Ostermontag"),
+            ("2026-05-01", "Tag der Arbeit"),
+            ("2026-05-14", "Christi Himmelfahrt"),
+            ("2026-05-25", "Pfingstmontag"),
+            ("2026-06-04", "Fronleichnam"),
+            ("2026-10-03", "Tag der Deutschen Einheit"),
+            ("2026-11-01", "Allerheiligen"),
+            ("2026-12-25", "1. Weihnachtstag"),
+            ("2026-12-26", "2. Weihnachtstag"),
+        ],
+    ),
+    (
+        2027,
+        &[
+            ("2027-01-01", "Neujahr"),
+            ("2027-03-26", "Karfreitag"),
+            ("2027-03-29", "Ostermontag"),
+            ("2027-05-01", "Tag der Arbeit"),
+            ("2027-05-06", "Christi Himmelfahrt"),
+            ("2027-05-17", "Pfingstmontag"),
+            ("2027-05-27", "Fronleichnam"),
+            ("2027-10-03", "Tag der Deutschen Einheit"),
+            ("2027-11-01", "Allerheiligen"),
+            ("2027-12-25", "1. Weihnachtstag"),
+            ("2027-12-26", "2. Weihnachtstag"),
+        ],
+    ),
+    (
+        2028,
+        &[
+            ("2028-01-01", "Neujahr"),
+            ("2028-04-14", "Karfreitag"),
+            ("2028-04-17", "Ostermontag"),
+            ("2028-05-01", "Tag der Arbeit"),
+            ("2028-05-25", "Christi Himmelfahrt"),
+            ("2028-06-05", "Pfingstmontag"),
+            ("2028-06-15", "Fronleichnam"),
+            ("2028-10-03", "Tag der Deutschen Einheit"),
+            ("2028-11-01", "Allerheiligen"),
+            ("2028-12-25", "1. Weihnachtstag"),
+            ("2028-12-26", "2. Weihnachtstag"),
+        ],
+    ),
+    (
+        2029,
+        &[
+            ("2029-01-01", "Neujahr"),
+            ("2029-03-30", "Karfreitag"),
+            ("2029-04-02", "Ostermontag"),
+            ("2029-05-01", "Tag der Arbeit"),
+            ("2029-05-10", "Christi Himmelfahrt"),
+            ("2029-05-21", "Pfingstmontag"),
+            ("2029-05-31", "Fronleichnam"),
+            ("2029-10-03", "Tag der Deutschen Einheit"),
+            ("2029-11-01", "Allerheiligen"),
+            ("2029-12-25", "1. Weihnachtstag"),
+            ("2029-12-26", "2. Weihnachtstag"),
+        ],
+    ),
+    (
+        2030,
+        &[
+            ("2030-01-01", "Neujahr"),
+            ("2030-04-19", "Karfreitag"),
+            ("2030-04-22", "Ostermontag"),
+            ("2030-05-01", "Tag der Arbeit"),
+            ("2030-05-30", "Christi Himmelfahrt"),
+            ("2030-06-10", "Pfingstmontag"),
+            ("2030-06-20", "Fronleichnam"),
+            ("2030-10-03", "Tag der Deutschen Einheit"),
+            ("2030-11-01", "Allerheiligen"),
+            ("2030-12-25", "1. Weihnachtstag"),
+            ("2030-12-26", "2. Weihnachtstag"),
+        ],
+    ),
+];
+
+const HE_HOLIDAYS: &[(i32, &[(&str, &str)])] = &[
+    (
+        2025,
+        &[
+            ("2025-01-01", "Neujahr"),
+            ("2025-04-18", "Karfreitag"),
+            ("2025-04-20", "Ostersonntag"),
+            ("2025-04-21", "Ostermontag"),
+            ("2025-05-01", "Tag der Arbeit"),
+            ("2025-05-29", "Christi Himmelfahrt"),
+            ("2025-06-08", "Pfingstsonntag"),
+            ("2025-06-09", "Pfingstmontag"),
+            ("2025-06-19", "Fronleichnam"),
+            ("2025-10-03", "Tag der Deutschen Einheit"),
+            ("2025-12-25", "1. Weihnachtstag"),
+            ("2025-12-26", "2. Weihnachtstag"),
+        ],
+    ),
+    (
+        2026,
+        &[
+            ("2026-01-01", "Neujahr"),
+            ("2026-04-03", "Karfreitag"),
+            ("2026-04-05", "Ostersonntag"),
+            ("2026-04-06", "Ostermontag"),
+            ("2026-05-01", "Tag der Arbeit"),
+            ("2026-05-14", "Christi Himmelfahrt"),
+            ("2026-05-24", "Pfingstsonntag"),
+            ("2026-05-25", "Pfingstmontag"),
+            ("2026-06-04", "Fronleichnam"),
+            ("2026-10-03", "Tag der Deutschen Einheit"),
+            ("2026-12-25", "1. Weihnachtstag"),
+            ("2026-12-26", "2. Weihnachtstag"),
+        ],
+    ),
+    (
+        2027,
+        &[
+            ("2027-01-01", "Neujahr"),
+            ("2027-03-26", "Karfreitag"),
+            ("2027-03-28", "Ostersonntag"),
+            ("2027-03-29", "Ostermontag"),
+            ("2027-05-01", "Tag der Arbeit"),
+            ("2027-05-06", "Christi Himmelfahrt"),
+            ("2027-05-16", "Pfingstsonntag"),
+            ("2027-05-17", "Pfingstmontag"),
+            ("2027-05-27", "Fronleichnam"),
+            ("2027-10-03", "Tag der Deutschen Einheit"),
+            ("2027-12-25", "1. Weihnachtstag"),
+            ("2027-12-26", "2. Weihnachtstag"),
+        ],
+    ),
+    (
+        2028,
+        &[
+            ("2028-01-01", "Neujahr"),
+            ("2028-04-14", "Karfreitag"),
+            ("2028-04-16", "Ostersonntag"),
+            ("2028-04-17", "Ostermontag"),
+            ("2028-05-01", "Tag der Arbeit"),
+            ("2028-05-25", "Christi Himmelfahrt"),
+            ("2028-06-04", "Pfingstsonntag"),
+            ("2028-06-05", "Pfingstmontag"),
+            ("2028-06-15", "Fronleichnam"),
+            ("2028-10-03", "Tag der Deutschen Einheit"),
+            ("2028-12-25", "1. Weihnachtstag"),
+            ("2028-12-26", "2. Weihnachtstag"),
+        ],
+    ),
+    (
+        2029,
+        &[
+            ("2029-01-01", "Neujahr"),
+            ("2029-03-30", "Karfreitag"),
+            ("2029-04-01", "Ostersonntag"),
+            ("2029-04-02", "Ostermontag"),
+            ("2029-05-01", "Tag der Arbeit"),
+            ("2029-05-10", "Christi Himmelfahrt"),
+            ("2029-05-20", "Pfingstsonntag"),
+            ("2029-05-21", "Pfingstmontag"),
+            ("2029-05-31", "Fronleichnam"),
+            ("2029-10-03", "Tag der Deutschen Einheit"),
+            ("2029-12-25", "1. Weihnachtstag"),
+            ("2029-12-26", "2. Weihnachtstag"),
+        ],
+    ),
+    (
+        2030,
+        &[
+            ("2030-01-01", "Neujahr"),
+            ("2030-04-19", "Karfreitag"),
+            ("2030-04-21", "Ostersonntag"),
+            ("2030-04-22", "Ostermontag"),
+            ("2030-05-01", "Tag der Arbeit"),
+            ("2030-05-30", "Christi Himmelfahrt"),
+            ("2030-06-09", "Pfingstsonntag"),
+            ("2030-06-10", "Pfingstmontag"),
+            ("2030-06-20", "Fronleichnam"),
+            ("2030-10-03", "Tag der Deutschen Einheit"),
+            ("2030-12-25", "1. Weihnachtstag"),
+            ("2030-12-26", "2. Weihnachtstag"),
+        ],
+    ),
+];
+#[test]
+fn holiday_tables_2025_to_2030() {
+    for (land, table) in [(Land::Nw, NW_HOLIDAYS), (Land::He, HE_HOLIDAYS)] {
+        for (year, expected) in table {
+            let expected: Vec<(NaiveDate, &str)> = expected.iter().map(|(d, n)| (date(d), *n)).collect();
+            assert_eq!(land.holidays(*year), expected, "{land:?} {year}");
+        }
+    }
+}
+
+#[test]
+fn easter_sunday_gregorian_computus() {
+    for (year, expected) in [
+        (2025, "2025-04-20"),
+        (2026, "2026-04-05"),
+        (2027, "2027-03-28"),
+        (2028, "2028-04-16"),
+        (2029, "2029-04-01"),
+        (2030, "2030-04-21"),
+        (2038, "2038-04-25"),
+        (2285, "2285-03-22"),
+    ] {
+        assert_eq!(easter_sunday(year), Some(date(expected)), "{year}");
+    }
+}
+
+#[test]
+fn no_reformationstag_drei_koenige_mariae_himmelfahrt_buss_und_bettag() {
+    for d in ["2025-01-06", "2025-08-15", "2025-10-31", "2025-11-19"] {
+        assert!(!Land::Nw.is_public_holiday(date(d)), "NW {d}");
+        assert!(!Land::He.is_public_holiday(date(d)), "HE {d}");
+    }
+}
+
+#[test]
+fn working_days() {
+    assert!(Land::Nw.is_working_day(date("2025-06-20"))); // Friday
+    assert!(!Land::Nw.is_working_day(date("2025-06-19"))); // Fronleichnam
+    assert!(!Land::Nw.is_working_day(date("2025-06-21"))); // Saturday
+    assert!(!Land::Nw.is_working_day(date("2025-06-22"))); // Sunday
+    assert!(!Land::Nw.is_working_day(date("2027-11-01"))); // Allerheiligen, Monday
+    assert!(Land::He.is_working_day(date("2027-11-01")));
+}
+
+#[test]
+fn bgb_188_abs_2_one_week_same_weekday() {
+    let d = served("2025-03-04", Land::Nw); // Tuesday
+    assert_eq!(d.served_on, date("2025-03-04"));
+    assert_eq!(d.last_day, date("2025-03-11"));
+    assert_eq!(d.last_day.weekday(), Weekday::Tue);
+    assert_eq!(reasons(&d), ["served", "period_one_week"]);
+    assert_eq!(d.trail[0].citation, "§ 3 LZG NRW");
+    assert_eq!(d.trail[1].citation, "§§ 187 Abs. 1, 188 Abs. 2 BGB");
+    assert!(d.trail.iter().all(|s| s.verdict == Verdict::Noted && s.candidate.is_none()));
+}
+
+#[test]
+fn vwvfg_31_abs_3_satz_1_fronleichnam_extends_to_friday() {
+    // worked example (docs/legal.md, "One-week period"): served Thu 12 Jun 2025, week ends Thu 19 Jun (Fronleichnam).
+    for land in [Land::Nw, Land::He] {
+        let d = served("2025-06-12", land);
+        assert_eq!(d.last_day, date("2025-06-20"), "{land:?}");
+        assert_eq!(d.ends_at, instant("2025-06-20T22:00:00Z"));
+        assert_eq!(reasons(&d), ["served", "period_one_week", "extended_public_holiday:Fronleichnam"]);
+    }
+    assert_eq!(served("2025-06-12", Land::Nw).trail[2].citation, "§ 31 Abs. 3 Satz 1 VwVfG NRW");
+    assert_eq!(served("2025-06-12", Land::He).trail[2].citation, "§ 31 Abs. 3 Satz 1 HVwVfG");
+}
+
+#[test]
+fn vwvfg_31_abs_3_satz_1_saturday_extends_to_monday() {
+    let d = served("2025-03-08", Land::Nw); // Saturday service, e.g. by Rückschein
+    assert_eq!(d.last_day, date("2025-03-17"));
+    assert_eq!(reasons(&d), ["served", "period_one_week", "extended_weekend:Saturday", "extended_weekend:Sunday"]);
+}
+
+#[test]
+fn vwvfg_31_abs_3_satz_1_sunday_extends_to_monday() {
+    let d = served("2025-03-09", Land::He);
+    assert_eq!(d.last_day, date("2025-03-17"));
+    assert_eq!(reasons(&d), ["served", "period_one_week", "extended_weekend:Sunday"]);
+}
+
+#[test]
+fn vwvfg_31_abs_3_satz_1_allerheiligen_extends_in_nrw_only() {
+    // 1 Nov 2027 is a Monday.
+    let nw = served("2027-10-25", Land::Nw);
+    assert_eq!(nw.last_day, date("2027-11-02"));
+    assert_eq!(reasons(&nw), ["served", "period_one_week", "extended_public_holiday:Allerheiligen"]);
+    let he = served("2027-10-25", Land::He);
+    assert_eq!(he.last_day, date("2027-11-01"));
+    assert_eq!(reasons(&he), ["served", "period_one_week"]);
+}
+
+#[test]
+fn vwvfg_31_abs_3_satz_1_easter_chain_to_tuesday() {
+    // Karfreitag 3 Apr 2026 → Sat → Sun → Ostermontag → Tue 7 Apr.
+    let nw = served("2026-03-27", Land::Nw);
+    assert_eq!(nw.last_day, date("2026-04-07"));
+    assert_eq!(
+        reasons(&nw),
+        [
+            "served",
+            "period_one_week",
+            "extended_public_holiday:Karfreitag",
+            "extended_weekend:Saturday",
+            "extended_weekend:Sunday",
+            "extended_public_holiday:Ostermontag"
+        ]
+    );
+    let he = served("2026-03-27", Land::He);
+    assert_eq!(he.last_day, date("2026-04-07"));
+    assert_eq!(he.trail.len(), 6);
+}
+
+#[test]
+fn vwvfg_31_abs_3_satz_1_christmas_chain_to_monday() {
+    // 25 Dec 2025 is a Thursday: 25, 26, Sat 27, Sun 28 → Mon 29 Dec.
+    let d = served("2025-12-18", Land::Nw);
+    assert_eq!(d.last_day, date("2025-12-29"));
+    assert_eq!(
+        reasons(&d)[2..],
+        [
+            "extended_public_holiday:1. Weihnachtstag",
+            "extended_public_holiday:2. Weihnachtstag",
+            "extended_weekend:Saturday",
+            "extended_weekend:Sunday"
+        ]
+    );
+    assert_eq!(d.ends_at, instant("2025-12-29T23:00:00Z"));
+}
+
+#[test]
+fn vwvfg_31_abs_3_satz_1_new_year_extends_into_next_year() {
+    // 1 Jan 2026 is a Thursday.
+    let d = served("2025-12-25", Land::He);
+    assert_eq!(d.last_day, date("2026-01-02"));
+    assert_eq!(reasons(&d)[2..], ["extended_public_holiday:Neujahr"]);
+    // 1 Jan 2028 is a Saturday: Sat, Sun → Mon 3 Jan.
+    let d = served("2027-12-25", Land::Nw);
+    assert_eq!(d.last_day, date("2028-01-03"));
+}
+
+#[test]
+fn vwvfg_31_abs_3_satz_2_fixed_end_date_no_extension() {
+    let d = one_week_deadline(&ServiceBasis::Certificate, date("2025-06-12"), Land::Nw, true);
+    assert_eq!(d.last_day, date("2025-06-19"));
+    assert_eq!(d.ends_at, instant("2025-06-19T22:00:00Z"));
+    assert_eq!(reasons(&d), ["served", "period_one_week", "fixed_end_date"]);
+    assert_eq!(d.trail[2].citation, "§ 31 Abs. 3 Satz 2 VwVfG NRW");
+    let he = one_week_deadline(&ServiceBasis::Certificate, date("2025-03-08"), Land::He, true);
+    assert_eq!(he.last_day, date("2025-03-15")); // a Saturday
+    assert_eq!(he.trail[2].citation, "§ 31 Abs. 3 Satz 2 HVwVfG");
+}
+
+#[test]
+fn lzg_nrw_4_abs_2_fourth_day_from_2025() {
+    // worked example (docs/legal.md, "One-week period"): posted Fri 6 Jun 2025 → served Tue 10 Jun → ends Tue 17 Jun.
+    let basis = ServiceBasis::RegisteredLetterPosted;
+    let (served_on, trail) = service_date(&basis, date("2025-06-06"), Land::Nw);
+    assert_eq!(served_on, date("2025-06-10"));
+    assert_eq!(trail.len(), 1);
+    assert_eq!(trail[0].reason, "service_fiction");
+    assert_eq!(trail[0].citation, "§ 4 Abs. 2 LZG NRW");
+    let d = one_week_deadline(&basis, date("2025-06-06"), Land::Nw, false);
+    assert_eq!(d.served_on, date("2025-06-10"));
+    assert_eq!(d.last_day, date("2025-06-17"));
+    assert_eq!(d.ends_at, instant("2025-06-17T22:00:00Z"));
+    assert_eq!(reasons(&d), ["service_fiction", "period_one_week"]);
+    // First posting day of the new rule.
+    let (served_on, _) = service_date(&basis, date("2025-01-01"), Land::Nw);
+    assert_eq!(served_on, date("2025-01-05"));
+}
+
+#[test]
+fn lzg_nrw_4_abs_2_third_day_until_2024() {
+    // worked example (docs/legal.md, "One-week period"): posted Mon 30 Dec 2024 → served Thu 2 Jan 2025.
+    let basis = ServiceBasis::RegisteredLetterPosted;
+    let (served_on, _) = service_date(&basis, date("2024-12-30"), Land::Nw);
+    assert_eq!(served_on, date("2025-01-02"));
+    let (served_on, _) = service_date(&basis, date("2024-12-31"), Land::Nw);
+    assert_eq!(served_on, date("2025-01-03"));
+}
+
+#[test]
+fn hvwzg_4_abs_2_citation_in_hessen() {
+    let (served_on, trail) = service_date(&ServiceBasis::RegisteredLetterPosted, date("2025-06-06"), Land::He);
+    assert_eq!(served_on, date("2025-06-10"));
+    assert_eq!(trail[0].citation, "§ 4 Abs. 2 HVwZG");
+}
+
+#[test]
+fn explicit_service_on_given_day() {
+    for basis in [ServiceBasis::Certificate, ServiceBasis::ReturnReceipt, ServiceBasis::Acknowledgement] {
+        let (served_on, trail) = service_date(&basis, date("2025-06-07"), Land::He);
+        assert_eq!(served_on, date("2025-06-07"));
+        assert_eq!(trail.len(), 1);
+        assert_eq!(trail[0].reason, "served");
+        assert!(trail[0].citation.ends_with("HVwZG"), "{:?}", trail[0]);
+    }
+}
+
+#[test]
+fn email_fiction_configured_days() {
+    let (served_on, trail) = service_date(&ServiceBasis::Email { fiction_days: 3 }, date("2025-06-02"), Land::Nw);
+    assert_eq!(served_on, date("2025-06-05"));
+    assert_eq!(trail[0].reason, "service_fiction");
+    let (served_on, _) = service_date(&ServiceBasis::Email { fiction_days: 0 }, date("2025-06-02"), Land::Nw);
+    assert_eq!(served_on, date("2025-06-02"));
+    let d = one_week_deadline(&ServiceBasis::Email { fiction_days: 2 }, date("2025-06-10"), Land::He, false);
+    assert_eq!(d.served_on, date("2025-06-12"));
+    assert_eq!(d.last_day, date("2025-06-20")); // 19 Jun Fronleichnam
+}
+
+#[test]
+fn ends_at_winter_time_is_23_utc() {
+    assert_eq!(served("2025-03-04", Land::Nw).ends_at, instant("2025-03-11T23:00:00Z"));
+    assert_eq!(end_of_day(date("2025-01-15")), instant("2025-01-15T23:00:00Z"));
+}
+
+#[test]
+fn ends_at_summer_time_is_22_utc() {
+    assert_eq!(end_of_day(date("2025-07-15")), instant("2025-07-15T22:00:00Z"));
+}
+
+#[test]
+fn end_of_day_across_dst_transitions() {
+    // DST starts Sun 30 Mar 2025, ends Sun 26 Oct 2025.
+    assert_eq!(end_of_day(date("2025-03-29")), instant("2025-03-29T23:00:00Z"));
+    assert_eq!(end_of_day(date("2025-03-30")), instant("2025-03-30T22:00:00Z"));
+    assert_eq!(end_of_day(date("2025-10-25")), instant("2025-10-25T22:00:00Z"));
+    assert_eq!(end_of_day(date("2025-10-26")), instant("2025-10-26T23:00:00Z"));
+}
+
+#[test]
+fn local_date_in_berlin() {
+    assert_eq!(local_date(instant("2025-06-19T21:59:59Z")), date("2025-06-19"));
+    assert_eq!(local_date(instant("2025-06-19T22:00:00Z")), date("2025-06-20"));
+    assert_eq!(local_date(instant("2025-01-01T22:59:59Z")), date("2025-01-01"));
+    assert_eq!(local_date(instant("2025-01-01T23:00:00Z")), date("2025-01-02"));
+    for d in ["2025-03-29", "2025-03-30", "2025-10-26", "2025-12-31"] {
+        assert_eq!(local_date(end_of_day(date(d))), date(d).succ_opt().expect("next"));
+    }
+}
+
+#[test]
+fn extreme_dates_do_not_panic() {
+    let d = served("2025-06-12", Land::Nw);
+    assert!(d.ends_at > instant("2025-06-12T00:00:00Z"));
+    let far = one_week_deadline(&ServiceBasis::Email { fiction_days: u32::MAX }, NaiveDate::MAX, Land::Nw, false);
+    assert_eq!(far.last_day, NaiveDate::MAX);
+    assert_eq!(far.ends_at, DateTime::<Utc>::MAX_UTC);
+    assert!(Land::He.holidays(i32::MAX).is_empty());
+    let _ = Land::Nw.holiday_name(NaiveDate::MIN);
+}
+
+#[test]
+fn serde_names() {
+    assert_eq!(serde_json::to_string(&Land::Nw).ok().as_deref(), Some("\"NW\""));
+    assert_eq!(serde_json::from_str::<Land>("\"HE\"").ok(), Some(Land::He));
+    assert_eq!(
+        serde_json::to_string(&ServiceBasis::RegisteredLetterPosted).ok().as_deref(),
+        Some("\"registered_letter_posted\"")
+    );
+    assert_eq!(
+        serde_json::to_string(&ServiceBasis::Email { fiction_days: 3 }).ok().as_deref(),
+        Some(r#"{"email":{"fiction_days":3}}"#)
+    );
+    let d = served("2025-06-12", Land::Nw);
+    let json = serde_json::to_string(&d).expect("serialize");
+    assert!(json.contains(r#""ends_at":"2025-06-20T22:00:00Z""#), "{json}");
+    assert_eq!(serde_json::from_str::<Deadline>(&json).ok(), Some(d));
+}

@@ -1,0 +1,89 @@
+//! Checks of the merged configuration that no single key can make: ranges, schemes, TLS settings that
+//! belong together.
+
+use super::*;
+
+impl Config {
+    /// Checks the values that the types alone do not constrain.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        fn invalid(key: &str, message: &str) -> ConfigError {
+            ConfigError::InvalidValue {
+                key: key.to_owned(),
+                origin: Origin::Validation.to_string(),
+                message: message.to_owned(),
+            }
+        }
+        fn has_scheme(url: &str, schemes: &[&str]) -> bool {
+            url.split_once("://").is_some_and(|(scheme, rest)| {
+                !rest.is_empty() && schemes.iter().any(|s| scheme.eq_ignore_ascii_case(s))
+            })
+        }
+
+        if !has_scheme(&self.amqp.url, &["amqp", "amqps"]) {
+            return Err(invalid("amqp.url", "expected an amqp:// or amqps:// URL"));
+        }
+        for (key, name) in [
+            ("amqp.commands_exchange", &self.amqp.commands_exchange),
+            ("amqp.commands_queue", &self.amqp.commands_queue),
+            ("amqp.events_exchange", &self.amqp.events_exchange),
+            ("amqp.dead_letter_exchange", &self.amqp.dead_letter_exchange),
+            ("amqp.dead_letter_queue", &self.amqp.dead_letter_queue),
+        ] {
+            if name.trim().is_empty() {
+                return Err(invalid(key, "must not be empty"));
+            }
+        }
+        if self.amqp.prefetch == 0 {
+            return Err(invalid("amqp.prefetch", "must be at least 1"));
+        }
+        if self.amqp.delivery_limit == 0 {
+            return Err(invalid("amqp.delivery_limit", "must be at least 1"));
+        }
+        if !has_scheme(&self.database.url, &["postgres", "postgresql"]) {
+            return Err(invalid("database.url", "expected a postgres:// or postgresql:// URL"));
+        }
+        if self.database.max_connections == 0 {
+            return Err(invalid("database.max_connections", "must be at least 1"));
+        }
+        // sslmode and the CA: `database.ca_file` only with sslmode=verify-full/verify-ca (src/store/tls.rs).
+        crate::store::tls::validate(&self.database).map_err(|(key, message)| invalid(key, &message))?;
+        if !has_scheme(&self.smtp.url, &["smtp", "smtps"]) {
+            return Err(invalid("smtp.url", "expected an smtp:// or smtps:// URL"));
+        }
+        if !self.smtp.from.contains('@') {
+            return Err(invalid("smtp.from", "expected an e-mail address"));
+        }
+        if self.smtp.timeout_secs == 0 {
+            return Err(invalid("smtp.timeout_secs", "must be at least 1"));
+        }
+        // A CA file with a plaintext URL would suggest an encryption that does not happen.
+        if self.amqp.ca_file.is_some() && !has_scheme(&self.amqp.url, &["amqps"]) {
+            return Err(invalid("amqp.ca_file", "is only used with TLS: amqp.url must be an amqps:// URL"));
+        }
+        if self.smtp.ca_file.is_some() && crate::mail::url_tls(&self.smtp.url).is_none() {
+            return Err(invalid(
+                "smtp.ca_file",
+                "is only used with TLS: smtp.url must be smtps://… or smtp://…?tls=required",
+            ));
+        }
+        if self.http.addr.trim().is_empty() {
+            return Err(invalid("http.addr", "must not be empty"));
+        }
+        if self.worker.max_message_bytes == 0 {
+            return Err(invalid("worker.max_message_bytes", "must be at least 1"));
+        }
+        if self.worker.outbox_batch == 0 {
+            return Err(invalid("worker.outbox_batch", "must be at least 1"));
+        }
+        if self.worker.poll_interval_ms == 0 {
+            return Err(invalid("worker.poll_interval_ms", "must be at least 1"));
+        }
+        if self.worker.relay_linger_ms > self.worker.poll_interval_ms {
+            return Err(invalid("worker.relay_linger_ms", "must not exceed worker.poll_interval_ms"));
+        }
+        if chrono::TimeDelta::try_seconds(self.clock.offset_secs).is_none() {
+            return Err(invalid("clock.offset_secs", "out of range"));
+        }
+        Ok(())
+    }
+}
