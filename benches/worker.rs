@@ -40,7 +40,9 @@ fn unique() -> String {
 
 fn config(suffix: &str, smtp: &str, prefetch: u16) -> Config {
     let mut c = Config::default();
-    c.database.url = format!("postgres://postgres@127.0.0.1:5432/nachfolge_b_{suffix}");
+    // loopback without TLS, as every figure in docs/performance.md was measured: sqlx is built with TLS
+    // since issue 16, and its default `sslmode=prefer` would encrypt the loopback connections
+    c.database.url = format!("postgres://postgres@127.0.0.1:5432/nachfolge_b_{suffix}?sslmode=disable");
     c.database.max_connections = 12;
     c.amqp.commands_exchange = format!("b.{suffix}.commands");
     c.amqp.commands_queue = format!("b.{suffix}.commands");
