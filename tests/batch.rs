@@ -172,7 +172,7 @@ async fn migration_3_keeps_what_a_database_of_version_2_holds() {
         "ALTER TABLE bodies ALTER COLUMN state TYPE jsonb USING state::jsonb;
          ALTER TABLE outbox ALTER COLUMN event TYPE jsonb USING event::jsonb;
          ALTER TABLE audit_log ALTER COLUMN payload TYPE jsonb USING payload::jsonb;
-         DELETE FROM schema_migrations WHERE version = 3;",
+         DELETE FROM _sqlx_migrations WHERE version = 3;",
     )
     .execute(&db)
     .await
@@ -204,6 +204,49 @@ async fn migration_3_keeps_what_a_database_of_version_2_holds() {
     let successors: Vec<Option<String>> =
         sqlx::query_scalar("SELECT successor FROM cases ORDER BY id").fetch_all(&db).await.expect("cases");
     assert_eq!(successors, [Some("a-4".to_owned()), Some("a-5".to_owned())]);
+    db.close().await;
+    store.close().await;
+}
+
+/// Before sqlx's migrator, the worker kept its own record of applied migrations in `schema_migrations`. A
+/// database of that time is adopted: its versions are recorded in `_sqlx_migrations` (with the checksums of
+/// the embedded files), nothing is applied twice, and the councils stay as they were.
+#[tokio::test]
+async fn a_database_migrated_by_the_old_runner_is_adopted_not_migrated_again() {
+    let config = test_config(&unique(), "smtp://127.0.0.1:1");
+    let _cleanup = Cleanup(config.clone());
+    let store = Store::connect(&config.database).await.expect("database");
+    let db = sqlx::PgPool::connect(&config.database.url).await.expect("inspection pool");
+    let templates = Templates::load(None).expect("templates");
+    let (settings, now) = (Settings::default(), chrono::Utc::now());
+    let reg = [item("reg-a", "election.registered", council("a"))];
+    assert_eq!(store.apply_batch(&reg, now, &settings, &templates).await.expect("batch"), [Applied::Applied]);
+    // the record as the old runner left it
+    sqlx::raw_sql(
+        "DROP TABLE _sqlx_migrations;
+         CREATE TABLE schema_migrations (version INT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now());
+         INSERT INTO schema_migrations (version) VALUES (1), (2), (3);",
+    )
+    .execute(&db)
+    .await
+    .expect("old record");
+    store.close().await;
+
+    let store = Store::connect(&config.database).await.expect("adopted and migrated");
+    // adopted rows carry execution_time 0; a migration the migrator ran again would carry its own time
+    let rows = sqlx::query("SELECT version, success, execution_time FROM _sqlx_migrations ORDER BY version")
+        .fetch_all(&db)
+        .await
+        .expect("record");
+    let record: Vec<(i64, bool, i64)> =
+        rows.iter().map(|r| (r.get("version"), r.get("success"), r.get("execution_time"))).collect();
+    assert_eq!(record, [(1, true, 0), (2, true, 0), (3, true, 0)]);
+    assert!(store.load_body("a").await.expect("load").is_some(), "the council is still there");
+    // a second start finds nothing to do
+    store.close().await;
+    let store = Store::connect(&config.database).await.expect("second start");
+    let n: i64 = sqlx::query_scalar("SELECT count(*) FROM _sqlx_migrations").fetch_one(&db).await.expect("count");
+    assert_eq!(n, 3);
     db.close().await;
     store.close().await;
 }

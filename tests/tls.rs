@@ -349,7 +349,7 @@ async fn postgres_verify_full_with_the_test_ca_connects_over_tls_and_a_wrong_ca_
     assert!(version.as_deref().is_some_and(|v| v.starts_with("TLSv1.")), "{version:?}");
     drop(conn);
     let migrations: i64 =
-        sqlx::query_scalar("SELECT count(*) FROM schema_migrations").fetch_one(&pool).await.expect("migrated");
+        sqlx::query_scalar("SELECT count(*) FROM _sqlx_migrations").fetch_one(&pool).await.expect("migrated");
     assert!(migrations >= 1);
     pool.close().await;
     store.close().await;

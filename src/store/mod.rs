@@ -36,12 +36,10 @@ use bodies::{case_rows, decode_body};
 use mails::mark_mail;
 use writes::*;
 
-/// Embedded migrations, applied in order (`nachfolge migrate`, and on `run`).
-const MIGRATIONS: &[(i32, &str)] = &[
-    (1, include_str!("../../migrations/0001_init.sql")),
-    (2, include_str!("../../migrations/0002_lz4.sql")),
-    (3, include_str!("../../migrations/0003_json.sql")),
-];
+/// The migrations of `migrations/`, embedded at build time and applied in version order by sqlx's
+/// migrator (`nachfolge migrate`, and on `run`), which records them with their checksums in
+/// `_sqlx_migrations` and holds its own advisory lock while it runs.
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
 /// A store error: database trouble (transient) or a bad template (configuration).
 #[derive(Debug, thiserror::Error)]
@@ -52,6 +50,8 @@ pub enum StoreError {
     Template(#[from] crate::templates::TemplateError),
     #[error("stored state of body {0} is unreadable: {1}")]
     Corrupt(String, String),
+    #[error("migration: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
     /// A document the worker writes could not be serialised (a bug, not bad input).
     #[error("cannot serialise {0}: {1}")]
     Encode(&'static str, String),
@@ -64,7 +64,7 @@ impl StoreError {
     /// an SQL error of the statement itself — fails the same way every time.
     pub fn is_transient(&self) -> bool {
         match self {
-            StoreError::Db(e) => {
+            StoreError::Db(e) | StoreError::Migrate(sqlx::migrate::MigrateError::Execute(e)) => {
                 matches!(
                     e,
                     sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Tls(_)
@@ -74,7 +74,9 @@ impl StoreError {
                     c.starts_with("57") || c.starts_with("08") || c.starts_with("53") || c == "40001" || c == "40P01"
                 }))
             }
-            StoreError::Template(_) | StoreError::Corrupt(..) | StoreError::Encode(..) => false,
+            StoreError::Template(_) | StoreError::Corrupt(..) | StoreError::Encode(..) | StoreError::Migrate(_) => {
+                false
+            }
         }
     }
 }
@@ -174,30 +176,45 @@ impl Store {
         Ok(store)
     }
 
-    /// Apply the embedded migrations under an advisory lock (several replicas may start at once).
+    /// Apply the embedded migrations. A database set up before sqlx's migrator kept its record in
+    /// `schema_migrations`: that record is adopted first (under [`locks::MIGRATIONS`], so replicas that
+    /// start at once adopt it once), then the migrator applies what is missing.
     pub async fn migrate(&self) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
         sqlx::query("SELECT pg_advisory_xact_lock($1)").bind(locks::MIGRATIONS).execute(&mut *tx).await?;
-        sqlx::query(
-            "CREATE TABLE IF NOT EXISTS schema_migrations (version INT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
+        let row = sqlx::query(
+            "SELECT to_regclass('schema_migrations') IS NOT NULL AS legacy,
+                    to_regclass('_sqlx_migrations') IS NOT NULL AS adopted",
         )
-        .execute(&mut *tx)
+        .fetch_one(&mut *tx)
         .await?;
-        for (version, sql) in MIGRATIONS {
-            let done: Option<i32> = sqlx::query_scalar("SELECT version FROM schema_migrations WHERE version = $1")
-                .bind(version)
-                .fetch_optional(&mut *tx)
+        let (legacy, adopted): (bool, bool) = (row.try_get("legacy")?, row.try_get("adopted")?);
+        if legacy && !adopted {
+            let done: Vec<i32> =
+                sqlx::query_scalar("SELECT version FROM schema_migrations").fetch_all(&mut *tx).await?;
+            // the table as sqlx's migrator creates it (sqlx-postgres, `ensure_migrations_table`)
+            sqlx::raw_sql(
+                "CREATE TABLE _sqlx_migrations (version BIGINT PRIMARY KEY, description TEXT NOT NULL,
+                    installed_on TIMESTAMPTZ NOT NULL DEFAULT now(), success BOOLEAN NOT NULL,
+                    checksum BYTEA NOT NULL, execution_time BIGINT NOT NULL)",
+            )
+            .execute(&mut *tx)
+            .await?;
+            for m in MIGRATOR.iter().filter(|m| done.contains(&(m.version as i32))) {
+                sqlx::query(
+                    "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time)
+                     VALUES ($1, $2, true, $3, 0)",
+                )
+                .bind(m.version)
+                .bind(m.description.as_ref())
+                .bind(m.checksum.as_ref())
+                .execute(&mut *tx)
                 .await?;
-            if done.is_none() {
-                sqlx::raw_sql(sql).execute(&mut *tx).await?;
-                sqlx::query("INSERT INTO schema_migrations (version) VALUES ($1)")
-                    .bind(version)
-                    .execute(&mut *tx)
-                    .await?;
-                tracing::info!(version, "migration applied");
             }
+            tracing::info!(versions = done.len(), "migration record adopted from schema_migrations");
         }
         tx.commit().await?;
+        MIGRATOR.run(&self.pool).await?;
         Ok(())
     }
 
@@ -209,10 +226,6 @@ impl Store {
     pub async fn ping(&self) -> bool {
         sqlx::query("SELECT 1").execute(&self.pool).await.is_ok()
     }
-
-    // --- outbox ---------------------------------------------------------------------------------------
-
-    // --- mail -----------------------------------------------------------------------------------------
 
     /// Run a claiming statement (`$1` now, `$2` end of the lease, `$3` limit): rows that are due and not
     /// leased by another replica, leased to this one.
@@ -226,10 +239,6 @@ impl Store {
         let lease_until = now + chrono::Duration::from_std(lease).unwrap_or(chrono::Duration::seconds(60));
         Ok(sqlx::query(sql).bind(now).bind(lease_until).bind(limit).fetch_all(&self.pool).await?)
     }
-
-    // --- timers ---------------------------------------------------------------------------------------
-
-    // --- reads ----------------------------------------------------------------------------------------
 }
 
 async fn create_database_if_missing(opts: &PgConnectOptions) -> Result<(), StoreError> {
