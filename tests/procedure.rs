@@ -784,6 +784,34 @@ fn nrw_barred() -> Council {
     b
 }
 
+/// docs/legal.md, "Bars by date": the procedure judges a bar at the moment it determines, as `decide` does.
+#[test]
+fn kwahlg_nrw_13_bar_judged_by_date_in_the_procedure() {
+    let determine = |facts: Vec<Value>| {
+        let mut s = nrw_snapshot();
+        for f in facts {
+            add_fact(&mut s, 0, 2, f);
+        }
+        let mut b = body_from(s);
+        let fx = run(&mut b, vacancy("rat", "L1-02", DepartureReason::Resigned, OPENED), OPENED);
+        let det = event(&fx, "succession.determined");
+        assert_eq!(det["successor"]["id"], "L1-03");
+        let barred = det["barred"].as_bool().expect("barred");
+        assert_eq!(mail(&fx).context["successor"]["barred"].as_bool(), Some(barred), "mail and event agree");
+        assert_eq!(offer(&b, CASE).barred, barred);
+        barred
+    };
+    let bar = |on: &str| json!({ "type": "barred", "on": on, "reason": "Beschäftigter der Stadt" });
+    let cure = |on: &str| json!({ "type": "bar_cured", "on": on });
+    // a bar that begins after the determination (2 Jun 2025) is none yet
+    assert!(!determine(vec![bar("2025-07-01")]));
+    // cured, and arising again: a bar
+    assert!(determine(vec![bar("2024-01-01"), cure("2024-06-01"), bar("2025-01-01")]));
+    // cured after the determination only: still a bar
+    assert!(determine(vec![bar("2024-01-01"), cure("2025-07-01")]));
+    assert!(!determine(vec![bar("2024-01-01"), cure("2025-06-01")]));
+}
+
 #[test]
 fn kwahlo_nrw_69_abs_2_62_nr_5_barred_successor_without_proof_deemed_refusal() {
     let mut b = nrw_barred();

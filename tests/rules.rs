@@ -565,6 +565,80 @@ fn nrw_45_abs_2_satz_1_barred_candidate_determined_not_skipped() {
     assert_nrw_second_chosen(cand("L1-02", 2).barred("Beschäftigter der Stadt").bar_cured());
 }
 
+fn bar(on: &str) -> Fact {
+    Fact::Barred { on: d(on), reason: "Beschäftigter der Stadt".to_owned() }
+}
+fn cure(on: &str) -> Fact {
+    Fact::BarCured { on: d(on) }
+}
+
+/// `nrw_abc` with L1-02 carrying `facts` at the reference time (2026-06-01): is he determined as barred?
+fn nrw_second_barred(facts: Vec<Fact>) -> bool {
+    let body = nrw_abc(facts.into_iter().fold(cand("L1-02", 2), |c, f| c.fact(f)));
+    let d = decide(&body, &query("L1-01").via(SeatVia::List)).unwrap();
+    let barred = d.trail.contains(&noted("L1-02", "barred_must_prove_end", NW_BARRED));
+    match d.outcome {
+        Outcome::Successor { candidate, barred: b, .. } if candidate == "L1-02" => {
+            assert_eq!(b, barred, "outcome and trail agree");
+            b
+        }
+        other => panic!("L1-02 must succeed, got {other:?}"),
+    }
+}
+
+#[test]
+fn nrw_45_abs_2_satz_1_bar_recorded_for_a_later_day_is_not_current() {
+    // docs/legal.md, "Bars by date": a bar that begins after the reference day is no bar yet
+    assert!(!nrw_second_barred(vec![bar("2026-07-01")]));
+    assert!(nrw_second_barred(vec![bar("2026-06-01")]), "a bar beginning on the reference day is current");
+}
+
+#[test]
+fn nrw_45_abs_2_satz_1_bar_cured_after_the_reference_day_is_still_current() {
+    assert!(nrw_second_barred(vec![bar("2026-02-01"), cure("2026-06-02")]));
+    assert!(!nrw_second_barred(vec![bar("2026-02-01"), cure("2026-06-01")]), "cured on the reference day");
+}
+
+#[test]
+fn nrw_45_abs_2_satz_1_bar_cured_and_arising_again_is_a_bar() {
+    assert!(nrw_second_barred(vec![bar("2026-01-01"), cure("2026-02-01"), bar("2026-03-01")]));
+    // the order of the facts does not matter, their dates do
+    assert!(nrw_second_barred(vec![bar("2026-03-01"), cure("2026-02-01"), bar("2026-01-01")]));
+    assert!(!nrw_second_barred(vec![cure("2026-04-01"), bar("2026-03-01"), bar("2026-01-01")]));
+    // the new bar lies after the reference day: the cure still holds
+    assert!(!nrw_second_barred(vec![bar("2026-01-01"), cure("2026-02-01"), bar("2026-07-01")]));
+    // on the same day the fact recorded later wins
+    assert!(!nrw_second_barred(vec![bar("2026-03-01"), cure("2026-03-01")]));
+    assert!(nrw_second_barred(vec![cure("2026-03-01"), bar("2026-03-01")]));
+}
+
+#[test]
+fn nrw_45_abs_2_satz_1_bar_by_date_in_the_succession_order() {
+    // the Nachrückerliste judges the bar at its own reference time, like `decide`
+    let body = nrw_abc(cand("L1-02", 2).fact(bar("2026-03-01")).fact(cure("2026-05-01")).fact(bar("2026-07-01")));
+    let note = noted("L1-02", "barred_must_prove_end", NW_BARRED);
+    let at = |day: &str| body.succession_order(noon(day)).lists[0].notes.contains(&note);
+    assert!(!at("2026-02-28"));
+    assert!(at("2026-03-01"));
+    assert!(!at("2026-06-01"));
+    assert!(at("2026-07-01"));
+}
+
+#[test]
+fn he_34_abs_3_satz_2_bar_judged_by_date() {
+    let decide_at = |facts: Vec<Fact>| {
+        let body = he_abc(facts.into_iter().fold(hcand("W1-02", 2, 500), |c, f| c.fact(f)));
+        decide(&body, &query("W1-01")).unwrap().outcome
+    };
+    assert_eq!(decide_at(vec![bar("2026-07-01")]), successor("W1-02", "W1"));
+    assert_eq!(decide_at(vec![bar("2026-01-01"), cure("2026-02-01")]), successor("W1-02", "W1"));
+    assert_eq!(
+        decide_at(vec![bar("2026-01-01"), cure("2026-02-01"), bar("2026-03-01")]),
+        barred_successor("W1-02", "W1")
+    );
+    assert_eq!(decide_at(vec![bar("2026-01-01"), cure("2026-09-01")]), barred_successor("W1-02", "W1"));
+}
+
 #[test]
 fn nrw_45_abs_2_satz_1_pending_successor_of_other_case_skipped() {
     // two vacancies on one list: L1-03 was determined for L1-01 and has not declared yet
@@ -1269,6 +1343,10 @@ mod properties {
                         6 => c.barred("Beschäftigter"),
                         7 => c.barred("Beschäftigter").bar_cured(),
                         8 => c.former_member(),
+                        // bars by date: one after the reference day, a cure after it, a bar arising again
+                        9 => c.fact(Fact::Barred { on: d("2026-07-01"), reason: "Beamter".to_owned() }),
+                        10 => c.fact(Fact::BarCured { on: d("2026-08-01") }),
+                        11 => c.fact(Fact::Barred { on: d("2026-03-01"), reason: "Beamter".to_owned() }),
                         _ => c,
                     };
                 }
@@ -1357,8 +1435,22 @@ mod properties {
         has(c, |f| matches!(f, Fact::FormerMember { .. }))
     }
 
+    /// The bar is current on the reference day: the latest `barred` on or before it is later than the latest
+    /// `bar_cured` on or before it (same day: the later fact in the list).
     fn is_barred(c: &Candidate) -> bool {
-        has(c, |f| matches!(f, Fact::Barred { .. })) && !has(c, |f| matches!(f, Fact::BarCured { .. }))
+        let r = d(REF_DAY);
+        let latest = |cured: bool| {
+            c.facts
+                .iter()
+                .enumerate()
+                .filter_map(|(i, f)| match f {
+                    Fact::Barred { on, .. } if !cured && *on <= r => Some((*on, i)),
+                    Fact::BarCured { on } if cured && *on <= r => Some((*on, i)),
+                    _ => None,
+                })
+                .max()
+        };
+        latest(false).is_some_and(|b| latest(true).is_none_or(|c| c < b))
     }
 
     /// Excluded under the Land's rules at the reference day (LAW.md §§ 1, 2, 3).

@@ -109,8 +109,8 @@ pub enum WaiverForm {
     Written,
 }
 
-/// A dated fact about a candidate. All facts count as recorded; only intervals are judged at the
-/// reference time.
+/// A dated fact about a candidate. All facts count as recorded; intervals (`ineligible`) and bars
+/// (`barred` / `bar_cured`, docs/legal.md "Bars by date") are judged at the reference time.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Fact {
@@ -208,15 +208,27 @@ impl Candidate {
     pub fn has_fact(&self, pred: impl Fn(&Fact) -> bool) -> bool {
         self.facts.iter().any(pred)
     }
-    /// A Hinderungsgrund is recorded and not cured.
-    pub fn is_barred(&self) -> bool {
-        self.has_fact(|f| matches!(f, Fact::Barred { .. })) && !self.has_fact(|f| matches!(f, Fact::BarCured { .. }))
+    /// The reason of the Hinderungsgrund current on `day`, if any: the latest `barred` fact dated on or
+    /// before `day`, unless a `bar_cured` fact dated on or before `day` is later. A bar that was cured and
+    /// arises again is a bar. On the same date the fact recorded later (later in `facts`) is the later one.
+    /// The one predicate of the rules, the Nachrückerliste and the procedure (docs/legal.md, "Bars by date").
+    pub fn bar_at(&self, day: NaiveDate) -> Option<&str> {
+        let mut barred: Option<((NaiveDate, usize), &str)> = None;
+        let mut cured: Option<(NaiveDate, usize)> = None;
+        for (i, f) in self.facts.iter().enumerate() {
+            match f {
+                Fact::Barred { on, reason } if *on <= day => barred = Some(((*on, i), reason.as_str())).max(barred),
+                Fact::BarCured { on } if *on <= day => cured = Some((*on, i)).max(cured),
+                _ => {}
+            }
+        }
+        let (when, reason) = barred?;
+        (cured < Some(when)).then_some(reason)
     }
-    pub fn bar_reason(&self) -> Option<&str> {
-        self.facts.iter().rev().find_map(|f| match f {
-            Fact::Barred { reason, .. } => Some(reason.as_str()),
-            _ => None,
-        })
+
+    /// A Hinderungsgrund is current on `day` (see [`Candidate::bar_at`]).
+    pub fn is_barred_at(&self, day: NaiveDate) -> bool {
+        self.bar_at(day).is_some()
     }
 }
 

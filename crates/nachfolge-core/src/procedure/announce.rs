@@ -75,6 +75,7 @@ impl Machine<'_> {
     /// Template context shared by e-mails and announcements: names, dates, and who was passed over.
     pub(super) fn context(&self, case_id: &str, successor: Option<&str>, trail: &[TrailStep]) -> Value {
         let info = self.body.info();
+        let today = local_date(self.now);
         let case = self.cases.get(case_id);
         let departed = case.and_then(|c| self.body.candidate(&c.departed));
         let list = case.and_then(|c| self.body.list_of(&c.departed));
@@ -111,7 +112,7 @@ impl Machine<'_> {
             "list": list.map(|l| json!({"id": l.id, "name": l.name, "short_name": l.short_name, "kind": l.kind})),
             "successor": succ.map(|s| json!({
                 "id": s.id, "name": s.full_name(), "position": s.position,
-                "postal_address": s.postal_address, "barred": s.is_barred(), "bar_reason": s.bar_reason(),
+                "postal_address": s.postal_address, "barred": s.is_barred_at(today), "bar_reason": s.bar_at(today),
             })),
             "determined_date": german_date(local_date(offer.map(|o| o.determined_at).unwrap_or(self.now))),
             "passed_over": passed_over,

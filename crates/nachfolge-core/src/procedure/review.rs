@@ -115,7 +115,7 @@ impl Machine<'_> {
             }
             Some(s) => {
                 let round = case.round + 1;
-                let barred = self.body.candidate(&s).is_some_and(Candidate::is_barred);
+                let barred = self.body.candidate(&s).is_some_and(|c| c.is_barred_at(local_date(self.now)));
                 let mut trail = vec![TrailStep::new(Some(&s), Verdict::Chosen, "review_amended", citation)];
                 if barred {
                     let cite = self.procedure().bar_citation;

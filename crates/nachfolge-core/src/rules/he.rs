@@ -120,7 +120,7 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
     }
 
     let successor =
-        |c: &Candidate| Outcome::Successor { candidate: c.id.clone(), list: list.id.clone(), barred: c.is_barred() };
+        |c: &Candidate| Outcome::Successor { candidate: c.id.clone(), list: list.id.clone(), barred: s.barred(c) };
     let chosen: &Candidate = if tied.len() > 1 && majority {
         // § 34 Abs. 1a: the Wahlleiter draws the lot; the worker never draws it.
         match q.lot_winner {
@@ -153,7 +153,7 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
         trail.push(TrailStep::new(Some(&first.id), Verdict::Chosen, reason, citation));
         first
     };
-    if chosen.is_barred() {
+    if s.barred(chosen) {
         trail.push(TrailStep::new(Some(&chosen.id), Verdict::Noted, "barred_must_prove_end", BAR_CITATION));
     }
     Ok(Decision { outcome: successor(chosen), trail })
@@ -169,7 +169,7 @@ pub(crate) fn list_order(s: &Standing, list: &List, majority: bool) -> ListOrder
             Some((reason, citation)) => out.passed_over.push(passed(c, reason, citation)),
             None => {
                 notes(c, &mut out.notes);
-                barred_note(c, BAR_CITATION, &mut out.notes);
+                barred_note(s, c, BAR_CITATION, &mut out.notes);
                 out.order.push(c.id.clone());
                 eligible.push(c);
             }

@@ -104,6 +104,10 @@ impl<'a> Standing<'a> {
     pub fn died(&self, c: &Candidate) -> bool {
         c.has_fact(|f| matches!(f, Fact::Died { .. }))
     }
+    /// A Hinderungsgrund is current on the reference day (docs/legal.md, "Bars by date").
+    pub fn barred(&self, c: &Candidate) -> bool {
+        c.is_barred_at(self.reference)
+    }
     /// An ineligibility interval covers the reference day.
     pub fn ineligible_now(&self, c: &Candidate) -> bool {
         let r = self.reference;

@@ -71,7 +71,7 @@ fn consider(s: &Standing, c: &Candidate, chosen_reason: &str, trail: &mut Vec<Tr
     }
     notes(c, trail);
     trail.push(TrailStep::new(Some(&c.id), Verdict::Chosen, chosen_reason, cite("Abs. 2 Satz 1")));
-    if c.is_barred() {
+    if s.barred(c) {
         trail.push(TrailStep::new(Some(&c.id), Verdict::Noted, "barred_must_prove_end", BAR_CITATION));
     }
     true
@@ -95,7 +95,7 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
         });
     }
     let successor =
-        |c: &Candidate| Outcome::Successor { candidate: c.id.clone(), list: list.id.clone(), barred: c.is_barred() };
+        |c: &Candidate| Outcome::Successor { candidate: c.id.clone(), list: list.id.clone(), barred: s.barred(c) };
 
     // Ersatzbewerber (§ 45 Abs. 2 Satz 1): named for the departed.
     if let Some(sub) = list.candidates.iter().find(|c| c.substitute_for.as_deref() == Some(departed.id.as_str())) {
@@ -144,7 +144,7 @@ pub(crate) fn list_order(s: &Standing, list: &List) -> ListOrder {
             Some((reason, citation)) => out.passed_over.push(passed(c, reason, citation)),
             None => {
                 notes(c, &mut out.notes);
-                barred_note(c, BAR_CITATION, &mut out.notes);
+                barred_note(s, c, BAR_CITATION, &mut out.notes);
                 out.order.push(c.id.clone());
             }
         }
