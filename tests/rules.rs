@@ -475,6 +475,56 @@ fn nrw_45_abs_3_satz_3_non_member_joined_other_party_skipped() {
 }
 
 #[test]
+fn nrw_45_abs_3_satz_3_member_joined_other_party_not_skipped_noted() {
+    // a voter group's member who joins a party without leaving the group: Satz 3 covers only non-members,
+    // and he has not left (Satz 1) — he succeeds; the fact is noted
+    let body = nrw_abc(cand("L1-02", 2).joined_other_party_as_member());
+    let d = decide(&body, &query("L1-01").via(SeatVia::List)).unwrap();
+    assert_decision(
+        d,
+        successor("L1-02", "L1"),
+        vec![
+            skipped("L1-01", "departed", NW_1_1),
+            noted("L1-02", "joined_other_party_as_member", NW_3_3),
+            chosen("L1-02", "next_on_list", NW_2_1),
+        ],
+    );
+}
+
+#[test]
+fn nrw_45_abs_3_satz_1_member_switched_party_has_left_the_nominating_one() {
+    // a party member who switched parties has left the nominating party: Satz 1, not Satz 3
+    assert_nrw_second_skipped(cand("L1-02", 2).joined_other_party_as_member().left_party(), "left_party", NW_3_1);
+    assert_nrw_second_skipped(cand("L1-02", 2).left_party().joined_other_party(), "left_party", NW_3_1);
+}
+
+#[test]
+fn nrw_45_abs_3_satz_3_was_member_defaults_to_false_and_is_written_only_when_true() {
+    let fact: Fact =
+        serde_json::from_value(serde_json::json!({"type": "joined_other_party", "on": "2026-02-01"})).expect("fact");
+    assert_eq!(fact, Fact::JoinedOtherParty { on: d("2026-02-01"), was_member: false });
+    assert_eq!(
+        serde_json::to_value(&fact).expect("json"),
+        serde_json::json!({"type": "joined_other_party", "on": "2026-02-01"})
+    );
+    let member = Fact::JoinedOtherParty { on: d("2026-02-01"), was_member: true };
+    let json = serde_json::to_value(&member).expect("json");
+    assert_eq!(json["was_member"], true);
+    assert_eq!(serde_json::from_value::<Fact>(json).expect("round trip"), member);
+    let wrong = serde_json::json!({"type": "joined_other_party", "on": "2026-02-01", "was_member": "ja"});
+    assert!(serde_json::from_value::<Fact>(wrong).is_err());
+}
+
+#[test]
+fn he_34_abs_2_nr_1_joined_other_party_as_member_no_effect_noted() {
+    // Hessen knows no Satz-3 rule: joining is noted whether or not he was a member
+    let body = he_abc(hcand("W1-02", 2, 500).joined_other_party_as_member());
+    let d = decide(&body, &query("W1-01")).unwrap();
+    assert_eq!(d.outcome, successor("W1-02", "W1"));
+    assert!(d.trail.contains(&noted("W1-02", "joined_other_party_no_effect", HE_2_1)));
+}
+
+#[test]
 fn nrw_45_abs_3_satz_3_joined_nominating_party_not_skipped() {
     // joining the nominating party is no fact of the snapshot (only joining another one is): he succeeds
     assert_nrw_second_chosen(cand("L1-02", 2));
@@ -1250,7 +1300,7 @@ mod properties {
             0i64..5,
             prop::bool::weighted(0.3),
             prop::option::weighted(0.3, seat_via()),
-            prop::collection::vec(0u8..12, 0..3),
+            prop::collection::vec(0u8..13, 0..3),
             prop::option::weighted(0.2, (0i64..700, prop::option::of(0i64..300))),
             prop::option::weighted(0.3, 0usize..16),
             any::<u8>(),
@@ -1347,6 +1397,7 @@ mod properties {
                         9 => c.fact(Fact::Barred { on: d("2026-07-01"), reason: "Beamter".to_owned() }),
                         10 => c.fact(Fact::BarCured { on: d("2026-08-01") }),
                         11 => c.fact(Fact::Barred { on: d("2026-03-01"), reason: "Beamter".to_owned() }),
+                        12 => c.joined_other_party_as_member(),
                         _ => c,
                     };
                 }
@@ -1475,7 +1526,7 @@ mod properties {
                     || during_term
                     || left
                     || has(c, |f| matches!(f, Fact::Declined { .. }))
-                    || has(c, |f| matches!(f, Fact::JoinedOtherParty { .. }))
+                    || has(c, |f| matches!(f, Fact::JoinedOtherParty { was_member: false, .. }))
                     || has(c, |f| matches!(f, Fact::Waived { form: WaiverForm::Recorded, .. }))
             }
             Land::He => called || died || ineligible_now || left || has(c, |f| matches!(f, Fact::Waived { .. })),

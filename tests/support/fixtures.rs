@@ -223,8 +223,13 @@ pub trait CandidateExt: Sized {
     fn left_party(self) -> Self {
         self.fact(Fact::LeftParty { on: d(FACT_DAY) })
     }
+    /// Joined another party or voter group; was no member of any when the list was drawn up.
     fn joined_other_party(self) -> Self {
-        self.fact(Fact::JoinedOtherParty { on: d(FACT_DAY) })
+        self.fact(Fact::JoinedOtherParty { on: d(FACT_DAY), was_member: false })
+    }
+    /// Joined another party or voter group; was a member of one when the list was drawn up.
+    fn joined_other_party_as_member(self) -> Self {
+        self.fact(Fact::JoinedOtherParty { on: d(FACT_DAY), was_member: true })
     }
     /// Waiver zur Niederschrift (§ 38 KWahlG NRW).
     fn waived_recorded(self) -> Self {

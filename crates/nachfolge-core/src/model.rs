@@ -121,6 +121,11 @@ pub enum Fact {
     /// joined a party or voter group other than the nominating one after the list was drawn up
     JoinedOtherParty {
         on: NaiveDate,
+        /// He was a member of a party or voter group when the list was drawn up (default `false`). NRW § 45
+        /// Abs. 3 Satz 3 KWahlG passes over only a candidate who was not; a member who switched parties has
+        /// left the nominating one: record `left_party` (Abs. 3 Satz 1). See docs/legal.md.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        was_member: bool,
     },
     /// Verzicht auf die Anwartschaft
     Waived {

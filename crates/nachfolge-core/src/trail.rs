@@ -56,7 +56,7 @@ pub fn reason_de(reason: &str) -> String {
             "ist aus der Partei oder Wählergruppe ausgeschieden, für die sie oder er bei der Wahl angetreten war"
         }
         "joined_other_party" => {
-            "ist nach Aufstellung der Reserveliste einer anderen Partei oder Wählergruppe beigetreten"
+            "war bei der Aufstellung der Reserveliste nicht Mitglied einer Partei oder Wählergruppe und ist seitdem einer anderen als der sie oder ihn aufstellenden Partei oder Wählergruppe beigetreten"
         }
         "waived" => "hat auf die Anwartschaft verzichtet",
         "departed" => "ist das ausgeschiedene Mitglied",

@@ -40,7 +40,8 @@ pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<(&'static str, St
         ("declined", cite("Abs. 3 Satz 2"))
     } else if c.has_fact(|f| matches!(f, Fact::LeftParty { .. })) {
         ("left_party", cite("Abs. 3 Satz 1"))
-    } else if c.has_fact(|f| matches!(f, Fact::JoinedOtherParty { .. })) {
+    } else if c.has_fact(|f| matches!(f, Fact::JoinedOtherParty { was_member: false, .. })) {
+        // Satz 3: not a member of any party or voter group when the list was drawn up, joined another since
         ("joined_other_party", cite("Abs. 3 Satz 3"))
     } else if c.has_fact(|f| matches!(f, Fact::Waived { form: WaiverForm::Recorded, .. })) {
         ("waived", cite("Abs. 3 Satz 1"))
@@ -52,6 +53,12 @@ pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<(&'static str, St
 
 /// Facts that are recorded but have no effect; noted in the trail.
 pub(super) fn notes(c: &Candidate, trail: &mut Vec<TrailStep>) {
+    if c.has_fact(|f| matches!(f, Fact::JoinedOtherParty { was_member: true, .. })) {
+        // Satz 3 covers only a candidate who was no member when the list was drawn up; a member who joined
+        // another party or voter group without leaving the nominating one (e.g. a voter group's member who
+        // joins a party) is not passed over — leaving it is `left_party` (Satz 1)
+        trail.push(TrailStep::new(Some(&c.id), Verdict::Noted, "joined_other_party_as_member", cite("Abs. 3 Satz 3")));
+    }
     if c.has_fact(|f| matches!(f, Fact::Waived { form: WaiverForm::Written, .. })) {
         // a waiver by letter, fax or e-mail is not in the form of § 38 (zur Niederschrift)
         trail.push(TrailStep::new(
