@@ -10,7 +10,7 @@ mod fixtures;
 
 use fixtures::*;
 use nachfolge::messages::{DepartureReason, Inbound, VacancyReported};
-use nachfolge::model::{parse_snapshot, Body, Candidate, Fact, SeatVia, Snapshot, WaiverForm};
+use nachfolge::model::{parse_snapshot, Body, Candidate, Fact, SeatVia, Snapshot, SubstituteDesignation, WaiverForm};
 use nachfolge::procedure::{self, Command, Effect, Settings};
 use nachfolge::rules::{DecideError, Decision, Outcome, Query, VacancyReason};
 use nachfolge::trail::{TrailStep, Verdict};
@@ -240,6 +240,71 @@ fn nrw_45_abs_4_substitute_for_district_candidate_entered_by_list_keeps_list_pos
             chosen("L1-04", "next_on_list", NW_2_1),
         ],
     );
+}
+
+/// `nrw_abs_4_body` with the Ersatzbewerber L1-04 named for `designation` of L1-01's candidacies.
+fn nrw_abs_4_named_for(designation: Option<SubstituteDesignation>) -> Body {
+    let mut snapshot = nrw_abs_4_body(cand("L1-03", 3)).snapshot;
+    snapshot.lists[0].candidates[3].substitute_designation = designation;
+    Body::from_snapshot(snapshot).expect("valid")
+}
+
+#[test]
+fn nrw_45_abs_4_substitute_named_only_for_the_district_explicitly_has_no_priority() {
+    // `district` is the default: saying so changes nothing
+    let q = query("L1-01").via(SeatVia::List);
+    let default = decide(&nrw_abs_4_named_for(None), &q).unwrap();
+    let explicit = decide(&nrw_abs_4_named_for(Some(SubstituteDesignation::District)), &q).unwrap();
+    assert_eq!(explicit, default);
+    assert_eq!(explicit.outcome, successor("L1-03", "L1"));
+    assert_eq!(explicit.trail[0], noted("L1-04", "substitute_without_priority", NW_4));
+}
+
+#[test]
+fn nrw_45_abs_4_substitute_named_for_the_list_candidacy_keeps_priority() {
+    // not "ausschließlich" for the district candidacy: Abs. 4 does not apply, Abs. 2 Satz 1 does
+    for designation in [SubstituteDesignation::List, SubstituteDesignation::Both] {
+        let d = decide(&nrw_abs_4_named_for(Some(designation)), &query("L1-01").via(SeatVia::List)).unwrap();
+        assert_decision(
+            d,
+            successor("L1-04", "L1"),
+            vec![noted("L1-04", "substitute_keeps_priority", NW_4), chosen("L1-04", "substitute", NW_2_1)],
+        );
+    }
+}
+
+#[test]
+fn nrw_45_abs_4_designation_in_the_succession_order() {
+    let order = |designation| nrw_abs_4_named_for(designation).succession_order(t(REFERENCE)).lists.remove(0);
+    let without = order(None);
+    assert!(without.substitutes.is_empty());
+    assert!(without.notes.contains(&noted("L1-04", "substitute_without_priority", NW_4)));
+    let with = order(Some(SubstituteDesignation::Both));
+    assert_eq!(with.substitutes.len(), 1);
+    assert_eq!(
+        (with.substitutes[0].candidate.as_str(), with.substitutes[0].substitute_for.as_str()),
+        ("L1-04", "L1-01")
+    );
+    assert!(with.notes.contains(&noted("L1-04", "substitute_keeps_priority", NW_4)));
+}
+
+#[test]
+fn nrw_45_abs_4_designation_irrelevant_for_a_direct_winner() {
+    // a district winner's substitute has priority whatever he was named for (Abs. 4 needs entry by list)
+    for designation in [None, Some(SubstituteDesignation::District), Some(SubstituteDesignation::Both)] {
+        let mut s = nrw()
+            .list(party(
+                "L1",
+                vec![
+                    cand("L1-01", 1).district("03").seated(SeatVia::District),
+                    cand("L1-04", 4).substitute_for("L1-01"),
+                ],
+            ))
+            .snapshot();
+        s.lists[0].candidates[1].substitute_designation = designation;
+        let d = decide(&Body::from_snapshot(s).expect("valid"), &query("L1-01")).unwrap();
+        assert_decision(d, successor("L1-04", "L1"), vec![chosen("L1-04", "substitute", NW_2_1)]);
+    }
 }
 
 #[test]
@@ -1216,6 +1281,63 @@ fn validation_substitute_outside_nrw_or_list_refused() {
 }
 
 #[test]
+fn validation_substitute_designation_per_land_and_candidacy() {
+    use SubstituteDesignation::*;
+    // Hessen knows no Ersatzbewerber
+    refused(
+        hessen().list(party("W1", vec![hcand("W1-01", 1, 1), hcand("W1-02", 2, 1).named_for(List)])).snapshot(),
+        "lists[0].candidates[1].substitute_designation",
+    );
+    // only on an Ersatzbewerber
+    refused(
+        nrw().list(party("L1", vec![cand("L1-01", 1), cand("L1-02", 2).named_for(List)])).snapshot(),
+        "lists[0].candidates[1].substitute_designation",
+    );
+    // for the district candidacy of a candidate who stood in no district
+    for designation in [District, Both] {
+        refused(
+            nrw()
+                .list(party(
+                    "L1",
+                    vec![cand("L1-01", 1), cand("L1-02", 2).substitute_for("L1-01").named_for(designation)],
+                ))
+                .snapshot(),
+            "lists[0].candidates[1].substitute_designation",
+        );
+    }
+    // for the list candidacy of a candidate who is not on the Reserveliste
+    for designation in [List, Both] {
+        refused(
+            nrw()
+                .list(party(
+                    "L1",
+                    vec![
+                        off_list("L1-D1").district("01"),
+                        cand("L1-02", 2).substitute_for("L1-D1").named_for(designation),
+                    ],
+                ))
+                .snapshot(),
+            "lists[0].candidates[1].substitute_designation",
+        );
+    }
+    // accepted: each designation where the candidacy exists; absent in JSON when not set
+    for designation in [District, List, Both] {
+        let b = nrw()
+            .list(party(
+                "L1",
+                vec![cand("L1-01", 1).district("01"), cand("L1-02", 2).substitute_for("L1-01").named_for(designation)],
+            ))
+            .body();
+        assert_eq!(b.candidate("L1-02").unwrap().designation(), designation);
+    }
+    let json = nrw().list(party("L1", vec![cand("L1-01", 1), cand("L1-02", 2).substitute_for("L1-01")])).json();
+    assert!(json["lists"][0]["candidates"][1].get("substitute_designation").is_none());
+    let mut wrong = json.clone();
+    wrong["lists"][0]["candidates"][1]["substitute_designation"] = serde_json::json!("wahlbezirk");
+    refused_json(wrong, "lists[0].candidates[1].substitute_designation");
+}
+
+#[test]
 fn validation_majority_election_outside_hessen_or_with_several_lists_refused() {
     refused(nrw().majority().list(party("L1", vec![cand("L1-01", 1)])).snapshot(), "body.electoral_system");
     refused(
@@ -1271,6 +1393,8 @@ mod properties {
         ineligible: Option<(i64, Option<i64>)>,
         substitute_for: Option<usize>,
         pos_key: u8,
+        /// 0: none, 1: district, 2: list, 3: both (set only where the candidacy exists)
+        designation: u8,
     }
 
     #[derive(Debug, Clone)]
@@ -1304,17 +1428,21 @@ mod properties {
             prop::option::weighted(0.2, (0i64..700, prop::option::of(0i64..300))),
             prop::option::weighted(0.3, 0usize..16),
             any::<u8>(),
+            0u8..4,
         )
-            .prop_map(|(on_list, votes, district, seat, facts, ineligible, substitute_for, pos_key)| RawCand {
-                on_list,
-                votes,
-                district,
-                seat,
-                facts,
-                ineligible,
-                substitute_for,
-                pos_key,
-            })
+            .prop_map(
+                |(on_list, votes, district, seat, facts, ineligible, substitute_for, pos_key, designation)| RawCand {
+                    on_list,
+                    votes,
+                    district,
+                    seat,
+                    facts,
+                    ineligible,
+                    substitute_for,
+                    pos_key,
+                    designation,
+                },
+            )
     }
 
     fn raw_list() -> impl Strategy<Value = RawList> {
@@ -1415,6 +1543,13 @@ mod properties {
                         continue;
                     }
                     list_cands[ci].substitute_for = Some(list_cands[t].id.clone());
+                    let (district, on_list) = (list_cands[t].district.is_some(), list_cands[t].position.is_some());
+                    list_cands[ci].substitute_designation = match cands[ci].designation {
+                        1 if district => Some(SubstituteDesignation::District),
+                        2 if on_list => Some(SubstituteDesignation::List),
+                        3 if district && on_list => Some(SubstituteDesignation::Both),
+                        _ => None,
+                    };
                 }
             }
             let list = match rl.kind {
@@ -1562,7 +1697,11 @@ mod properties {
         let mut order: Vec<&Candidate> = Vec::new();
         let sub = list.candidates.iter().find(|c| c.substitute_for.as_deref() == Some(departed_id.as_str()));
         let won_directly = departed.seat.as_ref().map(|s| s.via) == Some(SeatVia::District);
-        let abs_4 = departed.district.is_some() && !won_directly;
+        let abs_4 = departed.district.is_some()
+            && !won_directly
+            && sub.is_some_and(|s| {
+                s.substitute_designation.unwrap_or(SubstituteDesignation::District) == SubstituteDesignation::District
+            });
         if let Some(s) = sub {
             if !abs_4 {
                 order.push(s);

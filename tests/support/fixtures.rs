@@ -23,7 +23,7 @@
 use chrono::{DateTime, NaiveDate, TimeZone, Utc};
 use nachfolge::model::{
     Body, BodyInfo, Candidate, ElectoralSystem, Fact, Land, List, ListKind, ReturningOfficer, Seat, SeatVia, Snapshot,
-    Term, WaiverForm,
+    SubstituteDesignation, Term, WaiverForm,
 };
 use nachfolge::rules::Query;
 
@@ -176,6 +176,7 @@ pub fn cand(id: &str, position: u32) -> Candidate {
         votes: None,
         district: None,
         substitute_for: None,
+        substitute_designation: None,
         seat: None,
         facts: vec![],
     }
@@ -209,6 +210,10 @@ pub trait CandidateExt: Sized {
     }
     fn substitute_for(self, id: &str) -> Self {
         self.edit(|c| c.substitute_for = Some(id.to_owned()))
+    }
+    /// The candidacy an Ersatzbewerber is named for (§ 45 Abs. 4 KWahlG NRW).
+    fn named_for(self, designation: SubstituteDesignation) -> Self {
+        self.edit(|c| c.substitute_designation = Some(designation))
     }
     fn no_email(self) -> Self {
         self.edit(|c| c.email = None)

@@ -99,6 +99,21 @@ pub struct Seat {
     pub via: SeatVia,
 }
 
+/// For which candidacy of the candidate in `substitute_for` an Ersatzbewerber is named (§ 16 Abs. 2 KWahlG NRW:
+/// "für einen im Wahlbezirk oder für einen auf einer Reserveliste aufgestellten Bewerber"). Decides whether
+/// § 45 Abs. 4 KWahlG NRW takes his priority (docs/legal.md, "Ersatzbewerber named only for the district").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum SubstituteDesignation {
+    /// only for the candidacy in the Wahlbezirk (the default)
+    #[default]
+    District,
+    /// for the candidacy on the Reserveliste
+    List,
+    /// for both candidacies
+    Both,
+}
+
 /// Form of a waiver (Verzicht auf die Anwartschaft).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -200,6 +215,10 @@ pub struct Candidate {
     /// Ersatzbewerber (§ 45 Abs. 2 Satz 1 KWahlG NRW, § 16 Abs. 2): named for that candidate.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub substitute_for: Option<String>,
+    /// NRW, with `substitute_for`: named for the district candidacy (`district`, the default), the list
+    /// candidacy (`list`) or both (`both`) of that candidate (§ 45 Abs. 4 KWahlG NRW, § 16 Abs. 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub substitute_designation: Option<SubstituteDesignation>,
     #[serde(default)]
     pub seat: Option<Seat>,
     #[serde(default)]
@@ -209,6 +228,10 @@ pub struct Candidate {
 impl Candidate {
     pub fn full_name(&self) -> String {
         format!("{} {}", self.given_name, self.family_name)
+    }
+    /// The candidacy an Ersatzbewerber is named for (`district` unless the snapshot says otherwise).
+    pub fn designation(&self) -> SubstituteDesignation {
+        self.substitute_designation.unwrap_or_default()
     }
     pub fn has_fact(&self, pred: impl Fn(&Fact) -> bool) -> bool {
         self.facts.iter().any(pred)

@@ -63,6 +63,12 @@ impl LandLaw for He {
                         "is required in a Hessen body (§ 34 Abs. 1 KWG ranks by personal votes)",
                     ));
                 }
+                if c.substitute_designation.is_some() {
+                    return Err(ValidationError::new(
+                        format!("lists[{li}].candidates[{ci}].substitute_designation"),
+                        "Ersatzbewerber exist only in NRW (§ 45 Abs. 2, 4 KWahlG NRW)",
+                    ));
+                }
                 if c.substitute_for.is_some() {
                     return Err(ValidationError::new(
                         format!("lists[{li}].candidates[{ci}].substitute_for"),

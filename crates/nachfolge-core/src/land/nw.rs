@@ -6,7 +6,7 @@ use chrono::{Datelike, NaiveDate};
 
 use super::{Acceptance, Land, LandLaw, Objection, Procedure, Review, Span, Texts};
 use crate::calendar::easter_sunday;
-use crate::model::{Body, ElectoralSystem, Snapshot, ValidationError};
+use crate::model::{Body, ElectoralSystem, Snapshot, SubstituteDesignation, ValidationError};
 use crate::rules::{self, DecideError, Decision, ListOrder, Query, Standing};
 
 /// Nordrhein-Westfalen.
@@ -56,6 +56,37 @@ impl LandLaw for Nw {
                 "body.electoral_system",
                 "majority election is only modelled for Hessen (§ 34 Abs. 1a KWG)",
             ));
+        }
+        // substitute_designation: only on an Ersatzbewerber, and only for a candidacy his candidate has
+        for (li, list) in s.lists.iter().enumerate() {
+            for (ci, c) in list.candidates.iter().enumerate() {
+                let Some(designation) = c.substitute_designation else { continue };
+                let path = format!("lists[{li}].candidates[{ci}].substitute_designation");
+                let Some(target) = c.substitute_for.as_deref() else {
+                    return Err(ValidationError::new(path, "is set without substitute_for"));
+                };
+                // substitute_for names a candidate of the same list (checked before)
+                let Some(t) = list.candidates.iter().find(|o| o.id == target) else { continue };
+                let (district, on_list) = match designation {
+                    SubstituteDesignation::District => (true, false),
+                    SubstituteDesignation::List => (false, true),
+                    SubstituteDesignation::Both => (true, true),
+                };
+                if district && t.district.is_none() {
+                    return Err(ValidationError::new(
+                        path,
+                        format!("names the district candidacy of {target:?}, who stood in no district (no `district`)"),
+                    ));
+                }
+                if on_list && t.position.is_none() {
+                    return Err(ValidationError::new(
+                        path,
+                        format!(
+                            "names the list candidacy of {target:?}, who is not on the Reserveliste (no `position`)"
+                        ),
+                    ));
+                }
+            }
         }
         Ok(())
     }

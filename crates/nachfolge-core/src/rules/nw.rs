@@ -9,7 +9,7 @@ use super::order::{barred_note, passed};
 use super::{
     in_list_order, DecideError, Decision, ListOrder, Outcome, Query, Standing, SubstitutePriority, VacancyReason,
 };
-use crate::model::{Body, Candidate, Fact, List, ListKind, SeatVia, WaiverForm};
+use crate::model::{Body, Candidate, Fact, List, ListKind, SeatVia, SubstituteDesignation, WaiverForm};
 use crate::trail::{TrailStep, Verdict};
 
 /// Citation of § 45 KWahlG NRW, e.g. `cite("Abs. 3 Satz 1")`.
@@ -113,12 +113,18 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
             None => departed.position.is_none(),
         };
         let district_via_list = departed.district.is_some() && !won_directly;
-        if district_via_list {
-            // § 45 Abs. 4: named only for a district candidate who entered through the list: no priority;
-            // [decision] he keeps his own list position.
+        if district_via_list && sub.designation() == SubstituteDesignation::District {
+            // § 45 Abs. 4: named "ausschließlich" for the district candidacy of a candidate who entered through
+            // the list: no priority; [decision] he keeps his own list position.
             trail.push(TrailStep::new(Some(&sub.id), Verdict::Noted, "substitute_without_priority", cite("Abs. 4")));
-        } else if consider(&s, sub, "substitute", &mut trail) {
-            return Ok(Decision { outcome: successor(sub), trail });
+        } else {
+            if district_via_list {
+                // named (also) for the list candidacy: not "ausschließlich" for the district, Abs. 4 does not apply
+                trail.push(TrailStep::new(Some(&sub.id), Verdict::Noted, "substitute_keeps_priority", cite("Abs. 4")));
+            }
+            if consider(&s, sub, "substitute", &mut trail) {
+                return Ok(Decision { outcome: successor(sub), trail });
+            }
         }
     }
 
@@ -169,7 +175,8 @@ pub(crate) fn list_order(s: &Standing, list: &List) -> ListOrder {
         if exclusion(s, sub).is_some() {
             continue; // passed over anyway; already listed
         }
-        if member.district.is_some() && seat.via != SeatVia::District {
+        let district_via_list = member.district.is_some() && seat.via != SeatVia::District;
+        if district_via_list && sub.designation() == SubstituteDesignation::District {
             out.notes.push(TrailStep::new(
                 Some(&sub.id),
                 Verdict::Noted,
@@ -177,6 +184,14 @@ pub(crate) fn list_order(s: &Standing, list: &List) -> ListOrder {
                 cite("Abs. 4"),
             ));
         } else {
+            if district_via_list {
+                out.notes.push(TrailStep::new(
+                    Some(&sub.id),
+                    Verdict::Noted,
+                    "substitute_keeps_priority",
+                    cite("Abs. 4"),
+                ));
+            }
             out.substitutes.push(SubstitutePriority {
                 candidate: sub.id.clone(),
                 substitute_for: member.id.clone(),
