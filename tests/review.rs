@@ -104,6 +104,7 @@ fn vacancy(body: &str, member: &str, effective_at: &str) -> Command {
         member: member.into(),
         reason: DepartureReason::Resigned,
         effective_at: tz(effective_at),
+        list_banned: None,
     }))
 }
 

@@ -12,7 +12,7 @@ use fixtures::*;
 use nachfolge::messages::{DepartureReason, Inbound, VacancyReported};
 use nachfolge::model::{parse_snapshot, Body, Candidate, Fact, SeatVia, Snapshot, SubstituteDesignation, WaiverForm};
 use nachfolge::procedure::{self, Command, Effect, Settings};
-use nachfolge::rules::{DecideError, Decision, Outcome, Query, VacancyReason};
+use nachfolge::rules::{Cause, DecideError, Decision, Outcome, Query, VacancyReason};
 use nachfolge::trail::{TrailStep, Verdict};
 
 /// The rule set of the body's Land (`Body::decide`).
@@ -815,6 +815,7 @@ fn nrw_45_abs_2_satz_1_two_vacancies_on_one_list_pending_successor_not_offered_t
             member: member.to_owned(),
             reason: DepartureReason::Resigned,
             effective_at: t("2026-05-31T22:00:00Z").fixed_offset(),
+            list_banned: None,
         }))
     };
     let settings = Settings::default();
@@ -826,6 +827,85 @@ fn nrw_45_abs_2_satz_1_two_vacancies_on_one_list_pending_successor_not_offered_t
     assert_eq!(data["successor"]["id"], "L1-04");
     let trail: Vec<TrailStep> = serde_json::from_value(data["trail"].clone()).unwrap();
     assert!(trail.contains(&skipped("L1-03", "pending_successor", NW_2_1)), "{trail:#?}");
+}
+
+// § 46 KWahlG NRW — party ban; § 33 Abs. 1 Nr. 4 KWG — merger
+
+const NW_46_2_1: &str = "§ 46 Abs. 2 Satz 1 KWahlG NRW";
+const NW_46_2_2: &str = "§ 46 Abs. 2 Satz 2 KWahlG NRW";
+const HE_33_1_4: &str = "§ 33 Abs. 1 Nr. 4 Halbsatz 2 KWG";
+
+#[test]
+fn nrw_46_abs_2_satz_1_party_ban_on_the_banned_list_seat_stays_vacant_size_reduced() {
+    // L1-01 was elected on the list of the banned party: nobody of that list succeeds
+    let body = nrw_abc(cand("L1-02", 2));
+    let d = decide(&body, &query("L1-01").via(SeatVia::List).cause(Cause::PartyBan { list_banned: true })).unwrap();
+    assert_decision(
+        d,
+        vacant(VacancyReason::PartyBanned, 43),
+        vec![finding("party_banned", NW_46_2_1), finding("statutory_size_reduced", NW_46_2_1)],
+    );
+}
+
+#[test]
+fn nrw_46_abs_2_satz_2_party_ban_member_elected_for_another_list_succession_under_45() {
+    // L1-01 was elected for party L1 (not banned) and later joined the banned party: § 45 applies to L1
+    let body = nrw_abc(cand("L1-02", 2).left_party());
+    let d = decide(&body, &query("L1-01").via(SeatVia::List).cause(Cause::PartyBan { list_banned: false })).unwrap();
+    assert_decision(
+        d,
+        successor("L1-03", "L1"),
+        vec![
+            finding("party_ban_list_not_banned", NW_46_2_2),
+            skipped("L1-01", "departed", NW_1_1),
+            skipped("L1-02", "left_party", NW_3_1),
+            chosen("L1-03", "next_on_list", NW_2_1),
+        ],
+    );
+}
+
+#[test]
+fn he_33_abs_1_nr_4_merger_no_succession_size_unchanged() {
+    let body = he_abc(hcand("W1-02", 2, 500));
+    let d = decide(&body, &query("W1-01").cause(Cause::Merger)).unwrap();
+    assert_decision(d, vacant(VacancyReason::Merger, 44), vec![finding("merger_no_succession", HE_33_1_4)]);
+}
+
+#[test]
+fn nrw_46_he_33_causes_only_in_their_land() {
+    let nrw_body = nrw_abc(cand("L1-02", 2));
+    let err = decide(&nrw_body, &query("L1-01").cause(Cause::Merger)).unwrap_err();
+    assert!(matches!(&err, DecideError::Cause(e) if e.field == "reason"), "{err:?}");
+    let he_body = he_abc(hcand("W1-02", 2, 500));
+    let err = decide(&he_body, &query("W1-01").cause(Cause::PartyBan { list_banned: true })).unwrap_err();
+    assert!(matches!(&err, DecideError::Cause(e) if e.field == "reason"), "{err:?}");
+}
+
+#[test]
+fn nrw_46_vacancy_list_banned_required_with_party_banned_and_refused_otherwise() {
+    let election = serde_json::to_vec(&nrw_abc(cand("L1-02", 2)).snapshot).expect("json");
+    let vacancy = |reason: &str, list_banned: Option<bool>| {
+        let mut v = serde_json::json!({"body": "musterstadt-rat", "member": "L1-01", "reason": reason,
+            "effective_at": "2026-06-01T12:00:00+02:00"});
+        if let Some(b) = list_banned {
+            v["list_banned"] = serde_json::json!(b);
+        }
+        serde_json::to_vec(&v).expect("json")
+    };
+    let decide = |reason, list_banned| nachfolge::offline::decide(&election, &vacancy(reason, list_banned), None);
+    let err = decide("party_banned", None).unwrap_err();
+    assert!(err.starts_with("vacancy: list_banned:"), "{err}");
+    let err = decide("resigned", Some(false)).unwrap_err();
+    assert!(err.starts_with("vacancy: list_banned:"), "{err}");
+    let err = decide("merger", None).unwrap_err();
+    assert!(err.starts_with("vacancy: reason:"), "{err}");
+    let v = decide("party_banned", Some(true)).expect("decided");
+    assert_eq!(
+        (v["outcome"].as_str(), v["reason"].as_str(), v["statutory_size"].as_u64()),
+        (Some("vacant"), Some("party_banned"), Some(43))
+    );
+    let v = decide("party_banned", Some(false)).expect("decided");
+    assert_eq!((v["outcome"].as_str(), v["successor"].as_str()), (Some("successor"), Some("L1-02")));
 }
 
 #[test]

@@ -112,6 +112,30 @@ fn nrw_vacancy_text() {
 }
 
 #[test]
+fn nrw_party_ban_texts() {
+    // § 46 Abs. 2 Satz 1 KWahlG NRW: elected on the banned party's list — the seat stays vacant
+    let mut b = body(example("nrw-election.json"));
+    let v = json!({"body": "musterstadt-rat", "member": "L1-02", "reason": "party_banned", "list_banned": true,
+        "effective_at": "2026-11-27T00:00:00+01:00"});
+    let e = run(&mut b, "vacancy.reported", v, now());
+    render(&e, "nrw-party-ban");
+}
+
+#[test]
+fn hessen_lot_texts() {
+    // § 34 Abs. 1a KWG: W1-05 and W1-06 have 990 votes each; the returning officer draws W1-06
+    let mut s = example("he-election.json");
+    s["body"]["electoral_system"] = json!("majority");
+    let mut b = body(s);
+    run(&mut b, "vacancy.reported", example("he-vacancy.json"), now());
+    let case = b.cases.keys().next().expect("case").clone();
+    let lot = json!({"body": "beispielstadt-stvv", "case": case, "winner": "W1-06",
+        "drawn_at": "2026-11-30T11:30:00+01:00", "drawn_by": "Gemeindewahlleiterin Petra Muster"});
+    let e = run(&mut b, "lot.drawn", lot, "2026-11-30T11:00:00Z".parse().expect("time"));
+    render(&e, "he-lot");
+}
+
+#[test]
 fn hessen_determination_texts() {
     let mut b = body(example("he-election.json"));
     let e = run(&mut b, "vacancy.reported", example("he-vacancy.json"), now());

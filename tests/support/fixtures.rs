@@ -25,7 +25,7 @@ use nachfolge::model::{
     Body, BodyInfo, Candidate, ElectoralSystem, Fact, Land, List, ListKind, ReturningOfficer, Seat, SeatVia, Snapshot,
     SubstituteDesignation, Term, WaiverForm,
 };
-use nachfolge::rules::Query;
+use nachfolge::rules::{Cause, Query};
 
 /// Start of the default term.
 pub const TERM_START: &str = "2025-11-01";
@@ -278,7 +278,7 @@ impl CandidateExt for Candidate {
 
 /// A query for `departed` at the default reference time, seat won how unknown, no lot, nobody pending.
 pub fn query(departed: &str) -> Query<'_> {
-    Query { departed, departed_via: None, at: t(REFERENCE), lot_winner: None, pending: vec![] }
+    Query { departed, departed_via: None, at: t(REFERENCE), lot_winner: None, pending: vec![], cause: Cause::Ordinary }
 }
 
 /// Fluent setters on [`Query`].
@@ -288,6 +288,8 @@ pub trait QueryExt<'a>: Sized {
     fn lot(self, winner: &'a str) -> Self;
     /// `candidate` is the pending successor of another open case.
     fn pending(self, candidate: &'a str) -> Self;
+    /// The seat is free for `cause` (a party ban, a merger).
+    fn cause(self, cause: Cause) -> Self;
 }
 
 impl<'a> QueryExt<'a> for Query<'a> {
@@ -305,6 +307,10 @@ impl<'a> QueryExt<'a> for Query<'a> {
     }
     fn pending(mut self, candidate: &'a str) -> Self {
         self.pending.push(candidate);
+        self
+    }
+    fn cause(mut self, cause: Cause) -> Self {
+        self.cause = cause;
         self
     }
 }

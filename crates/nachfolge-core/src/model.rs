@@ -22,6 +22,26 @@ pub enum Land {
     He,
 }
 
+/// Grund des Ausscheidens (`vacancy.reported`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DepartureReason {
+    Died,
+    /// an elected candidate declined the election (Ablehnung der Wahl)
+    Declined,
+    Resigned,
+    LostEligibility,
+    LostSeat,
+    /// Hessen: membership deemed not acquired (§ 23 Abs. 2 Satz 3 KWG)
+    NotAcquired,
+    /// NRW: seat lost by a party or association ban (§ 46 Abs. 1, 3 KWahlG NRW); with `list_banned`
+    PartyBanned,
+    /// Hessen: seat lost by the Eingliederung of the municipality (§ 33 Abs. 1 Nr. 4 KWG); § 34 does not
+    /// apply — no successor
+    Merger,
+    Other,
+}
+
 /// Wahlsystem: `proportional` (Verhältniswahl) or `majority` (Mehrheitswahl, Hessen: only one list
 /// admitted, § 1 Abs. 2 KWG).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]

@@ -7,7 +7,7 @@ use chrono::{Datelike, NaiveDate};
 use super::{Acceptance, Land, LandLaw, Objection, Procedure, Review, Span, Texts};
 use crate::calendar::easter_sunday;
 use crate::model::{Body, ElectoralSystem, Snapshot, ValidationError};
-use crate::rules::{self, DecideError, Decision, ListOrder, Query, Standing};
+use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
 
 /// Hessen.
 pub(super) struct He;
@@ -33,6 +33,7 @@ static PROCEDURE: Procedure = Procedure {
         determination_subject: "Feststellung des Nachrückens, Vertretung „{name}“",
         barred_subject: "Feststellung des Nachrückens, Vertretung „{name}“ – Nachweis über die Beseitigung des Hinderungsgrundes",
         announcement_basis: "§ 34 Abs. 3 Satz 1 KWG i. V. m. § 58 KWO",
+        party_ban_basis: None,
         announcement_remedy: "Einspruch binnen zwei Wochen nach der Bekanntmachung (§ 34 Abs. 4 Satz 1 i. V. m. § 25 KWG)",
         review_basis: "§ 34 Abs. 4 KWG i. V. m. § 26 KWG",
         review_remedy: "Klage vor dem Verwaltungsgericht binnen eines Monats nach Zustellung des Beschlusses (§ 34 Abs. 4 Satz 1 i. V. m. § 27 KWG)",
@@ -78,6 +79,16 @@ impl LandLaw for He {
             }
         }
         Ok(())
+    }
+
+    fn validate_cause(&self, cause: Cause) -> Result<(), ValidationError> {
+        match cause {
+            Cause::Ordinary | Cause::Merger => Ok(()),
+            Cause::PartyBan { .. } => Err(ValidationError::new(
+                "reason",
+                "party_banned is an NRW reason (§ 46 KWahlG NRW); no rule for a party ban is modelled for Hessen (docs/legal.md)",
+            )),
+        }
     }
 
     fn decide(&self, body: &Body, q: &Query) -> Result<Decision, DecideError> {

@@ -7,7 +7,7 @@ use chrono::{Datelike, NaiveDate};
 use super::{Acceptance, Land, LandLaw, Objection, Procedure, Review, Span, Texts};
 use crate::calendar::easter_sunday;
 use crate::model::{Body, ElectoralSystem, Snapshot, SubstituteDesignation, ValidationError};
-use crate::rules::{self, DecideError, Decision, ListOrder, Query, Standing};
+use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
 
 /// Nordrhein-Westfalen.
 pub(super) struct Nw;
@@ -35,6 +35,8 @@ static PROCEDURE: Procedure = Procedure {
         determination_subject: "Feststellung als Listennachfolger, Vertretung „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
         barred_subject: "Feststellung als Listennachfolger, Vertretung „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
         announcement_basis: "§ 45 Abs. 6 Satz 7 KWahlG NRW",
+        // § 46 Abs. 4 Satz 2 "§ 45 Abs. 2 findet Anwendung": the procedure, today in § 45 Abs. 6 (docs/legal.md)
+        party_ban_basis: Some("§ 46 Abs. 4 i. V. m. § 45 Abs. 6 Satz 7 KWahlG NRW"),
         announcement_remedy: "Einspruch binnen eines Monats nach der Bekanntmachung (§ 45 Abs. 6 Satz 8 i. V. m. § 39 Abs. 1 KWahlG NRW)",
         review_basis: "§ 45 Abs. 6 Satz 8 KWahlG NRW",
         review_remedy: "Klage vor dem Verwaltungsgericht binnen eines Monats nach Zustellung der Entscheidung (§ 45 Abs. 6 Satz 8 i. V. m. § 41 KWahlG NRW)",
@@ -89,6 +91,16 @@ impl LandLaw for Nw {
             }
         }
         Ok(())
+    }
+
+    fn validate_cause(&self, cause: Cause) -> Result<(), ValidationError> {
+        match cause {
+            Cause::Ordinary | Cause::PartyBan { .. } => Ok(()),
+            Cause::Merger => Err(ValidationError::new(
+                "reason",
+                "merger is a Hessen reason (§ 33 Abs. 1 Nr. 4 KWG); the KWahlG NRW has no such rule — report the departure with its own reason",
+            )),
+        }
     }
 
     fn decide(&self, body: &Body, q: &Query) -> Result<Decision, DecideError> {

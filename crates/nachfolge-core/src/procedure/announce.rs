@@ -100,6 +100,11 @@ impl Machine<'_> {
             .find(|s| s.verdict == Verdict::Chosen)
             .map(|s| json!({"candidate": s.candidate, "reason": s.reason, "citation": s.citation}));
         let member_since = offer.and_then(|o| o.member_since).map(|t| german_date(local_date(t)));
+        // the lot that chose the successor (§ 34 Abs. 1a KWG): who drew it, and when
+        let lot = case.zip(successor).and_then(|(c, s)| c.history.lots.iter().rev().find(|l| l.winner == s)).map(|l| {
+            let at = berlin(l.drawn_at.with_timezone(&Utc));
+            json!({"drawn_by": l.drawn_by, "drawn_date": german_date(at.date_naive()), "drawn_time": at.format("%H:%M").to_string()})
+        });
         json!({
             "land": self.body.land(),
             "body": { "id": info.id, "name": info.name, "statutory_size": info.statutory_size },
@@ -107,6 +112,7 @@ impl Machine<'_> {
             "case": case_id,
             "round": case.map(|c| c.round),
             "departed": departed.map(|d| json!({"id": d.id, "name": d.full_name()})),
+            "departure": case.map(|c| c.reason),
             "departure_reason": case.map(|c| trail::departure_de(c.reason)),
             "effective_date": case.map(|c| german_date(local_date(c.effective_at))),
             "list": list.map(|l| json!({"id": l.id, "name": l.name, "short_name": l.short_name, "kind": l.kind})),
@@ -117,6 +123,7 @@ impl Machine<'_> {
             "determined_date": german_date(local_date(offer.map(|o| o.determined_at).unwrap_or(self.now))),
             "passed_over": passed_over,
             "chosen": chosen,
+            "lot": lot,
             "member_since": member_since,
             "email_fiction_days": self.settings.email_fiction_days,
             "today": german_date(local_date(self.now)),
@@ -141,8 +148,12 @@ impl Machine<'_> {
         let land = self.body.land();
         let mut context = self.context(case_id, successor, trail);
         let texts = &self.procedure().texts;
+        let party_ban = matches!(self.cases.get(case_id).map(|c| &c.state), Some(CaseState::Vacant { reason }) if *reason == VacancyReason::PartyBanned);
         let (legal_basis, objection_period_text) = match kind {
             "review" => (texts.review_basis, texts.review_remedy),
+            "vacancy" if party_ban => {
+                (texts.party_ban_basis.unwrap_or(texts.announcement_basis), texts.announcement_remedy)
+            }
             _ => (texts.announcement_basis, texts.announcement_remedy),
         };
         let title = match kind {

@@ -20,6 +20,15 @@ impl Machine<'_> {
         if r.decided_by.as_deref().is_some_and(|b| b.trim().is_empty()) {
             return Err(invalid("decided_by: must not be empty"));
         }
+        if let CaseState::Vacant { reason } = &case.state {
+            if !reason.is_determined() {
+                // § 33 Abs. 1 Nr. 4 Halbsatz 2 KWG: no § 34 determination was made, so none can be reviewed
+                return Err(invalid(format!(
+                    "case: case {:?} left the seat vacant without a determination (§ 33 Abs. 1 Nr. 4 KWG: § 34 does not apply); there is nothing to review",
+                    r.case
+                )));
+            }
+        }
         let review = self.procedure().review;
         let by_council = r.decided_by.as_deref() == Some("council");
         if let (true, Some(refused)) = (by_council, review.council_refused) {

@@ -9,7 +9,7 @@
 use std::cmp::Reverse;
 
 use super::order::{barred_note, passed};
-use super::{DecideError, Decision, ListOrder, Outcome, Query, Standing, VacancyReason};
+use super::{Cause, DecideError, Decision, ListOrder, Outcome, Query, Standing, VacancyReason};
 use crate::model::{Body, Candidate, ElectoralSystem, Fact, List};
 use crate::trail::{TrailStep, Verdict};
 
@@ -17,6 +17,9 @@ use crate::trail::{TrailStep, Verdict};
 pub fn cite(part: &str) -> String {
     format!("§ 34 {part} KWG")
 }
+
+/// No succession after an Eingliederung.
+pub const MERGER_CITATION: &str = "§ 33 Abs. 1 Nr. 4 Halbsatz 2 KWG";
 
 /// Why a barred successor must prove the end of the bar (the Hinderungsgrund).
 pub const BAR_CITATION: &str = "§ 34 Abs. 3 Satz 2 KWG i. V. m. § 23 Abs. 2 KWG";
@@ -70,6 +73,14 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
     let s = Standing::new(body, q);
     let majority = body.info().electoral_system == ElectoralSystem::Majority;
     let mut trail = Vec::new();
+
+    // § 33 Abs. 1 Nr. 4 Halbsatz 2 KWG: after an Eingliederung § 34 does not apply — no successor, no
+    // reduction of the statutory size under § 34 Abs. 1 Satz 2
+    if q.cause == Cause::Merger {
+        trail.push(TrailStep::new(None, Verdict::Noted, "merger_no_succession", MERGER_CITATION));
+        let statutory_size = body.info().statutory_size;
+        return Ok(Decision { outcome: Outcome::Vacant { reason: VacancyReason::Merger, statutory_size }, trail });
+    }
 
     let ranking = ranking(list);
 

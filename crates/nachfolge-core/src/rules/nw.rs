@@ -7,7 +7,7 @@
 
 use super::order::{barred_note, passed};
 use super::{
-    in_list_order, DecideError, Decision, ListOrder, Outcome, Query, Standing, SubstitutePriority, VacancyReason,
+    in_list_order, Cause, DecideError, Decision, ListOrder, Outcome, Query, Standing, SubstitutePriority, VacancyReason,
 };
 use crate::model::{Body, Candidate, Fact, List, ListKind, SeatVia, SubstituteDesignation, WaiverForm};
 use crate::trail::{TrailStep, Verdict};
@@ -16,6 +16,11 @@ use crate::trail::{TrailStep, Verdict};
 pub fn cite(part: &str) -> String {
     format!("§ 45 {part} KWahlG NRW")
 }
+
+/// A seat lost by a party ban on the banned party's own list stays vacant, the statutory size falls.
+pub const PARTY_BAN_VACANT: &str = "§ 46 Abs. 2 Satz 1 KWahlG NRW";
+/// A member elected for a party or voter group that is not banned: his list's successor under § 45.
+pub const PARTY_BAN_SUCCESSION: &str = "§ 46 Abs. 2 Satz 2 KWahlG NRW";
 
 /// Why a barred successor must prove the end of the bar (the Hinderungsgrund).
 pub const BAR_CITATION: &str = "§ 13 KWahlG NRW, § 69 Abs. 2 i. V. m. § 62 Nr. 5 KWahlO NRW";
@@ -91,6 +96,21 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
     let s = Standing::new(body, q);
     let mut trail = Vec::new();
     let reduced = body.info().statutory_size.saturating_sub(1);
+
+    // § 46 Abs. 2 KWahlG NRW: a seat lost by a party ban stays vacant and the statutory size falls, unless
+    // the member was elected for a party or voter group that is not banned: then § 45 (the list he was
+    // elected on, Abs. 1 Satz 2).
+    if let Cause::PartyBan { list_banned } = q.cause {
+        if list_banned {
+            trail.push(TrailStep::new(None, Verdict::Noted, "party_banned", PARTY_BAN_VACANT));
+            trail.push(TrailStep::new(None, Verdict::Noted, "statutory_size_reduced", PARTY_BAN_VACANT));
+            return Ok(Decision {
+                outcome: Outcome::Vacant { reason: VacancyReason::PartyBanned, statutory_size: reduced },
+                trail,
+            });
+        }
+        trail.push(TrailStep::new(None, Verdict::Noted, "party_ban_list_not_banned", PARTY_BAN_SUCCESSION));
+    }
 
     // § 45 Abs. 1 Satz 2: the departed's list at the election; a later change of party is irrelevant.
     if list.kind == ListKind::Individual {
