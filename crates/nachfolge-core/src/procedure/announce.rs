@@ -100,6 +100,13 @@ impl Machine<'_> {
             .find(|s| s.verdict == Verdict::Chosen)
             .map(|s| json!({"candidate": s.candidate, "reason": s.reason, "citation": s.citation}));
         let member_since = offer.and_then(|o| o.member_since).map(|t| german_date(local_date(t)));
+        // "besteht seit" only for a day before today, "beginnt am" otherwise
+        let member_since_past = offer.and_then(|o| o.member_since).is_some_and(|t| local_date(t) < today);
+        // an Ersatzbewerber's candidate (KWahlO NRW § 62 Nr. 4, § 69 Abs. 2)
+        let substitute_for = succ
+            .and_then(|s| s.substitute_for.as_deref())
+            .and_then(|id| self.body.candidate(id))
+            .map(|c| json!({"id": c.id, "name": c.full_name()}));
         // the lot that chose the successor (§ 34 Abs. 1a KWG): who drew it, and when
         let lot = case.zip(successor).and_then(|(c, s)| c.history.lots.iter().rev().find(|l| l.winner == s)).map(|l| {
             let at = berlin(l.drawn_at.with_timezone(&Utc));
@@ -119,12 +126,14 @@ impl Machine<'_> {
             "successor": succ.map(|s| json!({
                 "id": s.id, "name": s.full_name(), "position": s.position,
                 "postal_address": s.postal_address, "barred": s.is_barred_at(today), "bar_reason": s.bar_at(today),
+                "substitute_for": substitute_for,
             })),
             "determined_date": german_date(local_date(offer.map(|o| o.determined_at).unwrap_or(self.now))),
             "passed_over": passed_over,
             "chosen": chosen,
             "lot": lot,
             "member_since": member_since,
+            "member_since_past": member_since_past,
             "email_fiction_days": self.settings.email_fiction_days,
             "today": german_date(local_date(self.now)),
             "place": place_of(info.returning_officer.address.as_deref()),
@@ -169,6 +178,7 @@ impl Machine<'_> {
         if let (Some(obj), Some(case)) = (context.as_object_mut(), self.cases.get(case_id)) {
             if let CaseState::Filled { since, basis, .. } = &case.state {
                 obj.insert("member_since".into(), json!(german_date(local_date(*since))));
+                obj.insert("member_since_past".into(), json!(local_date(*since) < local_date(self.now)));
                 obj.insert("basis".into(), json!(basis));
             }
             if let CaseState::Vacant { reason } = &case.state {
