@@ -315,6 +315,62 @@ fn nrw_review_texts() {
 }
 
 #[test]
+fn nrw_41_abs_1_klage_within_a_month_after_bekanntgabe_none_after_a_court_decision() {
+    let (filled, case) = nrw_filled();
+    let mut b = filled.clone();
+    let e = run(&mut b, "review.decided", review(&case, "musterstadt-rat", "confirmed", None, None), later());
+    let text = text_of(&e, "review");
+    assert!(text.contains("binnen eines Monats nach ihrer Bekanntgabe Klage vor dem Verwaltungsgericht"), "{text}");
+    assert!(!text.contains("Zustellung Klage") && !text.contains("nach ihrer Zustellung"), "{text}");
+    // the determination's own announcement: the officer's decision on objections, too, after Bekanntgabe
+    let mut b = body(example("nrw-election.json"));
+    let e = run(&mut b, "vacancy.reported", example("nrw-vacancy-individual.json"), now());
+    assert!(text_of(&e, "vacancy")
+        .contains("gegen ihre Entscheidung kann binnen eines Monats nach ihrer Bekanntgabe Klage"));
+    // a court decided: the officer carries it out, no further Klage is offered
+    let mut b = filled;
+    let e = run(&mut b, "review.decided", review(&case, "musterstadt-rat", "confirmed", None, Some("court")), later());
+    let text = text_of(&e, "review");
+    assert!(text.contains("eine Klage nach § 41 KWahlG ist gegen sie nicht gegeben"), "{text}");
+    assert!(!text.contains("binnen eines Monats"), "{text}");
+    let a = e.iter().find_map(|e| if let Effect::Announce(a) = e { Some(a) } else { None }).expect("announcement");
+    assert!(a.objection_period.starts_with("keine Klage nach § 41 KWahlG NRW"), "{}", a.objection_period);
+}
+
+#[test]
+fn he_25_rechtsbehelfsbelehrung_as_the_statute_says() {
+    let mut b = body(example("he-election.json"));
+    let e = run(&mut b, "vacancy.reported", example("he-vacancy.json"), now());
+    let text = text_of(&e, "successor");
+    for phrase in [
+        // only the voters of the Wahlkreis (§ 25 Abs. 1 Satz 1), within an Ausschlussfrist
+        "Jede wahlberechtigte Person des Wahlkreises kann binnen einer Ausschlussfrist von zwei Wochen nach dieser öffentlichen Bekanntmachung Einspruch erheben.",
+        // supporters only for one who does not claim his own rights (Satz 2)
+        "Der Einspruch einer wahlberechtigten Person, die nicht die Verletzung eigener Rechte geltend macht, ist nur zulässig, wenn ihn eins vom Hundert der Wahlberechtigten, mindestens jedoch fünf Wahlberechtigte, unterstützen; bei mehr als 10 000 Wahlberechtigten müssen mindestens 100 Wahlberechtigte den Einspruch unterstützen.",
+        // reasons in detail within the period (Abs. 2)
+        "innerhalb der Einspruchsfrist im Einzelnen zu begründen; nach Ablauf der Einspruchsfrist können weitere Einspruchsgründe nicht mehr geltend gemacht werden (§ 25 KWG)",
+        // § 27: the Beteiligten and the Aufsichtsbehörde, after Zustellung or Verkündung
+        "steht den Beteiligten und der Aufsichtsbehörde innerhalb eines Monats nach Zustellung oder Verkündung die Klage im Verwaltungsstreitverfahren zu",
+    ] {
+        assert!(text.contains(phrase), "missing {phrase:?} in\n{text}");
+    }
+    // § 25 names no other objectors
+    assert!(!text.contains("Einspruch können auch"), "{text}");
+    let a = e.iter().find_map(|e| if let Effect::Announce(a) = e { Some(a) } else { None }).expect("announcement");
+    assert!(
+        a.objection_period.contains("Ausschlussfrist von zwei Wochen")
+            && a.objection_period.contains("im Einzelnen zu begründen")
+    );
+    // a court decided: no further Klage
+    let case = b.cases.keys().next().expect("case").clone();
+    let e =
+        run(&mut b, "review.decided", review(&case, "beispielstadt-stvv", "confirmed", None, Some("court")), later());
+    let text = text_of(&e, "review");
+    assert!(text.contains("eine Klage nach § 27 KWG ist gegen sie nicht gegeben"), "{text}");
+    assert!(text.contains("entschieden worden (gerichtliche Entscheidung):") && !text.contains("court"), "{text}");
+}
+
+#[test]
 fn hessen_review_texts() {
     let mut filled = body(example("he-election.json"));
     run(&mut filled, "vacancy.reported", example("he-vacancy.json"), now());

@@ -174,6 +174,7 @@ pub struct ReviewDecided {
     pub decided_at: DateTime<FixedOffset>,
     /// Who decided (text). `council`: the council's own determination (Hessen § 34 Abs. 4 Satz 2/3 KWG);
     /// refused in NRW, where the returning officer decides in place of the council (§ 45 Abs. 6 Satz 8).
+    /// `court`: a court's final decision, carried out — its announcement offers no further Klage.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decided_by: Option<String>,
 }

@@ -34,9 +34,12 @@ static PROCEDURE: Procedure = Procedure {
         barred_subject: "Feststellung des Nachrückens, Vertretung „{name}“ – Nachweis über die Beseitigung des Hinderungsgrundes",
         announcement_basis: "§ 34 Abs. 3 Satz 1 KWG i. V. m. § 58 KWO",
         party_ban_basis: None,
-        announcement_remedy: "Einspruch binnen zwei Wochen nach der Bekanntmachung (§ 34 Abs. 4 Satz 1 i. V. m. § 25 KWG)",
+        // § 25 KWG: only the voters of the Wahlkreis; supporters only for one who does not claim his own rights;
+        // reasons in detail within the period (docs/legal.md, "Remedies")
+        announcement_remedy: "Einspruch jeder wahlberechtigten Person des Wahlkreises binnen einer Ausschlussfrist von zwei Wochen nach der öffentlichen Bekanntmachung, schriftlich oder zur Niederschrift bei der Wahlleitung und innerhalb der Frist im Einzelnen zu begründen; wer nicht die Verletzung eigener Rechte geltend macht, braucht die Unterstützung von eins vom Hundert der Wahlberechtigten, mindestens fünf, höchstens 100 (§ 34 Abs. 4 Satz 1 i. V. m. § 25 KWG)",
         review_basis: "§ 34 Abs. 4 KWG i. V. m. § 26 KWG",
-        review_remedy: "Klage vor dem Verwaltungsgericht binnen eines Monats nach Zustellung des Beschlusses (§ 34 Abs. 4 Satz 1 i. V. m. § 27 KWG)",
+        court_review_remedy: "keine Klage nach § 27 KWG: die Entscheidung vollzieht eine gerichtliche Entscheidung",
+        review_remedy: "Klage der Beteiligten und der Aufsichtsbehörde im Verwaltungsstreitverfahren binnen eines Monats nach Zustellung oder Verkündung des Beschlusses, ohne Widerspruch (§ 34 Abs. 4 Satz 1 i. V. m. § 27 KWG)",
         successor_title: "Bekanntmachung über das Nachrücken in die Vertretung „{name}“",
         vacancy_title: "Bekanntmachung über das Leerbleiben eines Sitzes in der Vertretung „{name}“",
         not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft in der Vertretung „{name}“",

@@ -191,6 +191,8 @@ pub struct Texts {
     pub review_basis: &'static str,
     /// The remedy against a review decision.
     pub review_remedy: &'static str,
+    /// The same after a court decided (`decided_by: court`): no court action lies against carrying it out.
+    pub court_review_remedy: &'static str,
     /// Titles by announcement kind.
     pub successor_title: &'static str,
     pub vacancy_title: &'static str,

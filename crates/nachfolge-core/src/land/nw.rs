@@ -39,7 +39,10 @@ static PROCEDURE: Procedure = Procedure {
         party_ban_basis: Some("§ 46 Abs. 4 i. V. m. § 45 Abs. 6 Satz 7 KWahlG NRW"),
         announcement_remedy: "Einspruch binnen eines Monats nach der Bekanntmachung (§ 45 Abs. 6 Satz 8 i. V. m. § 39 Abs. 1 KWahlG NRW)",
         review_basis: "§ 45 Abs. 6 Satz 8 KWahlG NRW",
-        review_remedy: "Klage vor dem Verwaltungsgericht binnen eines Monats nach Zustellung der Entscheidung (§ 45 Abs. 6 Satz 8 i. V. m. § 41 KWahlG NRW)",
+        // § 41 Abs. 1 Satz 1: "binnen eines Monats nach Bekanntgabe" (§ 65 Satz 4 KWahlO: the announcement is
+        // the Bekanntgabe for those not served)
+        review_remedy: "Klage vor dem Verwaltungsgericht binnen eines Monats nach Bekanntgabe der Entscheidung (§ 45 Abs. 6 Satz 8 i. V. m. § 41 Abs. 1 KWahlG NRW)",
+        court_review_remedy: "keine Klage nach § 41 KWahlG NRW: die Entscheidung vollzieht eine gerichtliche Entscheidung",
         successor_title: "Bekanntmachung über die Feststellung eines Listennachfolgers für die Vertretung „{name}“",
         vacancy_title: "Bekanntmachung über das Freibleiben eines Sitzes in der Vertretung „{name}“",
         not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft in der Vertretung „{name}“",

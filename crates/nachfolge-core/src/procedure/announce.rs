@@ -159,6 +159,7 @@ impl Machine<'_> {
         let texts = &self.procedure().texts;
         let party_ban = matches!(self.cases.get(case_id).map(|c| &c.state), Some(CaseState::Vacant { reason }) if *reason == VacancyReason::PartyBanned);
         let (legal_basis, objection_period_text) = match kind {
+            "review" if extra["review"]["by_court"] == true => (texts.review_basis, texts.court_review_remedy),
             "review" => (texts.review_basis, texts.review_remedy),
             "vacancy" if party_ban => {
                 (texts.party_ban_basis.unwrap_or(texts.announcement_basis), texts.announcement_remedy)

@@ -31,6 +31,9 @@ impl Machine<'_> {
         }
         let review = self.procedure().review;
         let by_council = r.decided_by.as_deref() == Some("council");
+        // a court's final decision, carried out by the returning officer or the council: no further court
+        // action lies against the announcement (docs/legal.md, "Remedies after a review")
+        let by_court = r.decided_by.as_deref() == Some("court");
         if let (true, Some(refused)) = (by_council, review.council_refused) {
             return Err(invalid(refused));
         }
@@ -90,6 +93,7 @@ impl Machine<'_> {
             "decided_date": german_date(local_date(at)),
             "decided_by": r.decided_by,
             "by_council": by_council,
+            "by_court": by_court,
             "officer_inactive": inactive,
             "citation": citation,
             "previous": previous,
