@@ -1,7 +1,7 @@
 //! The rules engine (`Body::decide`, each Land's rule set) against docs/legal.md, and snapshot validation
 //! against docs/contract.md.
 //!
-//! Tests of who succeeds are named after the citation they exercise (LAW.md § 5 "Edge cases"); each asserts
+//! Tests of who succeeds are named after the citation they exercise (docs/legal.md, "Rules in detail"); each asserts
 //! the exact outcome and the exact trail. The property tests at the end check random NRW and Hessen
 //! snapshots against an independent reading of the rules.
 
@@ -1203,7 +1203,7 @@ fn he_34_abs_1_satz_2_list_exhausted_vacant_size_reduced() {
 }
 
 // =========================================================================================================
-// Validation — CONTRACT.md "Validation"
+// Validation — docs/contract.md
 
 #[track_caller]
 fn refused(snapshot: Snapshot, field: &str) {
@@ -1452,7 +1452,7 @@ fn validation_waiver_form_parsed_and_unknown_form_refused() {
 }
 
 // =========================================================================================================
-// Properties: random snapshots against an independent reading of LAW.md
+// Properties: random snapshots against an independent reading of docs/legal.md
 
 mod properties {
     use super::*;
@@ -1719,7 +1719,7 @@ mod properties {
         latest(false).is_some_and(|b| latest(true).is_none_or(|c| c < b))
     }
 
-    /// Excluded under the Land's rules at the reference day (LAW.md §§ 1, 2, 3).
+    /// Excluded under the Land's rules at the reference day (docs/legal.md).
     fn excluded(land: Land, body: &Body, pending: Option<&str>, c: &Candidate) -> bool {
         let r = d(REF_DAY);
         let start = body.info().term.start;

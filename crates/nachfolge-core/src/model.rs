@@ -517,8 +517,8 @@ fn path_error<E: std::fmt::Display>(prefix: &str, e: serde_path_to_error::Error<
     if path != "." {
         parts.push(&path);
     }
-    // serde reports a missing field at the object that lacks it; name the field itself (CONTRACT.md:
-    // "refused with a message naming the field").
+    // serde reports a missing field at the object that lacks it; name the field itself (a refusal names
+    // the field, docs/contract.md).
     if let Some(missing) = problem.strip_prefix("missing field `").and_then(|rest| rest.split('`').next()) {
         parts.push(missing);
     }

@@ -94,7 +94,7 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
     };
 
     // Pass over, in ranking order, everyone ahead of the first candidate who can succeed. The trail lists
-    // exactly those: a candidate ranked behind the successor is not "passed over" (CONTRACT.md, trail).
+    // exactly those: a candidate ranked behind the successor is not "passed over" (docs/contract.md, trail).
     let mut rest = ranking.into_iter();
     let mut first = None;
     for c in rest.by_ref() {
