@@ -62,7 +62,14 @@ struct Stats {
 fn measure(body: &Body, iterations: usize) -> Stats {
     let at: DateTime<Utc> = "2026-11-30T10:00:00Z".parse().expect("time");
     let departed = body.snapshot.lists[0].candidates[0].id.clone();
-    let q = Query { departed: &departed, departed_via: None, at, lot_winner: None, pending: vec![] };
+    let q = Query {
+        departed: &departed,
+        departed_via: None,
+        at,
+        lot_winner: None,
+        pending: vec![],
+        cause: Default::default(),
+    };
     // warm up and check the outcome once
     let d = body.decide(&q).expect("decide");
     assert!(matches!(d.outcome, Outcome::Successor { .. }), "benchmark body must yield a successor");

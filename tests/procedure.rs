@@ -121,6 +121,7 @@ fn vacancy(body: &str, member: &str, reason: DepartureReason, effective_at: &str
         member: member.into(),
         reason,
         effective_at: tz(effective_at),
+        list_banned: None,
     }))
 }
 
@@ -784,6 +785,34 @@ fn nrw_barred() -> Council {
     b
 }
 
+/// docs/legal.md, "Bars by date": the procedure judges a bar at the moment it determines, as `decide` does.
+#[test]
+fn kwahlg_nrw_13_bar_judged_by_date_in_the_procedure() {
+    let determine = |facts: Vec<Value>| {
+        let mut s = nrw_snapshot();
+        for f in facts {
+            add_fact(&mut s, 0, 2, f);
+        }
+        let mut b = body_from(s);
+        let fx = run(&mut b, vacancy("rat", "L1-02", DepartureReason::Resigned, OPENED), OPENED);
+        let det = event(&fx, "succession.determined");
+        assert_eq!(det["successor"]["id"], "L1-03");
+        let barred = det["barred"].as_bool().expect("barred");
+        assert_eq!(mail(&fx).context["successor"]["barred"].as_bool(), Some(barred), "mail and event agree");
+        assert_eq!(offer(&b, CASE).barred, barred);
+        barred
+    };
+    let bar = |on: &str| json!({ "type": "barred", "on": on, "reason": "Beschäftigter der Stadt" });
+    let cure = |on: &str| json!({ "type": "bar_cured", "on": on });
+    // a bar that begins after the determination (2 Jun 2025) is none yet
+    assert!(!determine(vec![bar("2025-07-01")]));
+    // cured, and arising again: a bar
+    assert!(determine(vec![bar("2024-01-01"), cure("2024-06-01"), bar("2025-01-01")]));
+    // cured after the determination only: still a bar
+    assert!(determine(vec![bar("2024-01-01"), cure("2025-07-01")]));
+    assert!(!determine(vec![bar("2024-01-01"), cure("2025-06-01")]));
+}
+
 #[test]
 fn kwahlo_nrw_69_abs_2_62_nr_5_barred_successor_without_proof_deemed_refusal() {
     let mut b = nrw_barred();
@@ -1003,6 +1032,56 @@ fn nrw_45_abs_5_satz_1_individual_candidate_leaves_seat_vacant_size_reduced() {
     assert_eq!(b.info().statutory_size, 9);
     assert!(matches!(state(&b, CASE), CaseState::Vacant { .. }));
     assert!(!b.has_open_case());
+}
+
+fn banned(body: &str, member: &str, list_banned: bool, effective_at: &str) -> Command {
+    Command::Inbound(Inbound::VacancyReported(VacancyReported {
+        body: body.into(),
+        member: member.into(),
+        reason: DepartureReason::PartyBanned,
+        effective_at: tz(effective_at),
+        list_banned: Some(list_banned),
+    }))
+}
+
+#[test]
+fn nrw_46_abs_2_satz_1_party_ban_seat_vacant_size_reduced_determined_and_announced() {
+    let mut b = nrw();
+    let fx = run(&mut b, banned("rat", "L1-02", true, OPENED), OPENED);
+    assert_eq!(
+        kinds(&fx),
+        ["publish:membership.changed", "publish:seat.left_vacant", "announce:vacancy", "schedule:rat-1#objection#1"]
+    );
+    let v = event(&fx, "seat.left_vacant");
+    assert_eq!((v["reason"].as_str(), v["statutory_size"].as_u64()), (Some("party_banned"), Some(9)));
+    assert_eq!(v["vacancy"]["reason"], "party_banned");
+    assert_eq!(v["trail"][0]["citation"], "§ 46 Abs. 2 Satz 1 KWahlG NRW");
+    let a = announcement(&fx);
+    assert_eq!(a.legal_basis, "§ 46 Abs. 4 i. V. m. § 45 Abs. 6 Satz 7 KWahlG NRW");
+    assert_eq!(
+        (a.context["reason"].as_str(), a.context["departure"].as_str()),
+        (Some("party_banned"), Some("party_banned"))
+    );
+    assert_eq!(b.info().statutory_size, 9);
+    assert_eq!(b.cases[CASE].list_banned, Some(true));
+    assert!(!b.has_open_case());
+}
+
+#[test]
+fn nrw_46_abs_2_satz_2_party_ban_member_of_a_list_not_banned_succession_under_45() {
+    let mut b = nrw();
+    let fx = run(&mut b, banned("rat", "L1-02", false, OPENED), OPENED);
+    assert_eq!(kinds(&fx), ["publish:membership.changed", "publish:succession.determined", "mail:nrw_offer"]);
+    let det = event(&fx, "succession.determined");
+    assert_eq!(det["successor"]["id"], "L1-03");
+    assert_eq!(det["trail"][0]["reason"], "party_ban_list_not_banned");
+    assert_eq!(det["trail"][0]["citation"], "§ 46 Abs. 2 Satz 2 KWahlG NRW");
+    assert_eq!(mail(&fx).context["departure"], "party_banned");
+    // a merger is no NRW reason; a party ban without list_banned is refused
+    let err = refuse(&nrw(), vacancy("rat", "L1-02", DepartureReason::Merger, OPENED), OPENED);
+    assert!(matches!(&err, Rejection::Invalid(m) if m.starts_with("reason:")), "{err:?}");
+    let err = refuse(&nrw(), vacancy("rat", "L1-02", DepartureReason::PartyBanned, OPENED), OPENED);
+    assert!(matches!(&err, Rejection::Invalid(m) if m.starts_with("list_banned:")), "{err:?}");
 }
 
 #[test]
@@ -1298,6 +1377,36 @@ fn he_34_abs_1_satz_1_barred_successor_leaving_before_proof_is_a_new_trigger_not
 }
 
 #[test]
+fn he_33_abs_1_nr_4_merger_member_leaves_no_succession_no_announcement() {
+    let mut b = he();
+    let fx = run(&mut b, vacancy("hrat", "A-02", DepartureReason::Merger, HOPENED), HOPENED);
+    assert_eq!(kinds(&fx), ["publish:membership.changed", "publish:seat.left_vacant"]);
+    let v = event(&fx, "seat.left_vacant");
+    assert_eq!((v["reason"].as_str(), v["statutory_size"].as_u64()), (Some("merger"), Some(10)));
+    assert_eq!(
+        v["trail"],
+        json!([{"verdict": "noted", "reason": "merger_no_succession", "citation": "§ 33 Abs. 1 Nr. 4 Halbsatz 2 KWG"}])
+    );
+    assert_eq!(b.info().statutory_size, 10);
+    assert!(!b.has_open_case());
+    assert!(b.cases[HCASE].history.announcements.is_empty());
+    // no § 34 determination, nothing to review
+    let review = Command::Inbound(Inbound::ReviewDecided(ReviewDecided {
+        body: "hrat".into(),
+        case: HCASE.into(),
+        outcome: ReviewOutcome::Annulled,
+        successor: None,
+        decided_at: tz("2025-06-20T10:00:00+02:00"),
+        decided_by: Some("council".into()),
+    }));
+    let err = refuse(&b, review, "2025-06-20T10:00:00+02:00");
+    assert!(matches!(&err, Rejection::Invalid(m) if m.contains("§ 33 Abs. 1 Nr. 4 KWG")), "{err:?}");
+    // a party ban is no Hessen reason
+    let err = refuse(&he(), banned("hrat", "A-02", true, HOPENED), HOPENED);
+    assert!(matches!(&err, Rejection::Invalid(m) if m.starts_with("reason:")), "{err:?}");
+}
+
+#[test]
 fn he_34_abs_1a_majority_tie_requests_lot_and_records_winner() {
     let mut s = he_snapshot("majority");
     // A-04 waived in writing: tie with 400 votes
@@ -1328,6 +1437,16 @@ fn he_34_abs_1a_majority_tie_requests_lot_and_records_winner() {
     };
     let err = refuse(&b, lot("A-03"), "2025-06-03T10:00:00+02:00");
     assert!(matches!(&err, Rejection::Invalid(m) if m.contains("not one of the tied")), "{err:?}");
+    // the lot names who drew it
+    let anonymous = Command::Inbound(Inbound::LotDrawn(LotDrawn {
+        body: "hrat".into(),
+        case: HCASE.into(),
+        winner: "A-06".into(),
+        drawn_at: tz("2025-06-03T10:00:00+02:00"),
+        drawn_by: " ".into(),
+    }));
+    let err = refuse(&b, anonymous, "2025-06-03T10:00:00+02:00");
+    assert!(matches!(&err, Rejection::Invalid(m) if m.starts_with("drawn_by:")), "{err:?}");
 
     let now = "2025-06-03T10:05:00+02:00";
     let fx = run(&mut b, lot("A-06"), now);
@@ -1346,6 +1465,17 @@ fn he_34_abs_1a_majority_tie_requests_lot_and_records_winner() {
     let trail = det["trail"].as_array().expect("trail");
     assert!(trail.iter().any(|s| s["candidate"] == "A-06" && s["verdict"] == "chosen" && s["reason"] == "won_lot"));
     assert!(trail.iter().any(|s| s["candidate"] == "A-05" && s["reason"] == "lost_lot"));
+    // who drew the lot and when: in the trail, right after the winner, and in the announcement and e-mail
+    let won = trail.iter().position(|s| s["reason"] == "won_lot").expect("won_lot");
+    assert_eq!(
+        trail[won + 1],
+        json!({"candidate": "A-06", "verdict": "noted", "reason": "lot_drawn", "citation": "§ 34 Abs. 1a KWG",
+               "detail": "drawn by Wahlleiter at 2025-06-03T10:00:00+02:00"})
+    );
+    let lot_facts = json!({"drawn_by": "Wahlleiter", "drawn_date": "03.06.2025", "drawn_time": "10:00"});
+    assert_eq!(announcement(&fx).context["lot"], lot_facts);
+    assert_eq!(mail(&fx).context["lot"], lot_facts);
+    assert_eq!(b.cases[HCASE].history.lots.len(), 1);
     same_instant(&event(&fx, "membership.changed")["effective_at"], now);
     assert!(matches!(state(&b, HCASE), CaseState::Filled { successor, .. } if successor == "A-06"));
     // a second lot for a case that no longer waits is refused

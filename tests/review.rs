@@ -104,6 +104,7 @@ fn vacancy(body: &str, member: &str, effective_at: &str) -> Command {
         member: member.into(),
         reason: DepartureReason::Resigned,
         effective_at: tz(effective_at),
+        list_banned: None,
     }))
 }
 
@@ -242,7 +243,12 @@ fn nrw_45_abs_6_satz_8_review_confirmed_records_and_announces_without_change() {
     let a = announcement(&fx, "review");
     assert_eq!(a.template, "nrw_review");
     assert_eq!(a.legal_basis, "§ 45 Abs. 6 Satz 8 KWahlG NRW");
-    assert!(a.objection_period.contains("§ 41 KWahlG NRW"), "court action, no new objection: {}", a.objection_period);
+    // court action within a month after Bekanntgabe (§ 41 Abs. 1 Satz 1), no new objection
+    assert!(
+        a.objection_period.contains("nach Bekanntgabe") && a.objection_period.contains("§ 41 Abs. 1 KWahlG NRW"),
+        "court action, no new objection: {}",
+        a.objection_period
+    );
     assert_eq!(a.context["review"]["outcome"], "confirmed");
     assert_eq!(a.context["review"]["decided_by"], "Wahlleitung");
     assert_eq!(a.context["review"]["previous"]["id"], "L1-03");

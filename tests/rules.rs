@@ -1,7 +1,7 @@
 //! The rules engine (`Body::decide`, each Land's rule set) against docs/legal.md, and snapshot validation
 //! against docs/contract.md.
 //!
-//! Tests of who succeeds are named after the citation they exercise (docs/legal.md); each asserts
+//! Tests of who succeeds are named after the citation they exercise (docs/legal.md, "Rules in detail"); each asserts
 //! the exact outcome and the exact trail. The property tests at the end check random NRW and Hessen
 //! snapshots against an independent reading of the rules.
 
@@ -10,9 +10,9 @@ mod fixtures;
 
 use fixtures::*;
 use nachfolge::messages::{DepartureReason, Inbound, VacancyReported};
-use nachfolge::model::{parse_snapshot, Body, Candidate, Fact, SeatVia, Snapshot, WaiverForm};
+use nachfolge::model::{parse_snapshot, Body, Candidate, Fact, SeatVia, Snapshot, SubstituteDesignation, WaiverForm};
 use nachfolge::procedure::{self, Command, Effect, Settings};
-use nachfolge::rules::{DecideError, Decision, Outcome, Query, VacancyReason};
+use nachfolge::rules::{Cause, DecideError, Decision, Outcome, Query, VacancyReason};
 use nachfolge::trail::{TrailStep, Verdict};
 
 /// The rule set of the body's Land (`Body::decide`).
@@ -240,6 +240,71 @@ fn nrw_45_abs_4_substitute_for_district_candidate_entered_by_list_keeps_list_pos
             chosen("L1-04", "next_on_list", NW_2_1),
         ],
     );
+}
+
+/// `nrw_abs_4_body` with the Ersatzbewerber L1-04 named for `designation` of L1-01's candidacies.
+fn nrw_abs_4_named_for(designation: Option<SubstituteDesignation>) -> Body {
+    let mut snapshot = nrw_abs_4_body(cand("L1-03", 3)).snapshot;
+    snapshot.lists[0].candidates[3].substitute_designation = designation;
+    Body::from_snapshot(snapshot).expect("valid")
+}
+
+#[test]
+fn nrw_45_abs_4_substitute_named_only_for_the_district_explicitly_has_no_priority() {
+    // `district` is the default: saying so changes nothing
+    let q = query("L1-01").via(SeatVia::List);
+    let default = decide(&nrw_abs_4_named_for(None), &q).unwrap();
+    let explicit = decide(&nrw_abs_4_named_for(Some(SubstituteDesignation::District)), &q).unwrap();
+    assert_eq!(explicit, default);
+    assert_eq!(explicit.outcome, successor("L1-03", "L1"));
+    assert_eq!(explicit.trail[0], noted("L1-04", "substitute_without_priority", NW_4));
+}
+
+#[test]
+fn nrw_45_abs_4_substitute_named_for_the_list_candidacy_keeps_priority() {
+    // not "ausschließlich" for the district candidacy: Abs. 4 does not apply, Abs. 2 Satz 1 does
+    for designation in [SubstituteDesignation::List, SubstituteDesignation::Both] {
+        let d = decide(&nrw_abs_4_named_for(Some(designation)), &query("L1-01").via(SeatVia::List)).unwrap();
+        assert_decision(
+            d,
+            successor("L1-04", "L1"),
+            vec![noted("L1-04", "substitute_keeps_priority", NW_4), chosen("L1-04", "substitute", NW_2_1)],
+        );
+    }
+}
+
+#[test]
+fn nrw_45_abs_4_designation_in_the_succession_order() {
+    let order = |designation| nrw_abs_4_named_for(designation).succession_order(t(REFERENCE)).lists.remove(0);
+    let without = order(None);
+    assert!(without.substitutes.is_empty());
+    assert!(without.notes.contains(&noted("L1-04", "substitute_without_priority", NW_4)));
+    let with = order(Some(SubstituteDesignation::Both));
+    assert_eq!(with.substitutes.len(), 1);
+    assert_eq!(
+        (with.substitutes[0].candidate.as_str(), with.substitutes[0].substitute_for.as_str()),
+        ("L1-04", "L1-01")
+    );
+    assert!(with.notes.contains(&noted("L1-04", "substitute_keeps_priority", NW_4)));
+}
+
+#[test]
+fn nrw_45_abs_4_designation_irrelevant_for_a_direct_winner() {
+    // a district winner's substitute has priority whatever he was named for (Abs. 4 needs entry by list)
+    for designation in [None, Some(SubstituteDesignation::District), Some(SubstituteDesignation::Both)] {
+        let mut s = nrw()
+            .list(party(
+                "L1",
+                vec![
+                    cand("L1-01", 1).district("03").seated(SeatVia::District),
+                    cand("L1-04", 4).substitute_for("L1-01"),
+                ],
+            ))
+            .snapshot();
+        s.lists[0].candidates[1].substitute_designation = designation;
+        let d = decide(&Body::from_snapshot(s).expect("valid"), &query("L1-01")).unwrap();
+        assert_decision(d, successor("L1-04", "L1"), vec![chosen("L1-04", "substitute", NW_2_1)]);
+    }
 }
 
 #[test]
@@ -475,6 +540,56 @@ fn nrw_45_abs_3_satz_3_non_member_joined_other_party_skipped() {
 }
 
 #[test]
+fn nrw_45_abs_3_satz_3_member_joined_other_party_not_skipped_noted() {
+    // a voter group's member who joins a party without leaving the group: Satz 3 covers only non-members,
+    // and he has not left (Satz 1) — he succeeds; the fact is noted
+    let body = nrw_abc(cand("L1-02", 2).joined_other_party_as_member());
+    let d = decide(&body, &query("L1-01").via(SeatVia::List)).unwrap();
+    assert_decision(
+        d,
+        successor("L1-02", "L1"),
+        vec![
+            skipped("L1-01", "departed", NW_1_1),
+            noted("L1-02", "joined_other_party_as_member", NW_3_3),
+            chosen("L1-02", "next_on_list", NW_2_1),
+        ],
+    );
+}
+
+#[test]
+fn nrw_45_abs_3_satz_1_member_switched_party_has_left_the_nominating_one() {
+    // a party member who switched parties has left the nominating party: Satz 1, not Satz 3
+    assert_nrw_second_skipped(cand("L1-02", 2).joined_other_party_as_member().left_party(), "left_party", NW_3_1);
+    assert_nrw_second_skipped(cand("L1-02", 2).left_party().joined_other_party(), "left_party", NW_3_1);
+}
+
+#[test]
+fn nrw_45_abs_3_satz_3_was_member_defaults_to_false_and_is_written_only_when_true() {
+    let fact: Fact =
+        serde_json::from_value(serde_json::json!({"type": "joined_other_party", "on": "2026-02-01"})).expect("fact");
+    assert_eq!(fact, Fact::JoinedOtherParty { on: d("2026-02-01"), was_member: false });
+    assert_eq!(
+        serde_json::to_value(&fact).expect("json"),
+        serde_json::json!({"type": "joined_other_party", "on": "2026-02-01"})
+    );
+    let member = Fact::JoinedOtherParty { on: d("2026-02-01"), was_member: true };
+    let json = serde_json::to_value(&member).expect("json");
+    assert_eq!(json["was_member"], true);
+    assert_eq!(serde_json::from_value::<Fact>(json).expect("round trip"), member);
+    let wrong = serde_json::json!({"type": "joined_other_party", "on": "2026-02-01", "was_member": "ja"});
+    assert!(serde_json::from_value::<Fact>(wrong).is_err());
+}
+
+#[test]
+fn he_34_abs_2_nr_1_joined_other_party_as_member_no_effect_noted() {
+    // Hessen knows no Satz-3 rule: joining is noted whether or not he was a member
+    let body = he_abc(hcand("W1-02", 2, 500).joined_other_party_as_member());
+    let d = decide(&body, &query("W1-01")).unwrap();
+    assert_eq!(d.outcome, successor("W1-02", "W1"));
+    assert!(d.trail.contains(&noted("W1-02", "joined_other_party_no_effect", HE_2_1)));
+}
+
+#[test]
 fn nrw_45_abs_3_satz_3_joined_nominating_party_not_skipped() {
     // joining the nominating party is no fact of the snapshot (only joining another one is): he succeeds
     assert_nrw_second_chosen(cand("L1-02", 2));
@@ -565,6 +680,80 @@ fn nrw_45_abs_2_satz_1_barred_candidate_determined_not_skipped() {
     assert_nrw_second_chosen(cand("L1-02", 2).barred("Beschäftigter der Stadt").bar_cured());
 }
 
+fn bar(on: &str) -> Fact {
+    Fact::Barred { on: d(on), reason: "Beschäftigter der Stadt".to_owned() }
+}
+fn cure(on: &str) -> Fact {
+    Fact::BarCured { on: d(on) }
+}
+
+/// `nrw_abc` with L1-02 carrying `facts` at the reference time (2026-06-01): is he determined as barred?
+fn nrw_second_barred(facts: Vec<Fact>) -> bool {
+    let body = nrw_abc(facts.into_iter().fold(cand("L1-02", 2), |c, f| c.fact(f)));
+    let d = decide(&body, &query("L1-01").via(SeatVia::List)).unwrap();
+    let barred = d.trail.contains(&noted("L1-02", "barred_must_prove_end", NW_BARRED));
+    match d.outcome {
+        Outcome::Successor { candidate, barred: b, .. } if candidate == "L1-02" => {
+            assert_eq!(b, barred, "outcome and trail agree");
+            b
+        }
+        other => panic!("L1-02 must succeed, got {other:?}"),
+    }
+}
+
+#[test]
+fn nrw_45_abs_2_satz_1_bar_recorded_for_a_later_day_is_not_current() {
+    // docs/legal.md, "Bars by date": a bar that begins after the reference day is no bar yet
+    assert!(!nrw_second_barred(vec![bar("2026-07-01")]));
+    assert!(nrw_second_barred(vec![bar("2026-06-01")]), "a bar beginning on the reference day is current");
+}
+
+#[test]
+fn nrw_45_abs_2_satz_1_bar_cured_after_the_reference_day_is_still_current() {
+    assert!(nrw_second_barred(vec![bar("2026-02-01"), cure("2026-06-02")]));
+    assert!(!nrw_second_barred(vec![bar("2026-02-01"), cure("2026-06-01")]), "cured on the reference day");
+}
+
+#[test]
+fn nrw_45_abs_2_satz_1_bar_cured_and_arising_again_is_a_bar() {
+    assert!(nrw_second_barred(vec![bar("2026-01-01"), cure("2026-02-01"), bar("2026-03-01")]));
+    // the order of the facts does not matter, their dates do
+    assert!(nrw_second_barred(vec![bar("2026-03-01"), cure("2026-02-01"), bar("2026-01-01")]));
+    assert!(!nrw_second_barred(vec![cure("2026-04-01"), bar("2026-03-01"), bar("2026-01-01")]));
+    // the new bar lies after the reference day: the cure still holds
+    assert!(!nrw_second_barred(vec![bar("2026-01-01"), cure("2026-02-01"), bar("2026-07-01")]));
+    // on the same day the fact recorded later wins
+    assert!(!nrw_second_barred(vec![bar("2026-03-01"), cure("2026-03-01")]));
+    assert!(nrw_second_barred(vec![cure("2026-03-01"), bar("2026-03-01")]));
+}
+
+#[test]
+fn nrw_45_abs_2_satz_1_bar_by_date_in_the_succession_order() {
+    // the Nachrückerliste judges the bar at its own reference time, like `decide`
+    let body = nrw_abc(cand("L1-02", 2).fact(bar("2026-03-01")).fact(cure("2026-05-01")).fact(bar("2026-07-01")));
+    let note = noted("L1-02", "barred_must_prove_end", NW_BARRED);
+    let at = |day: &str| body.succession_order(noon(day)).lists[0].notes.contains(&note);
+    assert!(!at("2026-02-28"));
+    assert!(at("2026-03-01"));
+    assert!(!at("2026-06-01"));
+    assert!(at("2026-07-01"));
+}
+
+#[test]
+fn he_34_abs_3_satz_2_bar_judged_by_date() {
+    let decide_at = |facts: Vec<Fact>| {
+        let body = he_abc(facts.into_iter().fold(hcand("W1-02", 2, 500), |c, f| c.fact(f)));
+        decide(&body, &query("W1-01")).unwrap().outcome
+    };
+    assert_eq!(decide_at(vec![bar("2026-07-01")]), successor("W1-02", "W1"));
+    assert_eq!(decide_at(vec![bar("2026-01-01"), cure("2026-02-01")]), successor("W1-02", "W1"));
+    assert_eq!(
+        decide_at(vec![bar("2026-01-01"), cure("2026-02-01"), bar("2026-03-01")]),
+        barred_successor("W1-02", "W1")
+    );
+    assert_eq!(decide_at(vec![bar("2026-01-01"), cure("2026-09-01")]), barred_successor("W1-02", "W1"));
+}
+
 #[test]
 fn nrw_45_abs_2_satz_1_pending_successor_of_other_case_skipped() {
     // two vacancies on one list: L1-03 was determined for L1-01 and has not declared yet
@@ -626,6 +815,7 @@ fn nrw_45_abs_2_satz_1_two_vacancies_on_one_list_pending_successor_not_offered_t
             member: member.to_owned(),
             reason: DepartureReason::Resigned,
             effective_at: t("2026-05-31T22:00:00Z").fixed_offset(),
+            list_banned: None,
         }))
     };
     let settings = Settings::default();
@@ -637,6 +827,85 @@ fn nrw_45_abs_2_satz_1_two_vacancies_on_one_list_pending_successor_not_offered_t
     assert_eq!(data["successor"]["id"], "L1-04");
     let trail: Vec<TrailStep> = serde_json::from_value(data["trail"].clone()).unwrap();
     assert!(trail.contains(&skipped("L1-03", "pending_successor", NW_2_1)), "{trail:#?}");
+}
+
+// § 46 KWahlG NRW — party ban; § 33 Abs. 1 Nr. 4 KWG — merger
+
+const NW_46_2_1: &str = "§ 46 Abs. 2 Satz 1 KWahlG NRW";
+const NW_46_2_2: &str = "§ 46 Abs. 2 Satz 2 KWahlG NRW";
+const HE_33_1_4: &str = "§ 33 Abs. 1 Nr. 4 Halbsatz 2 KWG";
+
+#[test]
+fn nrw_46_abs_2_satz_1_party_ban_on_the_banned_list_seat_stays_vacant_size_reduced() {
+    // L1-01 was elected on the list of the banned party: nobody of that list succeeds
+    let body = nrw_abc(cand("L1-02", 2));
+    let d = decide(&body, &query("L1-01").via(SeatVia::List).cause(Cause::PartyBan { list_banned: true })).unwrap();
+    assert_decision(
+        d,
+        vacant(VacancyReason::PartyBanned, 43),
+        vec![finding("party_banned", NW_46_2_1), finding("statutory_size_reduced", NW_46_2_1)],
+    );
+}
+
+#[test]
+fn nrw_46_abs_2_satz_2_party_ban_member_elected_for_another_list_succession_under_45() {
+    // L1-01 was elected for party L1 (not banned) and later joined the banned party: § 45 applies to L1
+    let body = nrw_abc(cand("L1-02", 2).left_party());
+    let d = decide(&body, &query("L1-01").via(SeatVia::List).cause(Cause::PartyBan { list_banned: false })).unwrap();
+    assert_decision(
+        d,
+        successor("L1-03", "L1"),
+        vec![
+            finding("party_ban_list_not_banned", NW_46_2_2),
+            skipped("L1-01", "departed", NW_1_1),
+            skipped("L1-02", "left_party", NW_3_1),
+            chosen("L1-03", "next_on_list", NW_2_1),
+        ],
+    );
+}
+
+#[test]
+fn he_33_abs_1_nr_4_merger_no_succession_size_unchanged() {
+    let body = he_abc(hcand("W1-02", 2, 500));
+    let d = decide(&body, &query("W1-01").cause(Cause::Merger)).unwrap();
+    assert_decision(d, vacant(VacancyReason::Merger, 44), vec![finding("merger_no_succession", HE_33_1_4)]);
+}
+
+#[test]
+fn nrw_46_he_33_causes_only_in_their_land() {
+    let nrw_body = nrw_abc(cand("L1-02", 2));
+    let err = decide(&nrw_body, &query("L1-01").cause(Cause::Merger)).unwrap_err();
+    assert!(matches!(&err, DecideError::Cause(e) if e.field == "reason"), "{err:?}");
+    let he_body = he_abc(hcand("W1-02", 2, 500));
+    let err = decide(&he_body, &query("W1-01").cause(Cause::PartyBan { list_banned: true })).unwrap_err();
+    assert!(matches!(&err, DecideError::Cause(e) if e.field == "reason"), "{err:?}");
+}
+
+#[test]
+fn nrw_46_vacancy_list_banned_required_with_party_banned_and_refused_otherwise() {
+    let election = serde_json::to_vec(&nrw_abc(cand("L1-02", 2)).snapshot).expect("json");
+    let vacancy = |reason: &str, list_banned: Option<bool>| {
+        let mut v = serde_json::json!({"body": "musterstadt-rat", "member": "L1-01", "reason": reason,
+            "effective_at": "2026-06-01T12:00:00+02:00"});
+        if let Some(b) = list_banned {
+            v["list_banned"] = serde_json::json!(b);
+        }
+        serde_json::to_vec(&v).expect("json")
+    };
+    let decide = |reason, list_banned| nachfolge::offline::decide(&election, &vacancy(reason, list_banned), None);
+    let err = decide("party_banned", None).unwrap_err();
+    assert!(err.starts_with("vacancy: list_banned:"), "{err}");
+    let err = decide("resigned", Some(false)).unwrap_err();
+    assert!(err.starts_with("vacancy: list_banned:"), "{err}");
+    let err = decide("merger", None).unwrap_err();
+    assert!(err.starts_with("vacancy: reason:"), "{err}");
+    let v = decide("party_banned", Some(true)).expect("decided");
+    assert_eq!(
+        (v["outcome"].as_str(), v["reason"].as_str(), v["statutory_size"].as_u64()),
+        (Some("vacant"), Some("party_banned"), Some(43))
+    );
+    let v = decide("party_banned", Some(false)).expect("decided");
+    assert_eq!((v["outcome"].as_str(), v["successor"].as_str()), (Some("successor"), Some("L1-02")));
 }
 
 #[test]
@@ -1092,6 +1361,63 @@ fn validation_substitute_outside_nrw_or_list_refused() {
 }
 
 #[test]
+fn validation_substitute_designation_per_land_and_candidacy() {
+    use SubstituteDesignation::*;
+    // Hessen knows no Ersatzbewerber
+    refused(
+        hessen().list(party("W1", vec![hcand("W1-01", 1, 1), hcand("W1-02", 2, 1).named_for(List)])).snapshot(),
+        "lists[0].candidates[1].substitute_designation",
+    );
+    // only on an Ersatzbewerber
+    refused(
+        nrw().list(party("L1", vec![cand("L1-01", 1), cand("L1-02", 2).named_for(List)])).snapshot(),
+        "lists[0].candidates[1].substitute_designation",
+    );
+    // for the district candidacy of a candidate who stood in no district
+    for designation in [District, Both] {
+        refused(
+            nrw()
+                .list(party(
+                    "L1",
+                    vec![cand("L1-01", 1), cand("L1-02", 2).substitute_for("L1-01").named_for(designation)],
+                ))
+                .snapshot(),
+            "lists[0].candidates[1].substitute_designation",
+        );
+    }
+    // for the list candidacy of a candidate who is not on the Reserveliste
+    for designation in [List, Both] {
+        refused(
+            nrw()
+                .list(party(
+                    "L1",
+                    vec![
+                        off_list("L1-D1").district("01"),
+                        cand("L1-02", 2).substitute_for("L1-D1").named_for(designation),
+                    ],
+                ))
+                .snapshot(),
+            "lists[0].candidates[1].substitute_designation",
+        );
+    }
+    // accepted: each designation where the candidacy exists; absent in JSON when not set
+    for designation in [District, List, Both] {
+        let b = nrw()
+            .list(party(
+                "L1",
+                vec![cand("L1-01", 1).district("01"), cand("L1-02", 2).substitute_for("L1-01").named_for(designation)],
+            ))
+            .body();
+        assert_eq!(b.candidate("L1-02").unwrap().designation(), designation);
+    }
+    let json = nrw().list(party("L1", vec![cand("L1-01", 1), cand("L1-02", 2).substitute_for("L1-01")])).json();
+    assert!(json["lists"][0]["candidates"][1].get("substitute_designation").is_none());
+    let mut wrong = json.clone();
+    wrong["lists"][0]["candidates"][1]["substitute_designation"] = serde_json::json!("wahlbezirk");
+    refused_json(wrong, "lists[0].candidates[1].substitute_designation");
+}
+
+#[test]
 fn validation_majority_election_outside_hessen_or_with_several_lists_refused() {
     refused(nrw().majority().list(party("L1", vec![cand("L1-01", 1)])).snapshot(), "body.electoral_system");
     refused(
@@ -1126,7 +1452,7 @@ fn validation_waiver_form_parsed_and_unknown_form_refused() {
 }
 
 // =========================================================================================================
-// Properties: random snapshots against an independent reading of the statutes (docs/legal.md)
+// Properties: random snapshots against an independent reading of docs/legal.md
 
 mod properties {
     use super::*;
@@ -1147,6 +1473,8 @@ mod properties {
         ineligible: Option<(i64, Option<i64>)>,
         substitute_for: Option<usize>,
         pos_key: u8,
+        /// 0: none, 1: district, 2: list, 3: both (set only where the candidacy exists)
+        designation: u8,
     }
 
     #[derive(Debug, Clone)]
@@ -1176,21 +1504,25 @@ mod properties {
             0i64..5,
             prop::bool::weighted(0.3),
             prop::option::weighted(0.3, seat_via()),
-            prop::collection::vec(0u8..12, 0..3),
+            prop::collection::vec(0u8..13, 0..3),
             prop::option::weighted(0.2, (0i64..700, prop::option::of(0i64..300))),
             prop::option::weighted(0.3, 0usize..16),
             any::<u8>(),
+            0u8..4,
         )
-            .prop_map(|(on_list, votes, district, seat, facts, ineligible, substitute_for, pos_key)| RawCand {
-                on_list,
-                votes,
-                district,
-                seat,
-                facts,
-                ineligible,
-                substitute_for,
-                pos_key,
-            })
+            .prop_map(
+                |(on_list, votes, district, seat, facts, ineligible, substitute_for, pos_key, designation)| RawCand {
+                    on_list,
+                    votes,
+                    district,
+                    seat,
+                    facts,
+                    ineligible,
+                    substitute_for,
+                    pos_key,
+                    designation,
+                },
+            )
     }
 
     fn raw_list() -> impl Strategy<Value = RawList> {
@@ -1269,6 +1601,11 @@ mod properties {
                         6 => c.barred("Beschäftigter"),
                         7 => c.barred("Beschäftigter").bar_cured(),
                         8 => c.former_member(),
+                        // bars by date: one after the reference day, a cure after it, a bar arising again
+                        9 => c.fact(Fact::Barred { on: d("2026-07-01"), reason: "Beamter".to_owned() }),
+                        10 => c.fact(Fact::BarCured { on: d("2026-08-01") }),
+                        11 => c.fact(Fact::Barred { on: d("2026-03-01"), reason: "Beamter".to_owned() }),
+                        12 => c.joined_other_party_as_member(),
                         _ => c,
                     };
                 }
@@ -1286,6 +1623,13 @@ mod properties {
                         continue;
                     }
                     list_cands[ci].substitute_for = Some(list_cands[t].id.clone());
+                    let (district, on_list) = (list_cands[t].district.is_some(), list_cands[t].position.is_some());
+                    list_cands[ci].substitute_designation = match cands[ci].designation {
+                        1 if district => Some(SubstituteDesignation::District),
+                        2 if on_list => Some(SubstituteDesignation::List),
+                        3 if district && on_list => Some(SubstituteDesignation::Both),
+                        _ => None,
+                    };
                 }
             }
             let list = match rl.kind {
@@ -1357,8 +1701,22 @@ mod properties {
         has(c, |f| matches!(f, Fact::FormerMember { .. }))
     }
 
+    /// The bar is current on the reference day: the latest `barred` on or before it is later than the latest
+    /// `bar_cured` on or before it (same day: the later fact in the list).
     fn is_barred(c: &Candidate) -> bool {
-        has(c, |f| matches!(f, Fact::Barred { .. })) && !has(c, |f| matches!(f, Fact::BarCured { .. }))
+        let r = d(REF_DAY);
+        let latest = |cured: bool| {
+            c.facts
+                .iter()
+                .enumerate()
+                .filter_map(|(i, f)| match f {
+                    Fact::Barred { on, .. } if !cured && *on <= r => Some((*on, i)),
+                    Fact::BarCured { on } if cured && *on <= r => Some((*on, i)),
+                    _ => None,
+                })
+                .max()
+        };
+        latest(false).is_some_and(|b| latest(true).is_none_or(|c| c < b))
     }
 
     /// Excluded under the Land's rules at the reference day (docs/legal.md).
@@ -1383,7 +1741,7 @@ mod properties {
                     || during_term
                     || left
                     || has(c, |f| matches!(f, Fact::Declined { .. }))
-                    || has(c, |f| matches!(f, Fact::JoinedOtherParty { .. }))
+                    || has(c, |f| matches!(f, Fact::JoinedOtherParty { was_member: false, .. }))
                     || has(c, |f| matches!(f, Fact::Waived { form: WaiverForm::Recorded, .. }))
             }
             Land::He => called || died || ineligible_now || left || has(c, |f| matches!(f, Fact::Waived { .. })),
@@ -1419,7 +1777,11 @@ mod properties {
         let mut order: Vec<&Candidate> = Vec::new();
         let sub = list.candidates.iter().find(|c| c.substitute_for.as_deref() == Some(departed_id.as_str()));
         let won_directly = departed.seat.as_ref().map(|s| s.via) == Some(SeatVia::District);
-        let abs_4 = departed.district.is_some() && !won_directly;
+        let abs_4 = departed.district.is_some()
+            && !won_directly
+            && sub.is_some_and(|s| {
+                s.substitute_designation.unwrap_or(SubstituteDesignation::District) == SubstituteDesignation::District
+            });
         if let Some(s) = sub {
             if !abs_4 {
                 order.push(s);

@@ -94,6 +94,76 @@ fn nrw_offer_and_announcement_texts() {
     render(&e, "nrw-successor-accepted");
 }
 
+/// The rendered text of the first mail or announcement of `kind` among `effects`.
+fn text_of(effects: &[Effect], kind: &str) -> String {
+    let t = Templates::load(None).expect("templates");
+    effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Mail(m) if kind == "mail" => Some(t.mail(&m.template, &m.context).expect("mail").text),
+            Effect::Announce(a) if a.kind == kind => Some(t.announcement(&a.template, &a.context).expect("text")),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no {kind} among the effects"))
+}
+
+#[test]
+fn kwahlo_nrw_69_abs_2_satz_2_offer_to_an_ersatzbewerber_says_a_refusal_ends_his_list_place() {
+    // L1-06 is Anna Albers' Ersatzbewerber (the district winner)
+    let mut b = body(example("nrw-election.json"));
+    let offer = text_of(&run(&mut b, "vacancy.reported", example("nrw-vacancy-district-winner.json"), now()), "mail");
+    assert!(offer.contains("scheiden Sie damit auch als Bewerberin oder Bewerber nach der Reihenfolge der Reserveliste aus (§ 45 Abs. 3 Satz 2 KWahlG, § 69 Abs. 2 Satz 2 KWahlO)"), "{offer}");
+    // a list successor who is no Ersatzbewerber: only the general notice of § 45 Abs. 3 Satz 2
+    let mut b = body(example("nrw-election.json"));
+    let offer = text_of(&run(&mut b, "vacancy.reported", example("nrw-vacancy-list-member.json"), now()), "mail");
+    assert!(
+        offer.contains("werden Sie auch später nicht mehr aus der Reserveliste berufen (§ 45 Abs. 3 Satz 2 KWahlG)")
+    );
+    assert!(!offer.contains("KWahlO)."), "{offer}");
+    // a list successor who is also another member's Ersatzbewerber loses that role too (§ 62 Nr. 4 KWahlO)
+    let mut s = example("nrw-election.json");
+    for i in [3, 4] {
+        s["lists"][0]["candidates"][i]["facts"] = json!([{"type": "declined", "on": "2026-05-02"}]);
+    }
+    let mut b = body(s);
+    let offer = text_of(&run(&mut b, "vacancy.reported", example("nrw-vacancy-list-member.json"), now()), "mail");
+    assert!(offer.contains("zugleich als Ersatzbewerberin oder Ersatzbewerber für Anna Albers benannt. Lehnen Sie die Annahme der Wahl ab, scheiden Sie damit auch als Ersatzbewerberin oder Ersatzbewerber aus (§ 69 Abs. 2 Satz 1 in Verbindung mit § 62 Nr. 4 KWahlO)"), "{offer}");
+}
+
+#[test]
+fn nrw_45_abs_6_satz_3_membership_besteht_seit_only_for_a_past_day() {
+    // L1-02 leaves on 31 Dec 2026; L1-04 accepts on 2 Dec: membership begins on 31 Dec (not before the
+    // predecessor's departure) — the announcement of 2 Dec says "beginnt am"
+    let mut b = body(example("nrw-election.json"));
+    let mut v = example("nrw-vacancy-list-member.json");
+    v["effective_at"] = json!("2026-12-31T23:59:59+01:00");
+    run(&mut b, "vacancy.reported", v, now());
+    let case = b.cases.keys().next().expect("case").clone();
+    let sent = Command::NotificationSent { case: case.clone(), round: 1, message_id: "<m@x>".into(), sent_at: now() };
+    procedure::handle(&mut b, sent, now(), &Settings::default()).expect("sent");
+    let accept = json!({"body": "musterstadt-rat", "case": case, "candidate": "L1-04", "kind": "accept",
+        "received_at": "2026-12-02T10:00:00+01:00"});
+    let text =
+        text_of(&run(&mut b, "declaration.received", accept, "2026-12-02T09:30:00Z".parse().expect("t")), "successor");
+    assert!(text.contains("Die Mitgliedschaft in der Vertretung beginnt am 31.12.2026."), "{text}");
+    // silence: deemed accepted when the period ends (Mon 7 Dec 24:00); announced on 8 Dec the membership
+    // "beginnt am" 8 Dec, announced a day later (the timer's grace) it "besteht seit" 8 Dec
+    let deemed = |fired: &str| {
+        let mut b = body(example("nrw-election.json"));
+        run(&mut b, "vacancy.reported", example("nrw-vacancy-list-member.json"), now());
+        let case = b.cases.keys().next().expect("case").clone();
+        let served = json!({"body": "musterstadt-rat", "case": case, "method": "certificate", "on": "2026-11-30"});
+        run(&mut b, "notification.served", served, now());
+        let cmd = Command::DeadlineExpired { case, round: 1 };
+        let e = procedure::handle(&mut b, cmd, fired.parse().expect("t"), &Settings::default()).expect("deadline");
+        text_of(&e, "successor")
+    };
+    let text = deemed("2026-12-08T10:00:00Z");
+    assert!(text.contains("Die Mitgliedschaft in der Vertretung beginnt am 08.12.2026; die Wahl gilt"), "{text}");
+    let text = deemed("2026-12-09T10:00:00Z");
+    assert!(text.contains("Die Mitgliedschaft in der Vertretung besteht seit dem 08.12.2026; die Wahl gilt"), "{text}");
+}
+
 #[test]
 fn nrw_barred_offer_text() {
     let mut s = example("nrw-election.json");
@@ -109,6 +179,30 @@ fn nrw_vacancy_text() {
     let mut b = body(example("nrw-election.json"));
     let e = run(&mut b, "vacancy.reported", example("nrw-vacancy-individual.json"), now());
     render(&e, "nrw-vacancy");
+}
+
+#[test]
+fn nrw_party_ban_texts() {
+    // § 46 Abs. 2 Satz 1 KWahlG NRW: elected on the banned party's list — the seat stays vacant
+    let mut b = body(example("nrw-election.json"));
+    let v = json!({"body": "musterstadt-rat", "member": "L1-02", "reason": "party_banned", "list_banned": true,
+        "effective_at": "2026-11-27T00:00:00+01:00"});
+    let e = run(&mut b, "vacancy.reported", v, now());
+    render(&e, "nrw-party-ban");
+}
+
+#[test]
+fn hessen_lot_texts() {
+    // § 34 Abs. 1a KWG: W1-05 and W1-06 have 990 votes each; the returning officer draws W1-06
+    let mut s = example("he-election.json");
+    s["body"]["electoral_system"] = json!("majority");
+    let mut b = body(s);
+    run(&mut b, "vacancy.reported", example("he-vacancy.json"), now());
+    let case = b.cases.keys().next().expect("case").clone();
+    let lot = json!({"body": "beispielstadt-stvv", "case": case, "winner": "W1-06",
+        "drawn_at": "2026-11-30T11:30:00+01:00", "drawn_by": "Gemeindewahlleiterin Petra Muster"});
+    let e = run(&mut b, "lot.drawn", lot, "2026-11-30T11:00:00Z".parse().expect("time"));
+    render(&e, "he-lot");
 }
 
 #[test]
@@ -218,6 +312,62 @@ fn nrw_review_texts() {
     let mut b = filled;
     let e = run(&mut b, "review.decided", review(&case, "musterstadt-rat", "amended", Some("L1-05"), None), later());
     render(&e, "nrw-review-amended");
+}
+
+#[test]
+fn nrw_41_abs_1_klage_within_a_month_after_bekanntgabe_none_after_a_court_decision() {
+    let (filled, case) = nrw_filled();
+    let mut b = filled.clone();
+    let e = run(&mut b, "review.decided", review(&case, "musterstadt-rat", "confirmed", None, None), later());
+    let text = text_of(&e, "review");
+    assert!(text.contains("binnen eines Monats nach ihrer Bekanntgabe Klage vor dem Verwaltungsgericht"), "{text}");
+    assert!(!text.contains("Zustellung Klage") && !text.contains("nach ihrer Zustellung"), "{text}");
+    // the determination's own announcement: the officer's decision on objections, too, after Bekanntgabe
+    let mut b = body(example("nrw-election.json"));
+    let e = run(&mut b, "vacancy.reported", example("nrw-vacancy-individual.json"), now());
+    assert!(text_of(&e, "vacancy")
+        .contains("gegen ihre Entscheidung kann binnen eines Monats nach ihrer Bekanntgabe Klage"));
+    // a court decided: the officer carries it out, no further Klage is offered
+    let mut b = filled;
+    let e = run(&mut b, "review.decided", review(&case, "musterstadt-rat", "confirmed", None, Some("court")), later());
+    let text = text_of(&e, "review");
+    assert!(text.contains("eine Klage nach § 41 KWahlG ist gegen sie nicht gegeben"), "{text}");
+    assert!(!text.contains("binnen eines Monats"), "{text}");
+    let a = e.iter().find_map(|e| if let Effect::Announce(a) = e { Some(a) } else { None }).expect("announcement");
+    assert!(a.objection_period.starts_with("keine Klage nach § 41 KWahlG NRW"), "{}", a.objection_period);
+}
+
+#[test]
+fn he_25_rechtsbehelfsbelehrung_as_the_statute_says() {
+    let mut b = body(example("he-election.json"));
+    let e = run(&mut b, "vacancy.reported", example("he-vacancy.json"), now());
+    let text = text_of(&e, "successor");
+    for phrase in [
+        // only the voters of the Wahlkreis (§ 25 Abs. 1 Satz 1), within an Ausschlussfrist
+        "Jede wahlberechtigte Person des Wahlkreises kann binnen einer Ausschlussfrist von zwei Wochen nach dieser öffentlichen Bekanntmachung Einspruch erheben.",
+        // supporters only for one who does not claim his own rights (Satz 2)
+        "Der Einspruch einer wahlberechtigten Person, die nicht die Verletzung eigener Rechte geltend macht, ist nur zulässig, wenn ihn eins vom Hundert der Wahlberechtigten, mindestens jedoch fünf Wahlberechtigte, unterstützen; bei mehr als 10 000 Wahlberechtigten müssen mindestens 100 Wahlberechtigte den Einspruch unterstützen.",
+        // reasons in detail within the period (Abs. 2)
+        "innerhalb der Einspruchsfrist im Einzelnen zu begründen; nach Ablauf der Einspruchsfrist können weitere Einspruchsgründe nicht mehr geltend gemacht werden (§ 25 KWG)",
+        // § 27: the Beteiligten and the Aufsichtsbehörde, after Zustellung or Verkündung
+        "steht den Beteiligten und der Aufsichtsbehörde innerhalb eines Monats nach Zustellung oder Verkündung die Klage im Verwaltungsstreitverfahren zu",
+    ] {
+        assert!(text.contains(phrase), "missing {phrase:?} in\n{text}");
+    }
+    // § 25 names no other objectors
+    assert!(!text.contains("Einspruch können auch"), "{text}");
+    let a = e.iter().find_map(|e| if let Effect::Announce(a) = e { Some(a) } else { None }).expect("announcement");
+    assert!(
+        a.objection_period.contains("Ausschlussfrist von zwei Wochen")
+            && a.objection_period.contains("im Einzelnen zu begründen")
+    );
+    // a court decided: no further Klage
+    let case = b.cases.keys().next().expect("case").clone();
+    let e =
+        run(&mut b, "review.decided", review(&case, "beispielstadt-stvv", "confirmed", None, Some("court")), later());
+    let text = text_of(&e, "review");
+    assert!(text.contains("eine Klage nach § 27 KWG ist gegen sie nicht gegeben"), "{text}");
+    assert!(text.contains("entschieden worden (gerichtliche Entscheidung):") && !text.contains("court"), "{text}");
 }
 
 #[test]

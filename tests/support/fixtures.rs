@@ -23,9 +23,9 @@
 use chrono::{DateTime, NaiveDate, TimeZone, Utc};
 use nachfolge::model::{
     Body, BodyInfo, Candidate, ElectoralSystem, Fact, Land, List, ListKind, ReturningOfficer, Seat, SeatVia, Snapshot,
-    Term, WaiverForm,
+    SubstituteDesignation, Term, WaiverForm,
 };
-use nachfolge::rules::Query;
+use nachfolge::rules::{Cause, Query};
 
 /// Start of the default term.
 pub const TERM_START: &str = "2025-11-01";
@@ -176,6 +176,7 @@ pub fn cand(id: &str, position: u32) -> Candidate {
         votes: None,
         district: None,
         substitute_for: None,
+        substitute_designation: None,
         seat: None,
         facts: vec![],
     }
@@ -210,6 +211,10 @@ pub trait CandidateExt: Sized {
     fn substitute_for(self, id: &str) -> Self {
         self.edit(|c| c.substitute_for = Some(id.to_owned()))
     }
+    /// The candidacy an Ersatzbewerber is named for (§ 45 Abs. 4 KWahlG NRW).
+    fn named_for(self, designation: SubstituteDesignation) -> Self {
+        self.edit(|c| c.substitute_designation = Some(designation))
+    }
     fn no_email(self) -> Self {
         self.edit(|c| c.email = None)
     }
@@ -223,8 +228,13 @@ pub trait CandidateExt: Sized {
     fn left_party(self) -> Self {
         self.fact(Fact::LeftParty { on: d(FACT_DAY) })
     }
+    /// Joined another party or voter group; was no member of any when the list was drawn up.
     fn joined_other_party(self) -> Self {
-        self.fact(Fact::JoinedOtherParty { on: d(FACT_DAY) })
+        self.fact(Fact::JoinedOtherParty { on: d(FACT_DAY), was_member: false })
+    }
+    /// Joined another party or voter group; was a member of one when the list was drawn up.
+    fn joined_other_party_as_member(self) -> Self {
+        self.fact(Fact::JoinedOtherParty { on: d(FACT_DAY), was_member: true })
     }
     /// Waiver zur Niederschrift (§ 38 KWahlG NRW).
     fn waived_recorded(self) -> Self {
@@ -268,7 +278,7 @@ impl CandidateExt for Candidate {
 
 /// A query for `departed` at the default reference time, seat won how unknown, no lot, nobody pending.
 pub fn query(departed: &str) -> Query<'_> {
-    Query { departed, departed_via: None, at: t(REFERENCE), lot_winner: None, pending: vec![] }
+    Query { departed, departed_via: None, at: t(REFERENCE), lot_winner: None, pending: vec![], cause: Cause::Ordinary }
 }
 
 /// Fluent setters on [`Query`].
@@ -278,6 +288,8 @@ pub trait QueryExt<'a>: Sized {
     fn lot(self, winner: &'a str) -> Self;
     /// `candidate` is the pending successor of another open case.
     fn pending(self, candidate: &'a str) -> Self;
+    /// The seat is free for `cause` (a party ban, a merger).
+    fn cause(self, cause: Cause) -> Self;
 }
 
 impl<'a> QueryExt<'a> for Query<'a> {
@@ -295,6 +307,10 @@ impl<'a> QueryExt<'a> for Query<'a> {
     }
     fn pending(mut self, candidate: &'a str) -> Self {
         self.pending.push(candidate);
+        self
+    }
+    fn cause(mut self, cause: Cause) -> Self {
+        self.cause = cause;
         self
     }
 }

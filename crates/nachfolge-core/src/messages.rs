@@ -52,20 +52,7 @@ impl CloudEvent {
 // ---------------------------------------------------------------------------------------------------------
 // Inbound
 
-/// Grund des Ausscheidens.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum DepartureReason {
-    Died,
-    /// an elected candidate declined the election (Ablehnung der Wahl)
-    Declined,
-    Resigned,
-    LostEligibility,
-    LostSeat,
-    /// Hessen: membership deemed not acquired (§ 23 Abs. 2 Satz 3 KWG)
-    NotAcquired,
-    Other,
-}
+pub use crate::model::DepartureReason;
 
 /// `vacancy.reported`
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -77,6 +64,12 @@ pub struct VacancyReported {
     pub reason: DepartureReason,
     /// Zeitpunkt des Ausscheidens.
     pub effective_at: DateTime<FixedOffset>,
+    /// Required with `party_banned`, refused otherwise: `true` if the member was elected on the list of the
+    /// banned party or organisation itself — the seat stays vacant and the statutory size falls (§ 46 Abs. 2
+    /// Satz 1 KWahlG NRW); `false` if he was elected for a party or voter group that is not banned — his
+    /// list's next candidate succeeds under § 45 (§ 46 Abs. 2 Satz 2). See docs/legal.md.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub list_banned: Option<bool>,
 }
 
 /// `candidate.fact_recorded`
@@ -181,6 +174,7 @@ pub struct ReviewDecided {
     pub decided_at: DateTime<FixedOffset>,
     /// Who decided (text). `council`: the council's own determination (Hessen § 34 Abs. 4 Satz 2/3 KWG);
     /// refused in NRW, where the returning officer decides in place of the council (§ 45 Abs. 6 Satz 8).
+    /// `court`: a court's final decision, carried out — its announcement offers no further Klage.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decided_by: Option<String>,
 }

@@ -22,6 +22,26 @@ pub enum Land {
     He,
 }
 
+/// Grund des Ausscheidens (`vacancy.reported`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DepartureReason {
+    Died,
+    /// an elected candidate declined the election (Ablehnung der Wahl)
+    Declined,
+    Resigned,
+    LostEligibility,
+    LostSeat,
+    /// Hessen: membership deemed not acquired (§ 23 Abs. 2 Satz 3 KWG)
+    NotAcquired,
+    /// NRW: seat lost by a party or association ban (§ 46 Abs. 1, 3 KWahlG NRW); with `list_banned`
+    PartyBanned,
+    /// Hessen: seat lost by the Eingliederung of the municipality (§ 33 Abs. 1 Nr. 4 KWG); § 34 does not
+    /// apply — no successor
+    Merger,
+    Other,
+}
+
 /// Wahlsystem: `proportional` (Verhältniswahl) or `majority` (Mehrheitswahl, Hessen: only one list
 /// admitted, § 1 Abs. 2 KWG).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
@@ -99,6 +119,21 @@ pub struct Seat {
     pub via: SeatVia,
 }
 
+/// For which candidacy of the candidate in `substitute_for` an Ersatzbewerber is named (§ 16 Abs. 2 KWahlG NRW:
+/// "für einen im Wahlbezirk oder für einen auf einer Reserveliste aufgestellten Bewerber"). Decides whether
+/// § 45 Abs. 4 KWahlG NRW takes his priority (docs/legal.md, "Ersatzbewerber named only for the district").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum SubstituteDesignation {
+    /// only for the candidacy in the Wahlbezirk (the default)
+    #[default]
+    District,
+    /// for the candidacy on the Reserveliste
+    List,
+    /// for both candidacies
+    Both,
+}
+
 /// Form of a waiver (Verzicht auf die Anwartschaft).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -109,8 +144,8 @@ pub enum WaiverForm {
     Written,
 }
 
-/// A dated fact about a candidate. All facts count as recorded; only intervals are judged at the
-/// reference time.
+/// A dated fact about a candidate. All facts count as recorded; intervals (`ineligible`) and bars
+/// (`barred` / `bar_cured`, docs/legal.md "Bars by date") are judged at the reference time.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Fact {
@@ -121,6 +156,11 @@ pub enum Fact {
     /// joined a party or voter group other than the nominating one after the list was drawn up
     JoinedOtherParty {
         on: NaiveDate,
+        /// He was a member of a party or voter group when the list was drawn up (default `false`). NRW § 45
+        /// Abs. 3 Satz 3 KWahlG passes over only a candidate who was not; a member who switched parties has
+        /// left the nominating one: record `left_party` (Abs. 3 Satz 1). See docs/legal.md.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        was_member: bool,
     },
     /// Verzicht auf die Anwartschaft
     Waived {
@@ -195,6 +235,10 @@ pub struct Candidate {
     /// Ersatzbewerber (§ 45 Abs. 2 Satz 1 KWahlG NRW, § 16 Abs. 2): named for that candidate.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub substitute_for: Option<String>,
+    /// NRW, with `substitute_for`: named for the district candidacy (`district`, the default), the list
+    /// candidacy (`list`) or both (`both`) of that candidate (§ 45 Abs. 4 KWahlG NRW, § 16 Abs. 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub substitute_designation: Option<SubstituteDesignation>,
     #[serde(default)]
     pub seat: Option<Seat>,
     #[serde(default)]
@@ -205,18 +249,34 @@ impl Candidate {
     pub fn full_name(&self) -> String {
         format!("{} {}", self.given_name, self.family_name)
     }
+    /// The candidacy an Ersatzbewerber is named for (`district` unless the snapshot says otherwise).
+    pub fn designation(&self) -> SubstituteDesignation {
+        self.substitute_designation.unwrap_or_default()
+    }
     pub fn has_fact(&self, pred: impl Fn(&Fact) -> bool) -> bool {
         self.facts.iter().any(pred)
     }
-    /// A Hinderungsgrund is recorded and not cured.
-    pub fn is_barred(&self) -> bool {
-        self.has_fact(|f| matches!(f, Fact::Barred { .. })) && !self.has_fact(|f| matches!(f, Fact::BarCured { .. }))
+    /// The reason of the Hinderungsgrund current on `day`, if any: the latest `barred` fact dated on or
+    /// before `day`, unless a `bar_cured` fact dated on or before `day` is later. A bar that was cured and
+    /// arises again is a bar. On the same date the fact recorded later (later in `facts`) is the later one.
+    /// The one predicate of the rules, the Nachrückerliste and the procedure (docs/legal.md, "Bars by date").
+    pub fn bar_at(&self, day: NaiveDate) -> Option<&str> {
+        let mut barred: Option<((NaiveDate, usize), &str)> = None;
+        let mut cured: Option<(NaiveDate, usize)> = None;
+        for (i, f) in self.facts.iter().enumerate() {
+            match f {
+                Fact::Barred { on, reason } if *on <= day => barred = Some(((*on, i), reason.as_str())).max(barred),
+                Fact::BarCured { on } if *on <= day => cured = Some((*on, i)).max(cured),
+                _ => {}
+            }
+        }
+        let (when, reason) = barred?;
+        (cured < Some(when)).then_some(reason)
     }
-    pub fn bar_reason(&self) -> Option<&str> {
-        self.facts.iter().rev().find_map(|f| match f {
-            Fact::Barred { reason, .. } => Some(reason.as_str()),
-            _ => None,
-        })
+
+    /// A Hinderungsgrund is current on `day` (see [`Candidate::bar_at`]).
+    pub fn is_barred_at(&self, day: NaiveDate) -> bool {
+        self.bar_at(day).is_some()
     }
 }
 

@@ -14,9 +14,9 @@ pub fn decide(election: &[u8], vacancy: &[u8], at: Option<DateTime<FixedOffset>>
     let snapshot = parse_snapshot(election).map_err(|e| format!("election: {e}"))?;
     let body = Body::from_snapshot(snapshot).map_err(|e| format!("election: {e}"))?;
     let v: VacancyReported = parse_json(vacancy).map_err(|e| format!("vacancy: {e}"))?;
-    let seat = check_vacancy(&body, &v).map_err(|e| format!("vacancy: {e}"))?;
+    let (seat, cause) = check_vacancy(&body, &v).map_err(|e| format!("vacancy: {e}"))?;
     let at: DateTime<Utc> = at.unwrap_or(v.effective_at).with_timezone(&Utc);
-    let q = Query { departed: &v.member, departed_via: Some(seat.via), at, lot_winner: None, pending: vec![] };
+    let q = Query { departed: &v.member, departed_via: Some(seat.via), at, lot_winner: None, pending: vec![], cause };
     let d = body.decide(&q).map_err(|e| format!("vacancy: {e}"))?;
     Ok(match d.outcome {
         Outcome::Successor { candidate, list, barred } => {

@@ -14,6 +14,9 @@ pub struct TrailStep {
     pub reason: String,
     /// The statute, e.g. `§ 45 Abs. 3 Satz 1 KWahlG NRW`.
     pub citation: String,
+    /// What the step rests on beyond the rule, e.g. who drew a lot and when (`lot_drawn`).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub detail: Option<String>,
 }
 
 /// What a step decided about its candidate.
@@ -37,7 +40,19 @@ impl TrailStep {
         reason: impl Into<String>,
         citation: impl Into<String>,
     ) -> Self {
-        TrailStep { candidate: candidate.map(str::to_owned), verdict, reason: reason.into(), citation: citation.into() }
+        TrailStep {
+            candidate: candidate.map(str::to_owned),
+            verdict,
+            reason: reason.into(),
+            citation: citation.into(),
+            detail: None,
+        }
+    }
+
+    /// The step with a detail.
+    pub fn with_detail(mut self, detail: impl Into<String>) -> Self {
+        self.detail = Some(detail.into());
+        self
     }
 }
 
@@ -56,7 +71,7 @@ pub fn reason_de(reason: &str) -> String {
             "ist aus der Partei oder Wählergruppe ausgeschieden, für die sie oder er bei der Wahl angetreten war"
         }
         "joined_other_party" => {
-            "ist nach Aufstellung der Reserveliste einer anderen Partei oder Wählergruppe beigetreten"
+            "war bei der Aufstellung der Reserveliste nicht Mitglied einer Partei oder Wählergruppe und ist seitdem einer anderen als der sie oder ihn aufstellenden Partei oder Wählergruppe beigetreten"
         }
         "waived" => "hat auf die Anwartschaft verzichtet",
         "departed" => "ist das ausgeschiedene Mitglied",
@@ -67,8 +82,8 @@ pub fn reason_de(reason: &str) -> String {
 }
 
 /// The German wording of a departure reason.
-pub fn departure_de(reason: crate::messages::DepartureReason) -> &'static str {
-    use crate::messages::DepartureReason::*;
+pub fn departure_de(reason: crate::model::DepartureReason) -> &'static str {
+    use crate::model::DepartureReason::*;
     match reason {
         Died => "Tod",
         Declined => "Ablehnung der Wahl",
@@ -76,6 +91,8 @@ pub fn departure_de(reason: crate::messages::DepartureReason) -> &'static str {
         LostEligibility => "Verlust der Wählbarkeit",
         LostSeat => "Verlust des Sitzes",
         NotAcquired => "Nichterwerb der Mitgliedschaft",
+        PartyBanned => "Verlust des Sitzes infolge des Verbots einer Partei oder Vereinigung",
+        Merger => "Verlust des Sitzes infolge der Eingliederung der Gemeinde",
         Other => "sonstiges Ausscheiden",
     }
 }

@@ -61,6 +61,7 @@ pub fn service_date(basis: &ServiceBasis, on: NaiveDate, land: Land) -> (NaiveDa
                 verdict: Verdict::Noted,
                 reason: "service_fiction".to_owned(),
                 citation: format!("§ 4 Abs. 2 {law}"),
+                detail: None,
             };
             (date, vec![step])
         }
@@ -71,6 +72,7 @@ pub fn service_date(basis: &ServiceBasis, on: NaiveDate, land: Land) -> (NaiveDa
                 verdict: Verdict::Noted,
                 reason: "service_fiction".to_owned(),
                 citation: format!("§ 5 Abs. 7 {law}"),
+                detail: None,
             };
             (date, vec![step])
         }
@@ -95,8 +97,13 @@ pub struct Deadline {
 /// HVwVfG) unless `fixed_end_date` (§ 31 Abs. 3 Satz 2) is true.
 pub fn one_week_deadline(basis: &ServiceBasis, on: NaiveDate, land: Land, fixed_end_date: bool) -> Deadline {
     let (served_on, mut trail) = service_date(basis, on, land);
-    let noted =
-        |reason: String, citation: String| TrailStep { candidate: None, verdict: Verdict::Noted, reason, citation };
+    let noted = |reason: String, citation: String| TrailStep {
+        candidate: None,
+        verdict: Verdict::Noted,
+        reason,
+        citation,
+        detail: None,
+    };
 
     // § 187 Abs. 1 BGB: the day of service is not counted; § 188 Abs. 2 BGB: the period ends with
     // the day of the next week that has the same weekday as the day of service.

@@ -7,7 +7,7 @@ use chrono::{Datelike, NaiveDate};
 use super::{Acceptance, Land, LandLaw, Objection, Procedure, Review, Span, Texts};
 use crate::calendar::easter_sunday;
 use crate::model::{Body, ElectoralSystem, Snapshot, ValidationError};
-use crate::rules::{self, DecideError, Decision, ListOrder, Query, Standing};
+use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
 
 /// Hessen.
 pub(super) struct He;
@@ -33,9 +33,13 @@ static PROCEDURE: Procedure = Procedure {
         determination_subject: "Feststellung des Nachrückens, Vertretung „{name}“",
         barred_subject: "Feststellung des Nachrückens, Vertretung „{name}“ – Nachweis über die Beseitigung des Hinderungsgrundes",
         announcement_basis: "§ 34 Abs. 3 Satz 1 KWG i. V. m. § 58 KWO",
-        announcement_remedy: "Einspruch binnen zwei Wochen nach der Bekanntmachung (§ 34 Abs. 4 Satz 1 i. V. m. § 25 KWG)",
+        party_ban_basis: None,
+        // § 25 KWG: only the voters of the Wahlkreis; supporters only for one who does not claim his own rights;
+        // reasons in detail within the period (docs/legal.md, "Remedies")
+        announcement_remedy: "Einspruch jeder wahlberechtigten Person des Wahlkreises binnen einer Ausschlussfrist von zwei Wochen nach der öffentlichen Bekanntmachung, schriftlich oder zur Niederschrift bei der Wahlleitung und innerhalb der Frist im Einzelnen zu begründen; wer nicht die Verletzung eigener Rechte geltend macht, braucht die Unterstützung von eins vom Hundert der Wahlberechtigten, mindestens fünf, höchstens 100 (§ 34 Abs. 4 Satz 1 i. V. m. § 25 KWG)",
         review_basis: "§ 34 Abs. 4 KWG i. V. m. § 26 KWG",
-        review_remedy: "Klage vor dem Verwaltungsgericht binnen eines Monats nach Zustellung des Beschlusses (§ 34 Abs. 4 Satz 1 i. V. m. § 27 KWG)",
+        court_review_remedy: "keine Klage nach § 27 KWG: die Entscheidung vollzieht eine gerichtliche Entscheidung",
+        review_remedy: "Klage der Beteiligten und der Aufsichtsbehörde im Verwaltungsstreitverfahren binnen eines Monats nach Zustellung oder Verkündung des Beschlusses, ohne Widerspruch (§ 34 Abs. 4 Satz 1 i. V. m. § 27 KWG)",
         successor_title: "Bekanntmachung über das Nachrücken in die Vertretung „{name}“",
         vacancy_title: "Bekanntmachung über das Leerbleiben eines Sitzes in der Vertretung „{name}“",
         not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft in der Vertretung „{name}“",
@@ -63,6 +67,12 @@ impl LandLaw for He {
                         "is required in a Hessen body (§ 34 Abs. 1 KWG ranks by personal votes)",
                     ));
                 }
+                if c.substitute_designation.is_some() {
+                    return Err(ValidationError::new(
+                        format!("lists[{li}].candidates[{ci}].substitute_designation"),
+                        "Ersatzbewerber exist only in NRW (§ 45 Abs. 2, 4 KWahlG NRW)",
+                    ));
+                }
                 if c.substitute_for.is_some() {
                     return Err(ValidationError::new(
                         format!("lists[{li}].candidates[{ci}].substitute_for"),
@@ -72,6 +82,16 @@ impl LandLaw for He {
             }
         }
         Ok(())
+    }
+
+    fn validate_cause(&self, cause: Cause) -> Result<(), ValidationError> {
+        match cause {
+            Cause::Ordinary | Cause::Merger => Ok(()),
+            Cause::PartyBan { .. } => Err(ValidationError::new(
+                "reason",
+                "party_banned is an NRW reason (§ 46 KWahlG NRW); no rule for a party ban is modelled for Hessen (docs/legal.md)",
+            )),
+        }
     }
 
     fn decide(&self, body: &Body, q: &Query) -> Result<Decision, DecideError> {

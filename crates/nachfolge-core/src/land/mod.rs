@@ -14,7 +14,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use crate::calendar::berlin;
 pub use crate::model::Land;
 use crate::model::{Body, Snapshot, ValidationError};
-use crate::rules::{DecideError, Decision, ListOrder, Query, Standing, SuccessionOrder};
+use crate::rules::{Cause, DecideError, Decision, ListOrder, Query, Standing, SuccessionOrder};
 
 impl Body {
     /// Validate a snapshot (docs/contract.md, "Validation": the checks every Land shares, then its Land's
@@ -30,12 +30,14 @@ impl Body {
         if self.locate(q.departed).is_none() {
             return Err(DecideError::UnknownMember(q.departed.to_owned()));
         }
+        self.land().law().validate_cause(q.cause).map_err(DecideError::Cause)?;
         self.land().law().decide(self, q)
     }
 
     /// The succession order (Nachrückerliste) of every list, judged at `at`.
     pub fn succession_order(&self, at: DateTime<Utc>) -> SuccessionOrder {
-        let q = Query { departed: "", departed_via: None, at, lot_winner: None, pending: vec![] };
+        let q =
+            Query { departed: "", departed_via: None, at, lot_winner: None, pending: vec![], cause: Cause::Ordinary };
         let s = Standing::new(self, &q);
         let law = self.land().law();
         let lists = (0..self.snapshot.lists.len()).map(|l| law.list_order(self, &s, l)).collect();
@@ -93,6 +95,10 @@ pub trait LandLaw: Sync {
     /// Land-specific validation of a snapshot (after the checks every Land shares); the error names the
     /// field.
     fn validate(&self, snapshot: &Snapshot) -> Result<(), ValidationError>;
+
+    /// Whether the Land has a rule for a seat freed this way (a party ban: NRW § 46 KWahlG; a merger: Hessen
+    /// § 33 Abs. 1 Nr. 4 KWG); the error names the field (`reason`).
+    fn validate_cause(&self, cause: Cause) -> Result<(), ValidationError>;
 
     // --- who succeeds (the rule set, `rules/<land>.rs`) ------------------------------------------------
 
@@ -176,12 +182,17 @@ pub struct Texts {
     pub barred_subject: &'static str,
     /// The legal basis of an announcement of a determination or vacancy.
     pub announcement_basis: &'static str,
+    /// The legal basis of the announcement of a seat left vacant after a party ban; `None`: the Land has no
+    /// such rule.
+    pub party_ban_basis: Option<&'static str>,
     /// The remedy against a determination or vacancy announced.
     pub announcement_remedy: &'static str,
     /// The legal basis of an announcement of a review decision.
     pub review_basis: &'static str,
     /// The remedy against a review decision.
     pub review_remedy: &'static str,
+    /// The same after a court decided (`decided_by: court`): no court action lies against carrying it out.
+    pub court_review_remedy: &'static str,
     /// Titles by announcement kind.
     pub successor_title: &'static str,
     pub vacancy_title: &'static str,

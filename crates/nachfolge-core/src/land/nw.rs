@@ -6,8 +6,8 @@ use chrono::{Datelike, NaiveDate};
 
 use super::{Acceptance, Land, LandLaw, Objection, Procedure, Review, Span, Texts};
 use crate::calendar::easter_sunday;
-use crate::model::{Body, ElectoralSystem, Snapshot, ValidationError};
-use crate::rules::{self, DecideError, Decision, ListOrder, Query, Standing};
+use crate::model::{Body, ElectoralSystem, Snapshot, SubstituteDesignation, ValidationError};
+use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
 
 /// Nordrhein-Westfalen.
 pub(super) struct Nw;
@@ -35,9 +35,14 @@ static PROCEDURE: Procedure = Procedure {
         determination_subject: "Feststellung als Listennachfolger, Vertretung „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
         barred_subject: "Feststellung als Listennachfolger, Vertretung „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
         announcement_basis: "§ 45 Abs. 6 Satz 7 KWahlG NRW",
+        // § 46 Abs. 4 Satz 2 "§ 45 Abs. 2 findet Anwendung": the procedure, today in § 45 Abs. 6 (docs/legal.md)
+        party_ban_basis: Some("§ 46 Abs. 4 i. V. m. § 45 Abs. 6 Satz 7 KWahlG NRW"),
         announcement_remedy: "Einspruch binnen eines Monats nach der Bekanntmachung (§ 45 Abs. 6 Satz 8 i. V. m. § 39 Abs. 1 KWahlG NRW)",
         review_basis: "§ 45 Abs. 6 Satz 8 KWahlG NRW",
-        review_remedy: "Klage vor dem Verwaltungsgericht binnen eines Monats nach Zustellung der Entscheidung (§ 45 Abs. 6 Satz 8 i. V. m. § 41 KWahlG NRW)",
+        // § 41 Abs. 1 Satz 1: "binnen eines Monats nach Bekanntgabe" (§ 65 Satz 4 KWahlO: the announcement is
+        // the Bekanntgabe for those not served)
+        review_remedy: "Klage vor dem Verwaltungsgericht binnen eines Monats nach Bekanntgabe der Entscheidung (§ 45 Abs. 6 Satz 8 i. V. m. § 41 Abs. 1 KWahlG NRW)",
+        court_review_remedy: "keine Klage nach § 41 KWahlG NRW: die Entscheidung vollzieht eine gerichtliche Entscheidung",
         successor_title: "Bekanntmachung über die Feststellung eines Listennachfolgers für die Vertretung „{name}“",
         vacancy_title: "Bekanntmachung über das Freibleiben eines Sitzes in der Vertretung „{name}“",
         not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft in der Vertretung „{name}“",
@@ -57,7 +62,48 @@ impl LandLaw for Nw {
                 "majority election is only modelled for Hessen (§ 34 Abs. 1a KWG)",
             ));
         }
+        // substitute_designation: only on an Ersatzbewerber, and only for a candidacy his candidate has
+        for (li, list) in s.lists.iter().enumerate() {
+            for (ci, c) in list.candidates.iter().enumerate() {
+                let Some(designation) = c.substitute_designation else { continue };
+                let path = format!("lists[{li}].candidates[{ci}].substitute_designation");
+                let Some(target) = c.substitute_for.as_deref() else {
+                    return Err(ValidationError::new(path, "is set without substitute_for"));
+                };
+                // substitute_for names a candidate of the same list (checked before)
+                let Some(t) = list.candidates.iter().find(|o| o.id == target) else { continue };
+                let (district, on_list) = match designation {
+                    SubstituteDesignation::District => (true, false),
+                    SubstituteDesignation::List => (false, true),
+                    SubstituteDesignation::Both => (true, true),
+                };
+                if district && t.district.is_none() {
+                    return Err(ValidationError::new(
+                        path,
+                        format!("names the district candidacy of {target:?}, who stood in no district (no `district`)"),
+                    ));
+                }
+                if on_list && t.position.is_none() {
+                    return Err(ValidationError::new(
+                        path,
+                        format!(
+                            "names the list candidacy of {target:?}, who is not on the Reserveliste (no `position`)"
+                        ),
+                    ));
+                }
+            }
+        }
         Ok(())
+    }
+
+    fn validate_cause(&self, cause: Cause) -> Result<(), ValidationError> {
+        match cause {
+            Cause::Ordinary | Cause::PartyBan { .. } => Ok(()),
+            Cause::Merger => Err(ValidationError::new(
+                "reason",
+                "merger is a Hessen reason (§ 33 Abs. 1 Nr. 4 KWG); the KWahlG NRW has no such rule — report the departure with its own reason",
+            )),
+        }
     }
 
     fn decide(&self, body: &Body, q: &Query) -> Result<Decision, DecideError> {

@@ -75,6 +75,7 @@ impl Machine<'_> {
     /// Template context shared by e-mails and announcements: names, dates, and who was passed over.
     pub(super) fn context(&self, case_id: &str, successor: Option<&str>, trail: &[TrailStep]) -> Value {
         let info = self.body.info();
+        let today = local_date(self.now);
         let case = self.cases.get(case_id);
         let departed = case.and_then(|c| self.body.candidate(&c.departed));
         let list = case.and_then(|c| self.body.list_of(&c.departed));
@@ -99,6 +100,18 @@ impl Machine<'_> {
             .find(|s| s.verdict == Verdict::Chosen)
             .map(|s| json!({"candidate": s.candidate, "reason": s.reason, "citation": s.citation}));
         let member_since = offer.and_then(|o| o.member_since).map(|t| german_date(local_date(t)));
+        // "besteht seit" only for a day before today, "beginnt am" otherwise
+        let member_since_past = offer.and_then(|o| o.member_since).is_some_and(|t| local_date(t) < today);
+        // an Ersatzbewerber's candidate (KWahlO NRW § 62 Nr. 4, § 69 Abs. 2)
+        let substitute_for = succ
+            .and_then(|s| s.substitute_for.as_deref())
+            .and_then(|id| self.body.candidate(id))
+            .map(|c| json!({"id": c.id, "name": c.full_name()}));
+        // the lot that chose the successor (§ 34 Abs. 1a KWG): who drew it, and when
+        let lot = case.zip(successor).and_then(|(c, s)| c.history.lots.iter().rev().find(|l| l.winner == s)).map(|l| {
+            let at = berlin(l.drawn_at.with_timezone(&Utc));
+            json!({"drawn_by": l.drawn_by, "drawn_date": german_date(at.date_naive()), "drawn_time": at.format("%H:%M").to_string()})
+        });
         json!({
             "land": self.body.land(),
             "body": { "id": info.id, "name": info.name, "statutory_size": info.statutory_size },
@@ -106,17 +119,21 @@ impl Machine<'_> {
             "case": case_id,
             "round": case.map(|c| c.round),
             "departed": departed.map(|d| json!({"id": d.id, "name": d.full_name()})),
+            "departure": case.map(|c| c.reason),
             "departure_reason": case.map(|c| trail::departure_de(c.reason)),
             "effective_date": case.map(|c| german_date(local_date(c.effective_at))),
             "list": list.map(|l| json!({"id": l.id, "name": l.name, "short_name": l.short_name, "kind": l.kind})),
             "successor": succ.map(|s| json!({
                 "id": s.id, "name": s.full_name(), "position": s.position,
-                "postal_address": s.postal_address, "barred": s.is_barred(), "bar_reason": s.bar_reason(),
+                "postal_address": s.postal_address, "barred": s.is_barred_at(today), "bar_reason": s.bar_at(today),
+                "substitute_for": substitute_for,
             })),
             "determined_date": german_date(local_date(offer.map(|o| o.determined_at).unwrap_or(self.now))),
             "passed_over": passed_over,
             "chosen": chosen,
+            "lot": lot,
             "member_since": member_since,
+            "member_since_past": member_since_past,
             "email_fiction_days": self.settings.email_fiction_days,
             "today": german_date(local_date(self.now)),
             "place": place_of(info.returning_officer.address.as_deref()),
@@ -140,8 +157,13 @@ impl Machine<'_> {
         let land = self.body.land();
         let mut context = self.context(case_id, successor, trail);
         let texts = &self.procedure().texts;
+        let party_ban = matches!(self.cases.get(case_id).map(|c| &c.state), Some(CaseState::Vacant { reason }) if *reason == VacancyReason::PartyBanned);
         let (legal_basis, objection_period_text) = match kind {
+            "review" if extra["review"]["by_court"] == true => (texts.review_basis, texts.court_review_remedy),
             "review" => (texts.review_basis, texts.review_remedy),
+            "vacancy" if party_ban => {
+                (texts.party_ban_basis.unwrap_or(texts.announcement_basis), texts.announcement_remedy)
+            }
             _ => (texts.announcement_basis, texts.announcement_remedy),
         };
         let title = match kind {
@@ -157,6 +179,7 @@ impl Machine<'_> {
         if let (Some(obj), Some(case)) = (context.as_object_mut(), self.cases.get(case_id)) {
             if let CaseState::Filled { since, basis, .. } = &case.state {
                 obj.insert("member_since".into(), json!(german_date(local_date(*since))));
+                obj.insert("member_since_past".into(), json!(local_date(*since) < local_date(self.now)));
                 obj.insert("basis".into(), json!(basis));
             }
             if let CaseState::Vacant { reason } = &case.state {

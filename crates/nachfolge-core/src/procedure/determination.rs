@@ -6,7 +6,7 @@ use super::*;
 
 impl Machine<'_> {
     pub(super) fn open_case(&mut self, v: VacancyReported) -> Result<(), Rejection> {
-        let seat = check_vacancy(self.body, &v)?;
+        let (seat, _) = check_vacancy(self.body, &v)?;
         let list = self.body.list_of(&v.member).map(|l| l.id.clone()).unwrap_or_default();
         // Hessen: a barred successor is a member (without voting right) while his case waits for the proof
         // (§ 34 Abs. 3 Satz 2 i. V. m. § 23 Abs. 2 KWG). If he leaves before that, his departure is the new
@@ -46,6 +46,7 @@ impl Machine<'_> {
             departed: v.member.clone(),
             list: list.clone(),
             reason: v.reason,
+            list_banned: v.list_banned,
             effective_at,
             departed_via: Some(seat.via),
             opened_at: self.now,
@@ -78,10 +79,26 @@ impl Machine<'_> {
         let round = if lot_winner.is_some() { case.round } else { case.round + 1 };
         // the pending successors of the other open cases count as called; this case's own does not
         let pending = pending_successors(self.cases).filter(|(_, c)| *c != case_id).map(|(s, _)| s).collect();
-        let query =
-            Query { departed: &case.departed, departed_via: case.departed_via, at: self.now, lot_winner, pending };
+        // checked when the case was opened (`check_vacancy`)
+        let cause = Cause::of(case.reason, case.list_banned).map_err(|e| invalid(e.to_string()))?;
+        let query = Query {
+            departed: &case.departed,
+            departed_via: case.departed_via,
+            at: self.now,
+            lot_winner,
+            pending,
+            cause,
+        };
         let decision = self.body.decide(&query).map_err(|e| invalid(e.to_string()))?;
         let mut trail = decision.trail;
+        // § 34 Abs. 1a KWG: who drew the lot, and when
+        if let Some(lot) = lot_winner.and_then(|w| case.history.lots.iter().rev().find(|l| l.winner == w)) {
+            if let Some(i) = trail.iter().position(|s| s.reason == "won_lot") {
+                let detail = format!("drawn by {} at {}", lot.drawn_by, lot.drawn_at.to_rfc3339());
+                let step = TrailStep::new(Some(&lot.winner), Verdict::Noted, "lot_drawn", trail[i].citation.clone());
+                trail.insert(i + 1, step.with_detail(detail));
+            }
+        }
         // refusals in this case are irrevocable: they are already in the facts (declined); note them
         if let (false, Some(citation)) = (case.refused.is_empty(), self.procedure().next_round_citation) {
             trail.insert(0, TrailStep::new(None, Verdict::Noted, format!("round_{round}"), citation));
@@ -111,7 +128,10 @@ impl Machine<'_> {
                     organization: Some(self.organization()),
                 };
                 self.emit(&data)?;
-                self.announce(case_id, "vacancy", None, &trail);
+                // after a Hessen merger nobody determines or announces anything (§ 33 Abs. 1 Nr. 4 KWG)
+                if reason.is_determined() {
+                    self.announce(case_id, "vacancy", None, &trail);
+                }
             }
             Outcome::Successor { candidate, list, barred } => {
                 let since = self.now.max(case.effective_at);
@@ -220,7 +240,16 @@ impl Machine<'_> {
         if !tied.contains(&l.winner) {
             return Err(invalid(format!("winner: {:?} is not one of the tied candidates", l.winner)));
         }
+        let round = case.round;
+        if l.drawn_by.trim().is_empty() {
+            return Err(invalid("drawn_by: must not be empty"));
+        }
+        if l.drawn_at.with_timezone(&Utc) > self.now + chrono::Duration::minutes(5) {
+            return Err(invalid("drawn_at: lies in the future"));
+        }
         let winner = l.winner.clone();
+        let record = LotRecord { round, winner: l.winner, drawn_by: l.drawn_by, drawn_at: l.drawn_at };
+        self.case_mut(&l.case)?.history.lots.push(record);
         self.determine(&l.case, Some(&winner))
     }
 }

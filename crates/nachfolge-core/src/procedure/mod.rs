@@ -20,11 +20,11 @@ mod service;
 mod state;
 
 use state::pending_successors;
-pub use state::{AnnouncementRecord, Case, CaseHistory, CaseState, Council, Offer, ReviewRecord};
+pub use state::{AnnouncementRecord, Case, CaseHistory, CaseState, Council, LotRecord, Offer, ReviewRecord};
 
 use std::collections::BTreeMap;
 
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::{DateTime, FixedOffset, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -33,7 +33,7 @@ use crate::deadline::{objection_period, one_week_deadline, Deadline, ObjectionPe
 use crate::land::{Acceptance, LandLaw, Procedure, Texts};
 use crate::messages::*;
 use crate::model::{Body, Candidate, Fact, ListKind, Seat, SeatVia, Snapshot};
-use crate::rules::{Outcome, Query, VacancyReason};
+use crate::rules::{Cause, Outcome, Query, VacancyReason};
 use crate::trail::{self, TrailStep, Verdict};
 
 /// Settings of the procedure that a deployment chooses (documented configuration switches).
@@ -228,15 +228,19 @@ pub fn handle(
 }
 
 /// Check a vacancy against the body (also used by `nachfolge decide`): the member is known and holds a
-/// seat. Returns the departed's seat.
-pub fn check_vacancy(body: &Body, v: &VacancyReported) -> Result<Seat, Rejection> {
+/// seat, and the body's Land has a rule for the reason (`party_banned` with `list_banned`: NRW; `merger`:
+/// Hessen). Returns the departed's seat and the cause the rules are asked with.
+pub fn check_vacancy(body: &Body, v: &VacancyReported) -> Result<(Seat, Cause), Rejection> {
     if v.body != body.id() {
         return Err(invalid(format!("body: vacancy is for body {:?}, the election is for {:?}", v.body, body.id())));
     }
+    let cause = Cause::of(v.reason, v.list_banned).map_err(|e| invalid(e.to_string()))?;
+    body.land().law().validate_cause(cause).map_err(|e| invalid(e.to_string()))?;
     let c = body
         .candidate(&v.member)
         .ok_or_else(|| Rejection::Unknown(format!("member: unknown candidate {:?}", v.member)))?;
-    c.seat.clone().ok_or_else(|| invalid(format!("member: candidate {:?} holds no seat", v.member)))
+    let seat = c.seat.clone().ok_or_else(|| invalid(format!("member: candidate {:?} holds no seat", v.member)))?;
+    Ok((seat, cause))
 }
 
 fn publish<T: Event>(data: &T) -> Result<Effect, Rejection> {

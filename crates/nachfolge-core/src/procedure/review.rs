@@ -20,8 +20,20 @@ impl Machine<'_> {
         if r.decided_by.as_deref().is_some_and(|b| b.trim().is_empty()) {
             return Err(invalid("decided_by: must not be empty"));
         }
+        if let CaseState::Vacant { reason } = &case.state {
+            if !reason.is_determined() {
+                // § 33 Abs. 1 Nr. 4 Halbsatz 2 KWG: no § 34 determination was made, so none can be reviewed
+                return Err(invalid(format!(
+                    "case: case {:?} left the seat vacant without a determination (§ 33 Abs. 1 Nr. 4 KWG: § 34 does not apply); there is nothing to review",
+                    r.case
+                )));
+            }
+        }
         let review = self.procedure().review;
         let by_council = r.decided_by.as_deref() == Some("council");
+        // a court's final decision, carried out by the returning officer or the council: no further court
+        // action lies against the announcement (docs/legal.md, "Remedies after a review")
+        let by_court = r.decided_by.as_deref() == Some("court");
         if let (true, Some(refused)) = (by_council, review.council_refused) {
             return Err(invalid(refused));
         }
@@ -81,6 +93,7 @@ impl Machine<'_> {
             "decided_date": german_date(local_date(at)),
             "decided_by": r.decided_by,
             "by_council": by_council,
+            "by_court": by_court,
             "officer_inactive": inactive,
             "citation": citation,
             "previous": previous,
@@ -115,7 +128,7 @@ impl Machine<'_> {
             }
             Some(s) => {
                 let round = case.round + 1;
-                let barred = self.body.candidate(&s).is_some_and(Candidate::is_barred);
+                let barred = self.body.candidate(&s).is_some_and(|c| c.is_barred_at(local_date(self.now)));
                 let mut trail = vec![TrailStep::new(Some(&s), Verdict::Chosen, "review_amended", citation)];
                 if barred {
                     let cite = self.procedure().bar_citation;

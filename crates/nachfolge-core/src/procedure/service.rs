@@ -15,7 +15,8 @@ impl Machine<'_> {
         let info = self.body.info();
         let procedure = self.procedure();
         let texts = &procedure.texts;
-        let subject = if c.is_barred() { texts.barred_subject } else { texts.determination_subject };
+        let subject =
+            if c.is_barred_at(local_date(self.now)) { texts.barred_subject } else { texts.determination_subject };
         let subject = Texts::with_name(subject, &info.name);
         let req = MailRequest {
             case: case_id.to_owned(),

@@ -44,6 +44,9 @@ pub struct Case {
     pub departed: String,
     pub list: String,
     pub reason: DepartureReason,
+    /// `vacancy.reported`'s `list_banned` (with `party_banned` only, § 46 Abs. 2 KWahlG NRW).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub list_banned: Option<bool>,
     pub effective_at: DateTime<Utc>,
     pub departed_via: Option<SeatVia>,
     pub opened_at: DateTime<Utc>,
@@ -64,10 +67,22 @@ pub struct CaseHistory {
     pub announcements: Vec<AnnouncementRecord>,
     #[serde(default)]
     pub reviews: Vec<ReviewRecord>,
+    /// The lots drawn in the case (§ 34 Abs. 1a KWG), in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lots: Vec<LotRecord>,
     /// The round whose successor a review installed (`amended`): NRW announces no second time when his
     /// membership starts — the review's announcement already named him.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub installed_by_review: Option<u32>,
+}
+
+/// A lot drawn by the returning officer (`lot.drawn`, § 34 Abs. 1a KWG).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LotRecord {
+    pub round: u32,
+    pub winner: String,
+    pub drawn_by: String,
+    pub drawn_at: DateTime<FixedOffset>,
 }
 
 /// One announcement of a case.

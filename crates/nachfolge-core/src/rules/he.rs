@@ -9,7 +9,7 @@
 use std::cmp::Reverse;
 
 use super::order::{barred_note, passed};
-use super::{DecideError, Decision, ListOrder, Outcome, Query, Standing, VacancyReason};
+use super::{Cause, DecideError, Decision, ListOrder, Outcome, Query, Standing, VacancyReason};
 use crate::model::{Body, Candidate, ElectoralSystem, Fact, List};
 use crate::trail::{TrailStep, Verdict};
 
@@ -17,6 +17,9 @@ use crate::trail::{TrailStep, Verdict};
 pub fn cite(part: &str) -> String {
     format!("§ 34 {part} KWG")
 }
+
+/// No succession after an Eingliederung.
+pub const MERGER_CITATION: &str = "§ 33 Abs. 1 Nr. 4 Halbsatz 2 KWG";
 
 /// Why a barred successor must prove the end of the bar (the Hinderungsgrund).
 pub const BAR_CITATION: &str = "§ 34 Abs. 3 Satz 2 KWG i. V. m. § 23 Abs. 2 KWG";
@@ -71,6 +74,14 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
     let majority = body.info().electoral_system == ElectoralSystem::Majority;
     let mut trail = Vec::new();
 
+    // § 33 Abs. 1 Nr. 4 Halbsatz 2 KWG: after an Eingliederung § 34 does not apply — no successor, no
+    // reduction of the statutory size under § 34 Abs. 1 Satz 2
+    if q.cause == Cause::Merger {
+        trail.push(TrailStep::new(None, Verdict::Noted, "merger_no_succession", MERGER_CITATION));
+        let statutory_size = body.info().statutory_size;
+        return Ok(Decision { outcome: Outcome::Vacant { reason: VacancyReason::Merger, statutory_size }, trail });
+    }
+
     let ranking = ranking(list);
 
     // Why a candidate is passed over (the departed included); `None` if he can succeed.
@@ -120,7 +131,7 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
     }
 
     let successor =
-        |c: &Candidate| Outcome::Successor { candidate: c.id.clone(), list: list.id.clone(), barred: c.is_barred() };
+        |c: &Candidate| Outcome::Successor { candidate: c.id.clone(), list: list.id.clone(), barred: s.barred(c) };
     let chosen: &Candidate = if tied.len() > 1 && majority {
         // § 34 Abs. 1a: the Wahlleiter draws the lot; the worker never draws it.
         match q.lot_winner {
@@ -153,7 +164,7 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
         trail.push(TrailStep::new(Some(&first.id), Verdict::Chosen, reason, citation));
         first
     };
-    if chosen.is_barred() {
+    if s.barred(chosen) {
         trail.push(TrailStep::new(Some(&chosen.id), Verdict::Noted, "barred_must_prove_end", BAR_CITATION));
     }
     Ok(Decision { outcome: successor(chosen), trail })
@@ -169,7 +180,7 @@ pub(crate) fn list_order(s: &Standing, list: &List, majority: bool) -> ListOrder
             Some((reason, citation)) => out.passed_over.push(passed(c, reason, citation)),
             None => {
                 notes(c, &mut out.notes);
-                barred_note(c, BAR_CITATION, &mut out.notes);
+                barred_note(s, c, BAR_CITATION, &mut out.notes);
                 out.order.push(c.id.clone());
                 eligible.push(c);
             }

@@ -19,7 +19,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::calendar::local_date;
-use crate::model::{Body, Candidate, Fact, SeatVia};
+use crate::model::{Body, Candidate, DepartureReason, Fact, SeatVia, ValidationError};
 use crate::trail::TrailStep;
 
 /// What the rules are asked: who succeeds the departed member at the reference time.
@@ -36,6 +36,39 @@ pub struct Query<'a> {
     /// Candidates offered another vacancy and not yet decided (the pending successors of the council's
     /// other open cases): they count as called.
     pub pending: Vec<&'a str>,
+    /// Why the seat is free, as far as the rules care (a party ban, a merger); `Ordinary` otherwise.
+    pub cause: Cause,
+}
+
+/// Why a seat is free, as far as the rules care. Which causes a Land knows: `LandLaw::validate_cause`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Cause {
+    /// Death, resignation, loss of eligibility …: the Land's succession rule applies.
+    #[default]
+    Ordinary,
+    /// NRW § 46 Abs. 1, 3 KWahlG: seat lost by a party or association ban. `list_banned`: the member was
+    /// elected on the banned party's (organisation's) own list — the seat stays vacant (§ 46 Abs. 2 Satz 1);
+    /// otherwise § 45 applies to the list he was elected on (§ 46 Abs. 2 Satz 2).
+    PartyBan { list_banned: bool },
+    /// Hessen § 33 Abs. 1 Nr. 4 KWG: seat lost by the Eingliederung of the municipality; § 34 does not apply.
+    Merger,
+}
+
+impl Cause {
+    /// The cause of a reported departure; `list_banned` is required with `party_banned` and refused
+    /// otherwise (the error names the field).
+    pub fn of(reason: DepartureReason, list_banned: Option<bool>) -> Result<Cause, ValidationError> {
+        match (reason, list_banned) {
+            (DepartureReason::PartyBanned, Some(list_banned)) => Ok(Cause::PartyBan { list_banned }),
+            (DepartureReason::PartyBanned, None) => Err(ValidationError::new(
+                "list_banned",
+                "is required with reason party_banned: was the member elected on the banned party's own list (§ 46 Abs. 2 KWahlG NRW)?",
+            )),
+            (_, Some(_)) => Err(ValidationError::new("list_banned", "is only given with reason party_banned")),
+            (DepartureReason::Merger, None) => Ok(Cause::Merger),
+            (_, None) => Ok(Cause::Ordinary),
+        }
+    }
 }
 
 /// Why a seat stays vacant.
@@ -46,6 +79,20 @@ pub enum VacancyReason {
     IndividualCandidate,
     /// Reserveliste / Wahlvorschlag erschöpft.
     ListExhausted,
+    /// NRW: the member was elected on the list of a party or organisation that was banned; the seat stays
+    /// vacant and the statutory size falls (§ 46 Abs. 2 Satz 1 KWahlG NRW).
+    PartyBanned,
+    /// Hessen: Eingliederung of the municipality; § 34 KWG does not apply (§ 33 Abs. 1 Nr. 4 KWG): no
+    /// successor, no determination, the statutory size unchanged.
+    Merger,
+}
+
+impl VacancyReason {
+    /// The returning officer determines the vacancy and it is announced (open to objection); not after a
+    /// Hessen merger, where the member leaves with the agreement's entry into force (§ 33 Abs. 3 Nr. 4 KWG).
+    pub fn is_determined(self) -> bool {
+        self != VacancyReason::Merger
+    }
 }
 
 /// The result of the rules.
@@ -78,6 +125,9 @@ pub enum DecideError {
     UnknownMember(String),
     #[error("winner: {0:?} is not one of the tied candidates")]
     LotWinnerNotTied(String),
+    /// A departure the body's Land has no rule for (e.g. `merger` in NRW).
+    #[error("{0}")]
+    Cause(ValidationError),
 }
 
 /// Facts of one candidate evaluated at the reference time; shared by the rule sets.
@@ -103,6 +153,10 @@ impl<'a> Standing<'a> {
     }
     pub fn died(&self, c: &Candidate) -> bool {
         c.has_fact(|f| matches!(f, Fact::Died { .. }))
+    }
+    /// A Hinderungsgrund is current on the reference day (docs/legal.md, "Bars by date").
+    pub fn barred(&self, c: &Candidate) -> bool {
+        c.is_barred_at(self.reference)
     }
     /// An ineligibility interval covers the reference day.
     pub fn ineligible_now(&self, c: &Candidate) -> bool {

@@ -7,15 +7,20 @@
 
 use super::order::{barred_note, passed};
 use super::{
-    in_list_order, DecideError, Decision, ListOrder, Outcome, Query, Standing, SubstitutePriority, VacancyReason,
+    in_list_order, Cause, DecideError, Decision, ListOrder, Outcome, Query, Standing, SubstitutePriority, VacancyReason,
 };
-use crate::model::{Body, Candidate, Fact, List, ListKind, SeatVia, WaiverForm};
+use crate::model::{Body, Candidate, Fact, List, ListKind, SeatVia, SubstituteDesignation, WaiverForm};
 use crate::trail::{TrailStep, Verdict};
 
 /// Citation of § 45 KWahlG NRW, e.g. `cite("Abs. 3 Satz 1")`.
 pub fn cite(part: &str) -> String {
     format!("§ 45 {part} KWahlG NRW")
 }
+
+/// A seat lost by a party ban on the banned party's own list stays vacant, the statutory size falls.
+pub const PARTY_BAN_VACANT: &str = "§ 46 Abs. 2 Satz 1 KWahlG NRW";
+/// A member elected for a party or voter group that is not banned: his list's successor under § 45.
+pub const PARTY_BAN_SUCCESSION: &str = "§ 46 Abs. 2 Satz 2 KWahlG NRW";
 
 /// Why a barred successor must prove the end of the bar (the Hinderungsgrund).
 pub const BAR_CITATION: &str = "§ 13 KWahlG NRW, § 69 Abs. 2 i. V. m. § 62 Nr. 5 KWahlO NRW";
@@ -40,7 +45,8 @@ pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<(&'static str, St
         ("declined", cite("Abs. 3 Satz 2"))
     } else if c.has_fact(|f| matches!(f, Fact::LeftParty { .. })) {
         ("left_party", cite("Abs. 3 Satz 1"))
-    } else if c.has_fact(|f| matches!(f, Fact::JoinedOtherParty { .. })) {
+    } else if c.has_fact(|f| matches!(f, Fact::JoinedOtherParty { was_member: false, .. })) {
+        // Satz 3: not a member of any party or voter group when the list was drawn up, joined another since
         ("joined_other_party", cite("Abs. 3 Satz 3"))
     } else if c.has_fact(|f| matches!(f, Fact::Waived { form: WaiverForm::Recorded, .. })) {
         ("waived", cite("Abs. 3 Satz 1"))
@@ -52,6 +58,12 @@ pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<(&'static str, St
 
 /// Facts that are recorded but have no effect; noted in the trail.
 pub(super) fn notes(c: &Candidate, trail: &mut Vec<TrailStep>) {
+    if c.has_fact(|f| matches!(f, Fact::JoinedOtherParty { was_member: true, .. })) {
+        // Satz 3 covers only a candidate who was no member when the list was drawn up; a member who joined
+        // another party or voter group without leaving the nominating one (e.g. a voter group's member who
+        // joins a party) is not passed over — leaving it is `left_party` (Satz 1)
+        trail.push(TrailStep::new(Some(&c.id), Verdict::Noted, "joined_other_party_as_member", cite("Abs. 3 Satz 3")));
+    }
     if c.has_fact(|f| matches!(f, Fact::Waived { form: WaiverForm::Written, .. })) {
         // a waiver by letter, fax or e-mail is not in the form of § 38 (zur Niederschrift)
         trail.push(TrailStep::new(
@@ -71,7 +83,7 @@ fn consider(s: &Standing, c: &Candidate, chosen_reason: &str, trail: &mut Vec<Tr
     }
     notes(c, trail);
     trail.push(TrailStep::new(Some(&c.id), Verdict::Chosen, chosen_reason, cite("Abs. 2 Satz 1")));
-    if c.is_barred() {
+    if s.barred(c) {
         trail.push(TrailStep::new(Some(&c.id), Verdict::Noted, "barred_must_prove_end", BAR_CITATION));
     }
     true
@@ -85,6 +97,21 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
     let mut trail = Vec::new();
     let reduced = body.info().statutory_size.saturating_sub(1);
 
+    // § 46 Abs. 2 KWahlG NRW: a seat lost by a party ban stays vacant and the statutory size falls, unless
+    // the member was elected for a party or voter group that is not banned: then § 45 (the list he was
+    // elected on, Abs. 1 Satz 2).
+    if let Cause::PartyBan { list_banned } = q.cause {
+        if list_banned {
+            trail.push(TrailStep::new(None, Verdict::Noted, "party_banned", PARTY_BAN_VACANT));
+            trail.push(TrailStep::new(None, Verdict::Noted, "statutory_size_reduced", PARTY_BAN_VACANT));
+            return Ok(Decision {
+                outcome: Outcome::Vacant { reason: VacancyReason::PartyBanned, statutory_size: reduced },
+                trail,
+            });
+        }
+        trail.push(TrailStep::new(None, Verdict::Noted, "party_ban_list_not_banned", PARTY_BAN_SUCCESSION));
+    }
+
     // § 45 Abs. 1 Satz 2: the departed's list at the election; a later change of party is irrelevant.
     if list.kind == ListKind::Individual {
         trail.push(TrailStep::new(None, Verdict::Noted, "individual_candidate", cite("Abs. 5 Satz 1")));
@@ -95,7 +122,7 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
         });
     }
     let successor =
-        |c: &Candidate| Outcome::Successor { candidate: c.id.clone(), list: list.id.clone(), barred: c.is_barred() };
+        |c: &Candidate| Outcome::Successor { candidate: c.id.clone(), list: list.id.clone(), barred: s.barred(c) };
 
     // Ersatzbewerber (§ 45 Abs. 2 Satz 1): named for the departed.
     if let Some(sub) = list.candidates.iter().find(|c| c.substitute_for.as_deref() == Some(departed.id.as_str())) {
@@ -106,12 +133,18 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
             None => departed.position.is_none(),
         };
         let district_via_list = departed.district.is_some() && !won_directly;
-        if district_via_list {
-            // § 45 Abs. 4: named only for a district candidate who entered through the list: no priority;
-            // [decision] he keeps his own list position.
+        if district_via_list && sub.designation() == SubstituteDesignation::District {
+            // § 45 Abs. 4: named "ausschließlich" for the district candidacy of a candidate who entered through
+            // the list: no priority; [decision] he keeps his own list position.
             trail.push(TrailStep::new(Some(&sub.id), Verdict::Noted, "substitute_without_priority", cite("Abs. 4")));
-        } else if consider(&s, sub, "substitute", &mut trail) {
-            return Ok(Decision { outcome: successor(sub), trail });
+        } else {
+            if district_via_list {
+                // named (also) for the list candidacy: not "ausschließlich" for the district, Abs. 4 does not apply
+                trail.push(TrailStep::new(Some(&sub.id), Verdict::Noted, "substitute_keeps_priority", cite("Abs. 4")));
+            }
+            if consider(&s, sub, "substitute", &mut trail) {
+                return Ok(Decision { outcome: successor(sub), trail });
+            }
         }
     }
 
@@ -144,7 +177,7 @@ pub(crate) fn list_order(s: &Standing, list: &List) -> ListOrder {
             Some((reason, citation)) => out.passed_over.push(passed(c, reason, citation)),
             None => {
                 notes(c, &mut out.notes);
-                barred_note(c, BAR_CITATION, &mut out.notes);
+                barred_note(s, c, BAR_CITATION, &mut out.notes);
                 out.order.push(c.id.clone());
             }
         }
@@ -162,7 +195,8 @@ pub(crate) fn list_order(s: &Standing, list: &List) -> ListOrder {
         if exclusion(s, sub).is_some() {
             continue; // passed over anyway; already listed
         }
-        if member.district.is_some() && seat.via != SeatVia::District {
+        let district_via_list = member.district.is_some() && seat.via != SeatVia::District;
+        if district_via_list && sub.designation() == SubstituteDesignation::District {
             out.notes.push(TrailStep::new(
                 Some(&sub.id),
                 Verdict::Noted,
@@ -170,6 +204,14 @@ pub(crate) fn list_order(s: &Standing, list: &List) -> ListOrder {
                 cite("Abs. 4"),
             ));
         } else {
+            if district_via_list {
+                out.notes.push(TrailStep::new(
+                    Some(&sub.id),
+                    Verdict::Noted,
+                    "substitute_keeps_priority",
+                    cite("Abs. 4"),
+                ));
+            }
             out.substitutes.push(SubstitutePriority {
                 candidate: sub.id.clone(),
                 substitute_for: member.id.clone(),

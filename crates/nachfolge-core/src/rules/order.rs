@@ -80,8 +80,8 @@ pub(super) fn passed(c: &Candidate, reason: &str, citation: String) -> PassedOve
     PassedOver { candidate: c.id.clone(), reason: reason.to_owned(), citation }
 }
 
-pub(super) fn barred_note(c: &Candidate, citation: &str, notes: &mut Vec<TrailStep>) {
-    if c.is_barred() {
+pub(super) fn barred_note(s: &super::Standing, c: &Candidate, citation: &str, notes: &mut Vec<TrailStep>) {
+    if s.barred(c) {
         notes.push(TrailStep::new(Some(&c.id), Verdict::Noted, "barred_must_prove_end", citation));
     }
 }
