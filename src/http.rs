@@ -1,21 +1,30 @@
-//! A minimal HTTP/1.1 server for the operational endpoints, on a plain tokio `TcpListener`:
+//! The operational endpoints, an [`axum`] router served over HTTP/1.1 by hyper:
 //!
 //! * `GET /healthz` → 200 `{"status":"ok"}` (the process is alive);
 //! * `GET /readyz` → runs the readiness checks; 200 when all pass, else 503;
 //!   body `{"ready":bool,"checks":{"database":true,…}}`;
 //! * `GET /metrics` → 200, Prometheus text format 0.0.4;
-//! * any other path → 404; another method on a known path → 405.
+//! * `GET /bodies/…` → the worker's read endpoints ([`Reads`]), when there are any;
+//! * any other path → 404; another method on a known path → 405 with `Allow` (`HEAD` is answered like
+//!   `GET`, without the body).
 //!
-//! Only the request head is read (at most 8 KiB, within 5 s); every response closes the connection.
-//! Each connection runs in its own task.
+//! The request head must arrive within 5 s (else the connection is closed) and fit in 8 KiB (else 431);
+//! a malformed request gets 400. Every response closes the connection.
 
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use axum::extract::{MatchedPath, Request, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{on, MethodFilter};
+use axum::Router;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use tokio::net::TcpListener;
 use tokio::task::JoinSet;
 
 use crate::metrics::{self, Metrics};
@@ -58,6 +67,24 @@ pub trait Reads: Send + Sync {
     fn get<'a>(&'a self, path: &'a str) -> ReadFuture<'a>;
 }
 
+/// The routes [`serve`] answers.
+pub fn router(state: HttpState) -> Router {
+    let mut router = Router::new()
+        .route("/healthz", on(MethodFilter::GET, healthz))
+        .route("/readyz", on(MethodFilter::GET, readyz))
+        .route("/metrics", on(MethodFilter::GET, render_metrics));
+    if state.reads.is_some() {
+        router = router
+            .route("/bodies/", on(MethodFilter::GET, bodies))
+            .route("/bodies/{*rest}", on(MethodFilter::GET, bodies));
+    }
+    router
+        .fallback(|| async { text(StatusCode::NOT_FOUND, "not found\n") })
+        .method_not_allowed_fallback(|| async { text(StatusCode::METHOD_NOT_ALLOWED, "method not allowed\n") })
+        .layer(middleware::from_fn_with_state(state.clone(), count_answers))
+        .with_state(state)
+}
+
 /// Serves the endpoints on `listener` until `shutdown` completes, then lets in-flight connections finish
 /// (for a few seconds at most).
 pub async fn serve(listener: TcpListener, state: HttpState, shutdown: impl Future<Output = ()>) {
@@ -65,6 +92,9 @@ pub async fn serve(listener: TcpListener, state: HttpState, shutdown: impl Futur
     if let Ok(addr) = listener.local_addr() {
         tracing::info!(%addr, "HTTP endpoints listening");
     }
+    let service = TowerToHyperService::new(router(state));
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new()).header_read_timeout(HEAD_TIMEOUT).max_buf_size(MAX_HEAD_BYTES).keep_alive(false);
     let mut connections = JoinSet::new();
     tokio::pin!(shutdown);
     loop {
@@ -72,8 +102,12 @@ pub async fn serve(listener: TcpListener, state: HttpState, shutdown: impl Futur
             () = &mut shutdown => break,
             accepted = listener.accept() => match accepted {
                 Ok((stream, _peer)) => {
-                    let state = state.clone();
-                    connections.spawn(async move { handle_connection(stream, &state).await });
+                    let connection = http.serve_connection(TokioIo::new(stream), service.clone());
+                    connections.spawn(async move {
+                        if let Err(error) = connection.await {
+                            tracing::debug!(%error, "HTTP connection ended with an error");
+                        }
+                    });
                 }
                 Err(error) => {
                     // E.g. too many open files: back off briefly instead of spinning.
@@ -93,161 +127,50 @@ pub async fn serve(listener: TcpListener, state: HttpState, shutdown: impl Futur
     tracing::debug!("HTTP endpoints stopped");
 }
 
-/// A response before it is written.
-struct Response {
-    status: u16,
-    content_type: &'static str,
-    body: String,
-    allow: bool,
-}
-
-impl Response {
-    fn json(status: u16, body: String) -> Self {
-        Self { status, content_type: "application/json", body, allow: false }
-    }
-
-    fn text(status: u16, body: &str) -> Self {
-        Self { status, content_type: "text/plain; charset=utf-8", body: body.to_owned(), allow: false }
-    }
-}
-
-fn reason(status: u16) -> &'static str {
-    match status {
-        200 => "OK",
-        400 => "Bad Request",
-        404 => "Not Found",
-        405 => "Method Not Allowed",
-        408 => "Request Timeout",
-        431 => "Request Header Fields Too Large",
-        503 => "Service Unavailable",
-        _ => "Unknown",
-    }
-}
-
-enum Head {
-    Complete(Vec<u8>),
-    TooLarge,
-    Closed,
-}
-
-async fn read_head(stream: &mut TcpStream) -> std::io::Result<Head> {
-    let mut buf = Vec::with_capacity(1024);
-    let mut chunk = [0u8; 1024];
-    loop {
-        let n = stream.read(&mut chunk).await?;
-        if n == 0 {
-            return Ok(Head::Closed);
-        }
-        let search_from = buf.len().saturating_sub(3);
-        buf.extend_from_slice(&chunk[..n]);
-        if let Some(pos) = find_head_end(&buf[search_from..]) {
-            let end = search_from + pos;
-            if end > MAX_HEAD_BYTES {
-                return Ok(Head::TooLarge);
-            }
-            buf.truncate(end);
-            return Ok(Head::Complete(buf));
-        }
-        if buf.len() > MAX_HEAD_BYTES {
-            return Ok(Head::TooLarge);
-        }
-    }
-}
-
-/// Offset just past the blank line that ends the head (`\r\n\r\n`, or bare `\n\n`).
-fn find_head_end(buf: &[u8]) -> Option<usize> {
-    let crlf = buf.windows(4).position(|w| w == b"\r\n\r\n").map(|p| p + 4);
-    let lf = buf.windows(2).position(|w| w == b"\n\n").map(|p| p + 2);
-    match (crlf, lf) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
-}
-
-async fn handle_connection(mut stream: TcpStream, state: &HttpState) {
-    let response = match tokio::time::timeout(HEAD_TIMEOUT, read_head(&mut stream)).await {
-        Err(_elapsed) => Some((Response::text(408, "request timeout\n"), "other")),
-        Ok(Err(_)) | Ok(Ok(Head::Closed)) => None,
-        Ok(Ok(Head::TooLarge)) => Some((Response::text(431, "request head too large\n"), "other")),
-        Ok(Ok(Head::Complete(head))) => Some(route(&head, state).await),
+/// Counts every answer of the router by route and status, and marks it not to be cached.
+async fn count_answers(State(state): State<HttpState>, request: Request, next: Next) -> Response {
+    let route = match request.extensions().get::<MatchedPath>().map(MatchedPath::as_str) {
+        Some("/healthz") => "healthz",
+        Some("/readyz") => "readyz",
+        Some("/metrics") => "metrics",
+        Some(path) if path.starts_with("/bodies/") => "bodies",
+        _ => "other",
     };
-    let Some((response, route_label)) = response else {
-        return;
-    };
-    let status = response.status.to_string();
-    state.metrics.inc_counter(REQUESTS_METRIC, &[("route", route_label), ("status", &status)], 1);
-    let mut head = format!(
-        "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n",
-        response.status,
-        reason(response.status),
-        response.content_type,
-        response.body.len()
-    );
-    if response.allow {
-        head.push_str("Allow: GET\r\n");
-    }
-    head.push_str("\r\n");
-    let write = async {
-        stream.write_all(head.as_bytes()).await?;
-        stream.write_all(response.body.as_bytes()).await?;
-        stream.shutdown().await
-    };
-    if let Err(error) = tokio::time::timeout(HEAD_TIMEOUT, write)
-        .await
-        .unwrap_or_else(|_| Err(std::io::Error::new(std::io::ErrorKind::TimedOut, "write timed out")))
-    {
-        tracing::debug!(%error, "HTTP response not delivered");
-        return;
-    }
-    // Drain what the client still sends (e.g. a request body) until it closes, so that closing does
-    // not reset the connection before the client has read the response.
-    let drain = async {
-        let mut sink = [0u8; 1024];
-        let mut drained = 0usize;
-        while drained < 64 * 1024 {
-            match stream.read(&mut sink).await {
-                Ok(0) | Err(_) => break,
-                Ok(n) => drained += n,
-            }
-        }
-    };
-    let _ = tokio::time::timeout(Duration::from_secs(1), drain).await;
+    let mut response = next.run(request).await;
+    let status = response.status().as_u16().to_string();
+    state.metrics.inc_counter(REQUESTS_METRIC, &[("route", route), ("status", &status)], 1);
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
 }
 
-/// Answers one request head; returns the response and the route label for the metrics.
-async fn route(head: &[u8], state: &HttpState) -> (Response, &'static str) {
-    let Some((method, target)) = parse_request_line(head) else {
-        return (Response::text(400, "bad request\n"), "other");
-    };
-    let path = target.split(['?', '#']).next().unwrap_or(target);
-    let route = match path {
-        "/healthz" => "healthz",
-        "/readyz" => "readyz",
-        "/metrics" => "metrics",
-        p if p.starts_with("/bodies/") && state.reads.is_some() => "bodies",
-        _ => return (Response::text(404, "not found\n"), "other"),
-    };
-    if method != "GET" {
-        let mut response = Response::text(405, "method not allowed\n");
-        response.allow = true;
-        return (response, route);
-    }
-    let response = match route {
-        "healthz" => Response::json(200, r#"{"status":"ok"}"#.to_owned()),
-        "readyz" => readyz(state).await,
-        "bodies" => match state.reads.as_ref() {
-            Some(reads) => match reads.get(path).await {
-                Some((status, body)) => Response::json(status, body),
-                None => Response::text(404, "not found\n"),
-            },
-            None => Response::text(404, "not found\n"),
-        },
-        _ => Response { status: 200, content_type: metrics::CONTENT_TYPE, body: state.metrics.render(), allow: false },
-    };
-    (response, route)
+fn text(status: StatusCode, body: &'static str) -> Response {
+    (status, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], body).into_response()
 }
 
-async fn readyz(state: &HttpState) -> Response {
+fn json(status: StatusCode, body: String) -> Response {
+    (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+async fn healthz() -> Response {
+    json(StatusCode::OK, r#"{"status":"ok"}"#.to_owned())
+}
+
+async fn render_metrics(State(state): State<HttpState>) -> Response {
+    ([(header::CONTENT_TYPE, metrics::CONTENT_TYPE)], state.metrics.render()).into_response()
+}
+
+async fn bodies(State(state): State<HttpState>, request: Request) -> Response {
+    let answer = match &state.reads {
+        Some(reads) => reads.get(request.uri().path()).await,
+        None => None,
+    };
+    match answer {
+        Some((status, body)) => json(StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR), body),
+        None => text(StatusCode::NOT_FOUND, "not found\n"),
+    }
+}
+
+async fn readyz(State(state): State<HttpState>) -> Response {
     let checks = tokio::time::timeout(READINESS_TIMEOUT, state.readiness.check()).await.ok();
     let (ready, checks) = match checks {
         Some(checks) => {
@@ -264,28 +187,15 @@ async fn readyz(state: &HttpState) -> Response {
         }
     };
     let body = serde_json::json!({ "ready": ready, "checks": checks }).to_string();
-    Response::json(if ready { 200 } else { 503 }, body)
-}
-
-/// Method and target of the request line, if it is well-formed HTTP/1.x.
-fn parse_request_line(head: &[u8]) -> Option<(&str, &str)> {
-    let line_end = head.iter().position(|b| *b == b'\n')?;
-    let line = std::str::from_utf8(&head[..line_end]).ok()?.trim_end_matches('\r');
-    let mut parts = line.split(' ');
-    let (Some(method), Some(target), Some(version), None) = (parts.next(), parts.next(), parts.next(), parts.next())
-    else {
-        return None;
-    };
-    if method.is_empty() || !target.starts_with('/') || !version.starts_with("HTTP/1.") {
-        return None;
-    }
-    Some((method, target))
+    json(if ready { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE }, body)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::sync::atomic::{AtomicBool, Ordering};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::net::TcpStream;
 
     struct Checks {
         broker: AtomicBool,
@@ -297,6 +207,20 @@ mod tests {
         }
     }
 
+    struct Bodies;
+
+    impl Reads for Bodies {
+        fn get<'a>(&'a self, path: &'a str) -> ReadFuture<'a> {
+            Box::pin(async move {
+                match path {
+                    "/bodies/rat" => Some((200, r#"{"id":"rat"}"#.to_owned())),
+                    "/bodies/down" => Some((503, r#"{"error":"database unavailable"}"#.to_owned())),
+                    _ => None,
+                }
+            })
+        }
+    }
+
     struct Server {
         addr: std::net::SocketAddr,
         checks: Arc<Checks>,
@@ -305,12 +229,12 @@ mod tests {
         task: tokio::task::JoinHandle<()>,
     }
 
-    async fn start() -> Server {
+    async fn start(reads: Option<Arc<dyn Reads>>) -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().expect("addr");
         let checks = Arc::new(Checks { broker: AtomicBool::new(true) });
         let metrics = Arc::new(Metrics::new());
-        let state = HttpState { metrics: metrics.clone(), readiness: checks.clone(), reads: None };
+        let state = HttpState { metrics: metrics.clone(), readiness: checks.clone(), reads };
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let task = tokio::spawn(serve(listener, state, async {
             let _ = stopped.await;
@@ -318,6 +242,7 @@ mod tests {
         Server { addr, checks, metrics, stop: Some(stop), task }
     }
 
+    /// Status, head and body of the answer to `raw`, read until the server closes the connection.
     async fn request(addr: std::net::SocketAddr, raw: &str) -> (u16, String, String) {
         let mut stream = TcpStream::connect(addr).await.expect("connect");
         stream.write_all(raw.as_bytes()).await.expect("write");
@@ -331,20 +256,29 @@ mod tests {
         (status, head.to_owned(), body.to_owned())
     }
 
+    /// The value of header `name` in `head` (names are case-insensitive).
+    fn header<'a>(head: &'a str, name: &str) -> Option<&'a str> {
+        head.lines().skip(1).find_map(|line| {
+            let (n, v) = line.split_once(':')?;
+            n.eq_ignore_ascii_case(name).then(|| v.trim())
+        })
+    }
+
     fn get(path: &str) -> String {
         format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nUser-Agent: test\r\n\r\n")
     }
 
     #[tokio::test]
     async fn healthz_readyz_metrics_and_errors() {
-        let mut server = start().await;
+        let mut server = start(None).await;
 
         let (status, head, body) = request(server.addr, &get("/healthz")).await;
         assert_eq!(status, 200);
         assert_eq!(body, r#"{"status":"ok"}"#);
-        assert!(head.contains("Content-Type: application/json"), "{head}");
-        assert!(head.contains("Connection: close"), "{head}");
-        assert!(head.contains("Content-Length: 15"), "{head}");
+        assert_eq!(header(&head, "content-type"), Some("application/json"), "{head}");
+        assert_eq!(header(&head, "connection"), Some("close"), "{head}");
+        assert_eq!(header(&head, "content-length"), Some("15"), "{head}");
+        assert_eq!(header(&head, "cache-control"), Some("no-store"), "{head}");
 
         let (status, _, body) = request(server.addr, &get("/readyz")).await;
         assert_eq!(status, 200);
@@ -359,20 +293,25 @@ mod tests {
         assert_eq!(json["checks"]["broker"], false);
         assert_eq!(json["checks"]["database"], true);
 
-        server.metrics.inc_counter("nachfolge_test_total", &[], 5);
-        let (status, head, body) = request(server.addr, &get("/metrics")).await;
-        assert_eq!(status, 200);
-        assert!(head.contains("Content-Type: text/plain; version=0.0.4"), "{head}");
-        assert!(body.contains("nachfolge_test_total 5\n"), "{body}");
-        assert!(body.contains("nachfolge_http_requests_total{route=\"readyz\",status=\"503\"} 1"), "{body}");
-
-        let (status, _, _) = request(server.addr, &get("/nope")).await;
+        let (status, head, body) = request(server.addr, &get("/nope")).await;
+        assert_eq!(status, 404);
+        assert_eq!(body, "not found\n");
+        assert_eq!(header(&head, "content-type"), Some("text/plain; charset=utf-8"), "{head}");
+        // Without read endpoints, /bodies/ is unknown too.
+        let (status, _, _) = request(server.addr, &get("/bodies/rat")).await;
         assert_eq!(status, 404);
 
-        let (status, head, _) =
+        let (status, head, body) =
             request(server.addr, "POST /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}").await;
         assert_eq!(status, 405);
-        assert!(head.contains("Allow: GET"), "{head}");
+        assert_eq!(body, "method not allowed\n");
+        assert_eq!(header(&head, "allow"), Some("GET,HEAD"), "{head}");
+
+        // HEAD is answered like GET, without the body.
+        let (status, head, body) = request(server.addr, "HEAD /healthz HTTP/1.1\r\nHost: x\r\n\r\n").await;
+        assert_eq!(status, 200);
+        assert_eq!(header(&head, "content-length"), Some("15"), "{head}");
+        assert_eq!(body, "");
 
         let (status, _, _) = request(server.addr, "garbage\r\n\r\n").await;
         assert_eq!(status, 400);
@@ -385,6 +324,21 @@ mod tests {
         let (status, _, _) = request(server.addr, "GET /healthz HTTP/1.0\n\n").await;
         assert_eq!(status, 200);
 
+        server.metrics.inc_counter("nachfolge_test_total", &[], 5);
+        let (status, head, body) = request(server.addr, &get("/metrics")).await;
+        assert_eq!(status, 200);
+        assert_eq!(header(&head, "content-type"), Some("text/plain; version=0.0.4; charset=utf-8"), "{head}");
+        assert!(body.contains("\nnachfolge_test_total 5\n"), "{body}");
+        for series in [
+            "nachfolge_http_requests_total{route=\"healthz\",status=\"200\"} 3",
+            "nachfolge_http_requests_total{route=\"healthz\",status=\"405\"} 1",
+            "nachfolge_http_requests_total{route=\"readyz\",status=\"200\"} 1",
+            "nachfolge_http_requests_total{route=\"readyz\",status=\"503\"} 1",
+            "nachfolge_http_requests_total{route=\"other\",status=\"404\"} 2",
+        ] {
+            assert!(body.contains(series), "{series} in {body}");
+        }
+
         if let Some(stop) = server.stop.take() {
             let _ = stop.send(());
         }
@@ -396,15 +350,44 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn slow_clients_time_out() {
-        let server = start().await;
-        let mut stream = TcpStream::connect(server.addr).await.expect("connect");
-        stream.write_all(b"GET /healthz HTTP/1.1\r\n").await.expect("write");
-        let mut response = String::new();
-        tokio::time::timeout(HEAD_TIMEOUT * 2, stream.read_to_string(&mut response))
-            .await
-            .expect("answered within the head timeout")
-            .expect("read");
-        assert!(response.starts_with("HTTP/1.1 408 "), "{response}");
+    async fn read_endpoints() {
+        let server = start(Some(Arc::new(Bodies))).await;
+        let (status, head, body) = request(server.addr, &get("/bodies/rat")).await;
+        assert_eq!(status, 200);
+        assert_eq!(body, r#"{"id":"rat"}"#);
+        assert_eq!(header(&head, "content-type"), Some("application/json"), "{head}");
+        let (status, head, body) = request(server.addr, &get("/bodies/down?x=1")).await;
+        assert_eq!(status, 503);
+        assert_eq!(header(&head, "content-type"), Some("application/json"), "{head}");
+        assert_eq!(body, r#"{"error":"database unavailable"}"#);
+        let (status, _, body) = request(server.addr, &get("/bodies/rat/unknown")).await;
+        assert_eq!(status, 404);
+        assert_eq!(body, "not found\n");
+        let (status, _, _) = request(server.addr, &get("/bodies/")).await;
+        assert_eq!(status, 404);
+        let (status, _, _) = request(server.addr, "DELETE /bodies/rat HTTP/1.1\r\nHost: x\r\n\r\n").await;
+        assert_eq!(status, 405);
+        let rendered = server.metrics.render();
+        assert!(rendered.contains("nachfolge_http_requests_total{route=\"bodies\",status=\"404\"} 2"), "{rendered}");
+        assert!(rendered.contains("nachfolge_http_requests_total{route=\"bodies\",status=\"405\"} 1"), "{rendered}");
+    }
+
+    #[tokio::test]
+    async fn slow_clients_are_cut_off() {
+        let server = start(None).await;
+        let started = std::time::Instant::now();
+        // One client sends half a head, one nothing at all.
+        let mut half = TcpStream::connect(server.addr).await.expect("connect");
+        half.write_all(b"GET /healthz HTTP/1.1\r\n").await.expect("write");
+        let mut silent = TcpStream::connect(server.addr).await.expect("connect");
+        for stream in [&mut half, &mut silent] {
+            let mut response = String::new();
+            // hyper closes the connection when the head timeout passes, without a response (closed or reset).
+            let _closed = tokio::time::timeout(HEAD_TIMEOUT * 2, stream.read_to_string(&mut response))
+                .await
+                .expect("closed within the head timeout");
+            assert!(response.is_empty(), "{response}");
+        }
+        assert!(started.elapsed() >= HEAD_TIMEOUT - Duration::from_millis(100));
     }
 }

@@ -30,4 +30,5 @@ pub(super) fn describe_metrics(m: &Metrics) {
     m.help("nachfolge_mails_total", "E-mails by outcome");
     m.help("nachfolge_events_published_total", "Events published with a broker confirm");
     m.help("nachfolge_timers_fired_total", "Deadline timers fired");
+    m.help("nachfolge_timer_lag_seconds", "How late deadline timers fire after they are due");
 }
