@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use nachfolge::messages::*;
 use nachfolge::model::{Fact, Snapshot};
-use nachfolge::procedure::{self, timer_key, CaseState, Command, Council, Effect, Rejection, Settings};
+use nachfolge::procedure::{self, CaseState, Command, Council, Effect, Rejection, Settings, Timer};
 
 // ---------------------------------------------------------------------------------------------------------
 // Builders
@@ -195,8 +195,8 @@ fn kinds(effects: &[Effect]) -> Vec<String> {
             Effect::Publish { event_type, .. } => format!("publish:{event_type}"),
             Effect::Mail(m) => format!("mail:{}", m.template),
             Effect::Announce(a) => format!("announce:{}", a.kind),
-            Effect::Schedule { key, .. } => format!("schedule:{key}"),
-            Effect::Cancel { key } => format!("cancel:{key}"),
+            Effect::Schedule { timer, .. } => format!("schedule:{}", timer.key()),
+            Effect::Cancel { timer } => format!("cancel:{}", timer.key()),
         })
         .collect()
 }
@@ -227,11 +227,11 @@ fn mail(effects: &[Effect]) -> &procedure::MailRequest {
         .expect("a mail request")
 }
 
-fn schedule(effects: &[Effect]) -> (String, DateTime<Utc>, u32) {
+fn schedule(effects: &[Effect]) -> (Timer, DateTime<Utc>, u32) {
     effects
         .iter()
         .find_map(|e| match e {
-            Effect::Schedule { key, due_at, round, .. } => Some((key.clone(), *due_at, *round)),
+            Effect::Schedule { timer, due_at } => Some((timer.clone(), *due_at, timer.number())),
             _ => None,
         })
         .expect("a schedule effect")
@@ -396,7 +396,7 @@ fn nrw_45_abs_6_satz_2_email_fiction_starts_period_when_sent() {
     assert_eq!(ds["last_day"], "2025-06-12");
     same_instant(&ds["ends_at"], "2025-06-13T00:00:00+02:00");
     assert!(ds["trail"].as_array().expect("trail").iter().any(|s| s["reason"] == "service_fiction"));
-    assert_eq!(schedule(&fx), ("rat-1#1".into(), t("2025-06-13T00:00:00+02:00"), 1));
+    assert_eq!(schedule(&fx), (Timer::deadline("rat-1", 1), t("2025-06-13T00:00:00+02:00"), 1));
     assert_eq!(offer(&b, CASE).deadline.as_ref().map(|d| d.last_day), Some(d("2025-06-12")));
 }
 
@@ -409,7 +409,7 @@ fn nrw_45_abs_6_satz_2_service_starts_one_week_period() {
     assert_eq!((ds["served_on"].as_str(), ds["last_day"].as_str()), (Some("2025-06-03"), Some("2025-06-10")));
     same_instant(&ds["ends_at"], ENDS);
     assert_eq!(ds["round"], 1);
-    assert_eq!(schedule(&fx), (timer_key(CASE, 1), t(ENDS), 1));
+    assert_eq!(schedule(&fx), (Timer::deadline(CASE, 1), t(ENDS), 1));
     let dl = offer(&b, CASE).deadline.clone().expect("deadline");
     assert_eq!((dl.served_on, dl.last_day, dl.ends_at), (d("2025-06-03"), d("2025-06-10"), t(ENDS)));
 }

@@ -16,9 +16,7 @@ use nachfolge::calendar::add_months_bgb;
 use nachfolge::deadline::objection_period;
 use nachfolge::messages::*;
 use nachfolge::model::{Fact, Land, Snapshot};
-use nachfolge::procedure::{
-    self, objection_timer_key, timer_command, timer_key, CaseState, Command, Council, Effect, Rejection, Settings,
-};
+use nachfolge::procedure::{self, CaseState, Command, Council, Effect, Rejection, Settings, Timer};
 
 // ---------------------------------------------------------------------------------------------------------
 // Builders
@@ -163,8 +161,8 @@ fn kinds(effects: &[Effect]) -> Vec<String> {
             Effect::Publish { event_type, .. } => format!("publish:{event_type}"),
             Effect::Mail(m) => format!("mail:{}", m.template),
             Effect::Announce(a) => format!("announce:{}", a.kind),
-            Effect::Schedule { key, .. } => format!("schedule:{key}"),
-            Effect::Cancel { key } => format!("cancel:{key}"),
+            Effect::Schedule { timer, .. } => format!("schedule:{}", timer.key()),
+            Effect::Cancel { timer } => format!("cancel:{}", timer.key()),
         })
         .collect()
 }
@@ -647,16 +645,16 @@ fn he_25_abs_1_two_weeks_after_the_announcement_end_on_the_same_weekday() {
 fn nrw_39_abs_1_announcement_schedules_the_objection_timer_and_reports_its_end() {
     let (mut b, fx) = nrw_filled();
     // the announcement (3 Jun) and its timer: one month → 3 Jul 2026, 24:00
-    let (key, due_at, round) = fx
+    let (timer, due_at) = fx
         .iter()
         .find_map(|e| match e {
-            Effect::Schedule { key, due_at, round, .. } => Some((key.clone(), *due_at, *round)),
+            Effect::Schedule { timer, due_at } => Some((timer.clone(), *due_at)),
             _ => None,
         })
         .expect("objection timer");
-    assert_eq!((key.as_str(), round), ("rat-1#objection#1", 0));
+    assert_eq!(timer, Timer::objection(CASE, 1));
+    assert_eq!(timer.key(), "rat-1#objection#1");
     assert_eq!(due_at, t("2026-07-04T00:00:00+02:00"));
-    assert_eq!(key, objection_timer_key(CASE, 1));
     let a = announcement(&fx, "successor");
     assert_eq!(a.context["objection_period_ends"]["last_day"], "2026-07-03");
     same_instant(&a.context["objection_period_ends"]["ends_at"], "2026-07-04T00:00:00+02:00");
@@ -684,32 +682,33 @@ fn nrw_39_abs_1_announcement_schedules_the_objection_timer_and_reports_its_end()
 }
 
 #[test]
-fn he_25_abs_1_round_0_timer_reports_every_ended_period_of_the_case() {
+fn he_25_abs_1_objection_timer_fires_its_command_and_reports_the_period() {
     let (mut b, fx) = he_filled();
-    let due = fx.iter().find_map(|e| match e {
-        Effect::Schedule { key, due_at, round: 0, .. } if key == "hrat-1#objection#1" => Some(*due_at),
+    let timer = fx.iter().find_map(|e| match e {
+        Effect::Schedule { timer, due_at } if *timer == Timer::objection(HCASE, 1) => Some((timer.clone(), *due_at)),
         _ => None,
     });
     // announced Tue 2 Jun 2026 → two weeks → Tue 16 Jun 2026, 24:00
-    assert_eq!(due, Some(t("2026-06-17T00:00:00+02:00")));
-    // the shell today fires every timer as DeadlineExpired { case, round }: round 0 is the objection timer
-    let fx = run(&mut b, Command::DeadlineExpired { case: HCASE.into(), round: 0 }, "2026-06-17T00:00:05+02:00");
+    let (timer, due_at) = timer.expect("objection timer");
+    assert_eq!(due_at, t("2026-06-17T00:00:00+02:00"));
+    // the shell applies the command the timer stands for
+    let fx = run(&mut b, timer.command(), "2026-06-17T00:00:05+02:00");
     assert_eq!(kinds(&fx), ["publish:objection_period.ended"]);
     assert_eq!(event(&fx, "objection_period.ended")["kind"], "successor");
 }
 
 #[test]
-fn objection_timer_keys_dispatch_to_their_command() {
-    assert!(matches!(
-        timer_command("rat-1#objection#2", "rat-1", 0),
-        Command::ObjectionPeriodEnded { case, n: 2 } if case == "rat-1"
-    ));
-    assert!(matches!(
-        timer_command(&timer_key("rat-1", 3), "rat-1", 3),
-        Command::DeadlineExpired { case, round: 3 } if case == "rat-1"
-    ));
-    // a case id that itself contains '#objection#' is not confused
-    assert!(matches!(timer_command("a#objection#1#2", "a#objection#1", 2), Command::DeadlineExpired { round: 2, .. }));
+fn timers_carry_their_kind_and_rebuild_from_what_the_store_keeps() {
+    let objection = Timer::objection("rat-1", 2);
+    assert!(matches!(objection.command(), Command::ObjectionPeriodEnded { case, n: 2 } if case == "rat-1"));
+    let deadline = Timer::deadline("rat-1", 3);
+    assert!(matches!(deadline.command(), Command::DeadlineExpired { case, round: 3 } if case == "rat-1"));
+    // the store keeps key, kind, case and number; the timer is rebuilt from them, never from the key
+    for t in [objection, deadline, Timer::deadline("a#objection#1", 2)] {
+        assert_eq!(Timer::from_parts(t.kind(), t.case(), t.number()), Some(t.clone()));
+    }
+    assert_eq!(Timer::deadline("a#objection#1", 2).key(), "a#objection#1#2");
+    assert_eq!(Timer::from_parts("reminder", "rat-1", 1), None);
 }
 
 #[test]
@@ -724,7 +723,7 @@ fn he_34_abs_4_annulled_determination_reports_no_objection_period() {
         anns.iter().map(|a| (a.n, a.kind.as_str(), a.objection.is_some())).collect::<Vec<_>>(),
         [(1, "successor", true), (2, "review", false), (3, "successor", true)]
     );
-    let fx = run(&mut b, Command::DeadlineExpired { case: HCASE.into(), round: 0 }, "2026-08-30T00:00:00+02:00");
+    let fx = run(&mut b, Timer::objection(HCASE, 3).command(), "2026-08-30T00:00:00+02:00");
     assert_eq!(
         events(&fx, "objection_period.ended").iter().map(|e| e["announcement"].clone()).collect::<Vec<_>>(),
         [json!(3)]

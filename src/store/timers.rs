@@ -5,10 +5,10 @@ use super::*;
 /// A due timer.
 #[derive(Debug, Clone)]
 pub struct DueTimer {
+    /// The stored key ([`case::Timer::key`]), which the firing marks.
     pub key: String,
     pub body_id: String,
-    pub case_id: String,
-    pub round: i32,
+    pub timer: case::Timer,
     pub due_at: DateTime<Utc>,
 }
 
@@ -23,18 +23,18 @@ impl Store {
         let claim = "UPDATE timers SET leased_until = $2 WHERE key IN (
                 SELECT key FROM timers WHERE fired_at IS NULL AND due_at <= $1 AND (leased_until IS NULL OR leased_until < $1)
                 ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-             RETURNING key, body_id, case_id, round, due_at";
+             RETURNING key, body_id, case_id, kind, round, due_at";
         self.claim(claim, limit, now, lease)
             .await?
             .into_iter()
             .map(|r| {
-                Ok(DueTimer {
-                    key: r.try_get("key")?,
-                    body_id: r.try_get("body_id")?,
-                    case_id: r.try_get("case_id")?,
-                    round: r.try_get("round")?,
-                    due_at: r.try_get("due_at")?,
-                })
+                let (key, kind, case, round): (String, String, String, i32) =
+                    (r.try_get("key")?, r.try_get("kind")?, r.try_get("case_id")?, r.try_get("round")?);
+                let timer =
+                    u32::try_from(round).ok().and_then(|n| case::Timer::from_parts(&kind, &case, n)).ok_or_else(
+                        || StoreError::Corrupt(case.clone(), format!("timer {key}: kind {kind:?}, round {round}")),
+                    )?;
+                Ok(DueTimer { key, body_id: r.try_get("body_id")?, timer, due_at: r.try_get("due_at")? })
             })
             .collect()
     }

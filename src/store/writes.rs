@@ -99,6 +99,9 @@ pub(super) struct TimerRow {
     key: String,
     body: String,
     case: String,
+    /// [`case::Timer::kind`]
+    kind: &'static str,
+    /// [`case::Timer::number`]: the round of a deadline, the announcement of an objection period
     round: i32,
     due_at: DateTime<Utc>,
 }
@@ -212,13 +215,16 @@ impl Writes {
                     c.text_body.push(rendered.text);
                     c.html_body.push(rendered.html);
                 }
-                Effect::Schedule { key, due_at, case, round } => {
-                    let audit = json!({"key": key, "due_at": due_at, "case": case, "round": round});
+                Effect::Schedule { timer, due_at } => {
+                    let key = timer.key();
+                    let audit = json!({"key": key, "due_at": due_at, "case": timer.case(), "kind": timer.kind(), "round": timer.number()});
                     let entry = Entry { kind: "effect", ty: "timer.scheduled", id: None, payload: audit.to_string() };
                     self.audit.push(body_id, seq, now, entry);
-                    self.timers.push(TimerRow { key, body: body_id.to_owned(), case, round: round as i32, due_at });
+                    let (case, kind, round) = (timer.case().to_owned(), timer.kind(), timer.number() as i32);
+                    self.timers.push(TimerRow { key, body: body_id.to_owned(), case, kind, round, due_at });
                 }
-                Effect::Cancel { key } => {
+                Effect::Cancel { timer } => {
+                    let key = timer.key();
                     let pending = self.timers.iter().any(|t| t.key == key);
                     if fired == Some(key.as_str()) && !pending {
                         // the timer firing now: marked fired in this transaction, nothing to cancel
@@ -256,13 +262,14 @@ impl Writes {
         let rows: Vec<&TimerRow> =
             rows.iter().enumerate().filter(|(i, t)| last[t.key.as_str()] == *i).map(|(_, t)| t).collect();
         sqlx::query(
-            "INSERT INTO timers (key, body_id, case_id, round, due_at)
-             SELECT * FROM UNNEST($1::text[], $2::text[], $3::text[], $4::int[], $5::timestamptz[])
+            "INSERT INTO timers (key, body_id, case_id, kind, round, due_at)
+             SELECT * FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::timestamptz[])
              ON CONFLICT (key) DO UPDATE SET due_at = EXCLUDED.due_at, leased_until = NULL, fired_at = NULL",
         )
         .bind(rows.iter().map(|t| t.key.as_str()).collect::<Vec<_>>())
         .bind(rows.iter().map(|t| t.body.as_str()).collect::<Vec<_>>())
         .bind(rows.iter().map(|t| t.case.as_str()).collect::<Vec<_>>())
+        .bind(rows.iter().map(|t| t.kind).collect::<Vec<_>>())
         .bind(rows.iter().map(|t| t.round).collect::<Vec<_>>())
         .bind(rows.iter().map(|t| t.due_at).collect::<Vec<_>>())
         .execute(&mut **tx)

@@ -1,6 +1,7 @@
 //! The timer loop: fires due deadlines (claimed with a lease), one council's in order, councils concurrently.
 
 use super::*;
+use crate::procedure::Timer;
 
 /// Due timers claimed per round of the timer loop.
 pub(super) const TIMER_CLAIM: i64 = 1000;
@@ -96,17 +97,16 @@ pub(super) async fn fire_timers(shared: &Arc<Shared>, timers: Vec<crate::store::
         .map(|t| Item {
             cause: Cause {
                 key: format!("timer:{}:{}", t.key, t.due_at.timestamp()),
-                ty: if t.key.contains("#objection#") {
-                    "objection_period.ended".into()
-                } else {
-                    "deadline.expired".into()
+                ty: match t.timer {
+                    Timer::Deadline { .. } => "deadline.expired".into(),
+                    Timer::Objection { .. } => "objection_period.ended".into(),
                 },
-                payload: serde_json::json!({"key": t.key, "case": t.case_id, "round": t.round, "due_at": t.due_at}),
+                payload: serde_json::json!({"key": t.key, "case": t.timer.case(), "kind": t.timer.kind(), "round": t.timer.number(), "due_at": t.due_at}),
                 ..Cause::default()
             },
             body_id: t.body_id.clone(),
             work: Work::Internal(
-                crate::procedure::timer_command(&t.key, &t.case_id, t.round as u32),
+                t.timer.command(),
                 Step::TimerFired { key: t.key.clone(), due_at: t.due_at },
             ),
         })
@@ -115,12 +115,12 @@ pub(super) async fn fire_timers(shared: &Arc<Shared>, timers: Vec<crate::store::
     let mut fired = 0;
     for (t, result) in timers.iter().zip(results) {
         match result {
-            Applied::Rejected(e) => tracing::error!(case = %t.case_id, error = %e, "deadline not applicable"),
+            Applied::Rejected(e) => tracing::error!(case = %t.timer.case(), error = %e, "deadline not applicable"),
             _ => {
                 fired += 1;
                 let lag = (shared.clock.now() - t.due_at).num_milliseconds() as f64 / 1000.0;
                 shared.metrics.observe("nachfolge_timer_lag_seconds", &[], lag.max(0.0));
-                tracing::info!(case = %t.case_id, round = t.round, "deadline fired");
+                tracing::info!(case = %t.timer.case(), kind = t.timer.kind(), number = t.timer.number(), "timer fired");
             }
         }
     }

@@ -210,10 +210,8 @@ impl Machine<'_> {
         }));
         if let Some(p) = &objection {
             self.effects.push(Effect::Schedule {
-                key: objection_timer_key(case_id, n),
+                timer: Timer::objection(case_id, n),
                 due_at: p.ends_at + self.settings.deadline_grace,
-                case: case_id.to_owned(),
-                round: 0,
             });
         }
         let record = AnnouncementRecord {
@@ -229,15 +227,15 @@ impl Machine<'_> {
         }
     }
 
-    /// Report every objection period of the case that has ended (`n`: only that announcement's).
-    pub(super) fn objection_ended(&mut self, case_id: &str, n: Option<u32>) -> Result<(), Rejection> {
+    /// Report the end of the objection period of the case's `n`th announcement (once; not before it ended).
+    pub(super) fn objection_ended(&mut self, case_id: &str, n: u32) -> Result<(), Rejection> {
         let now = self.now;
         let due: Vec<AnnouncementRecord> = self
             .case(case_id)?
             .history
             .announcements
             .iter()
-            .filter(|a| !a.ended && !a.superseded && n.is_none_or(|n| a.n == n))
+            .filter(|a| !a.ended && !a.superseded && a.n == n)
             .filter(|a| a.objection.as_ref().is_some_and(|p| now >= p.ends_at))
             .cloned()
             .collect();
@@ -273,7 +271,7 @@ impl Machine<'_> {
             }
         }
         for n in cancel {
-            self.effects.push(Effect::Cancel { key: objection_timer_key(case_id, n) });
+            self.effects.push(Effect::Cancel { timer: Timer::objection(case_id, n) });
         }
         Ok(())
     }

@@ -129,7 +129,7 @@ impl Machine<'_> {
         let c = self.case_mut(case_id)?;
         c.refused.push(candidate.to_owned());
         let round = c.round;
-        self.effects.push(Effect::Cancel { key: timer_key(case_id, round) });
+        self.effects.push(Effect::Cancel { timer: Timer::deadline(case_id, round) });
         self.determine(case_id, None)
     }
 
@@ -148,7 +148,7 @@ impl Machine<'_> {
             _ => vec![],
         };
         self.seat(&successor, since);
-        self.effects.push(Effect::Cancel { key: timer_key(case_id, case.round) });
+        self.effects.push(Effect::Cancel { timer: Timer::deadline(case_id, case.round) });
         self.case_mut(case_id)?.state = CaseState::Filled { successor: successor.clone(), since, basis };
         let m = self.membership(case_id, &successor, MembershipChange::Joined, basis, since, true, None);
         self.emit(&m)?;
@@ -190,7 +190,7 @@ impl Machine<'_> {
             Acceptance::WithDetermination => {
                 // full rights from the proof
                 let round = self.case(&b.case)?.round;
-                self.effects.push(Effect::Cancel { key: timer_key(&b.case, round) });
+                self.effects.push(Effect::Cancel { timer: Timer::deadline(&b.case, round) });
                 let m = self.membership(
                     &b.case,
                     &b.candidate,

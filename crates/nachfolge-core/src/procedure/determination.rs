@@ -21,7 +21,7 @@ impl Machine<'_> {
             })
             .collect();
         for (case_id, round, o) in superseded {
-            self.effects.push(Effect::Cancel { key: timer_key(&case_id, round) });
+            self.effects.push(Effect::Cancel { timer: Timer::deadline(&case_id, round) });
             let since = o.member_since.unwrap_or(o.determined_at);
             self.case_mut(&case_id)?.state =
                 CaseState::Filled { successor: o.successor, since, basis: MembershipBasis::Determination };

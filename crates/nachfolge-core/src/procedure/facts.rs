@@ -32,7 +32,7 @@ impl Machine<'_> {
                 .collect();
             for case in pending {
                 let round = self.case(&case)?.round;
-                self.effects.push(Effect::Cancel { key: timer_key(&case, round) });
+                self.effects.push(Effect::Cancel { timer: Timer::deadline(&case, round) });
                 self.determine(&case, None)?;
             }
         }

@@ -67,13 +67,12 @@ pub enum Command {
         round: u32,
         reason: String,
     },
-    /// A deadline timer fired. `round: 0` is a timer that is no round's deadline: an objection period
-    /// (key `{case}#objection#{n}`); it reports every objection period of the case that has ended.
+    /// The period of round `round` ended ([`Timer::Deadline`]).
     DeadlineExpired {
         case: String,
         round: u32,
     },
-    /// The objection period of the case's `n`th announcement ended (timer key `{case}#objection#{n}`).
+    /// The objection period of the case's `n`th announcement ended ([`Timer::Objection`]).
     ObjectionPeriodEnded {
         case: String,
         n: u32,
@@ -108,11 +107,10 @@ pub enum Effect {
     Mail(MailRequest),
     /// Render the announcement text and publish `announcement.issued`.
     Announce(Announcement),
-    /// (Re)schedule a durable timer; fires `Command::DeadlineExpired { case, round }`, or, for a key made by
-    /// [`objection_timer_key`] (`round` 0), `Command::ObjectionPeriodEnded` (see [`timer_command`]).
-    Schedule { key: String, due_at: DateTime<Utc>, case: String, round: u32 },
+    /// (Re)schedule a durable timer; when it is due the shell applies [`Timer::command`].
+    Schedule { timer: Timer, due_at: DateTime<Utc> },
     /// Cancel a timer.
-    Cancel { key: String },
+    Cancel { timer: Timer },
 }
 
 /// An e-mail to render and send.
@@ -143,24 +141,63 @@ pub struct Announcement {
     pub context: Value,
 }
 
-/// The timer key of a case round's deadline.
-pub fn timer_key(case: &str, round: u32) -> String {
-    format!("{case}#{round}")
+/// A durable timer the procedure asks for. The shell stores it by [`Timer::key`] with its [`Timer::kind`]
+/// and [`Timer::number`], and rebuilds it with [`Timer::from_parts`]: it never builds or parses a key.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Timer {
+    /// The end of round `round`'s period: the NRW acceptance week, a barred successor's proof week.
+    Deadline { case: String, round: u32 },
+    /// The end of the objection period of the case's `n`th announcement.
+    Objection { case: String, n: u32 },
 }
 
-/// The timer key of the objection period of a case's `n`th announcement.
-pub fn objection_timer_key(case: &str, n: u32) -> String {
-    format!("{case}#objection#{n}")
-}
-
-/// The command a fired timer stands for, from its stored key, case and round: a key ending in
-/// `#objection#{n}` is an objection period, anything else a round's deadline.
-pub fn timer_command(key: &str, case: &str, round: u32) -> Command {
-    let objection =
-        key.strip_prefix(case).and_then(|rest| rest.strip_prefix("#objection#")).and_then(|n| n.parse::<u32>().ok());
-    match objection {
-        Some(n) => Command::ObjectionPeriodEnded { case: case.to_owned(), n },
-        None => Command::DeadlineExpired { case: case.to_owned(), round },
+impl Timer {
+    pub fn deadline(case: &str, round: u32) -> Timer {
+        Timer::Deadline { case: case.to_owned(), round }
+    }
+    pub fn objection(case: &str, n: u32) -> Timer {
+        Timer::Objection { case: case.to_owned(), n }
+    }
+    /// Unique per timer: `{case}#{round}`, `{case}#objection#{n}`. Scheduling a key again moves the timer.
+    pub fn key(&self) -> String {
+        match self {
+            Timer::Deadline { case, round } => format!("{case}#{round}"),
+            Timer::Objection { case, n } => format!("{case}#objection#{n}"),
+        }
+    }
+    pub fn case(&self) -> &str {
+        match self {
+            Timer::Deadline { case, .. } | Timer::Objection { case, .. } => case,
+        }
+    }
+    /// `deadline` or `objection`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Timer::Deadline { .. } => "deadline",
+            Timer::Objection { .. } => "objection",
+        }
+    }
+    /// The round of a deadline, the announcement of an objection period.
+    pub fn number(&self) -> u32 {
+        match self {
+            Timer::Deadline { round, .. } => *round,
+            Timer::Objection { n, .. } => *n,
+        }
+    }
+    /// The timer a stored kind, case and number stand for; `None` for an unknown kind.
+    pub fn from_parts(kind: &str, case: &str, number: u32) -> Option<Timer> {
+        match kind {
+            "deadline" => Some(Timer::deadline(case, number)),
+            "objection" => Some(Timer::objection(case, number)),
+            _ => None,
+        }
+    }
+    /// The command the procedure applies when the timer is due.
+    pub fn command(&self) -> Command {
+        match self.clone() {
+            Timer::Deadline { case, round } => Command::DeadlineExpired { case, round },
+            Timer::Objection { case, n } => Command::ObjectionPeriodEnded { case, n },
+        }
     }
 }
 
@@ -220,9 +257,8 @@ pub fn handle(
             m.notified(&case, round, message_id, sent_at)?
         }
         Command::NotificationFailed { case, round, reason } => m.notification_failed(&case, round, reason)?,
-        Command::DeadlineExpired { case, round: 0 } => m.objection_ended(&case, None)?,
         Command::DeadlineExpired { case, round } => m.deadline_expired(&case, round)?,
-        Command::ObjectionPeriodEnded { case, n } => m.objection_ended(&case, Some(n))?,
+        Command::ObjectionPeriodEnded { case, n } => m.objection_ended(&case, n)?,
     }
     Ok(m.effects)
 }

@@ -108,7 +108,7 @@ impl Machine<'_> {
         // annulled or amended: the change takes effect now, dated at the decision; nothing earlier is rolled
         // back (Hessen § 34 Abs. 6 KWG)
         self.supersede_objections(&r.case)?;
-        self.effects.push(Effect::Cancel { key: timer_key(&r.case, case.round) });
+        self.effects.push(Effect::Cancel { timer: Timer::deadline(&r.case, case.round) });
         if holder_member {
             if let Some(h) = &holder {
                 self.end_by_review(&r.case, h, at)?;

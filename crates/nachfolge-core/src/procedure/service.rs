@@ -133,9 +133,9 @@ impl Machine<'_> {
             ends_at: berlin(deadline.ends_at),
             trail: deadline.trail.clone(),
         };
-        let key = timer_key(case_id, round);
+        let timer = Timer::deadline(case_id, round);
         let due_at = deadline.ends_at + self.settings.deadline_grace;
-        self.effects.push(Effect::Schedule { key, due_at, case: case_id.to_owned(), round });
+        self.effects.push(Effect::Schedule { timer, due_at });
         if let Some(o) = self.offer_mut(case_id) {
             o.deadline = Some(deadline);
         }
