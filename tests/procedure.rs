@@ -133,10 +133,23 @@ fn sent(case: &str, round: u32, at: &str) -> Command {
     }
 }
 
-fn served(body: &str, case: &str, method: ServiceMethod, on: &str) -> Command {
+fn served(body: &str, case: &str, candidate: &str, method: ServiceMethod, on: &str) -> Command {
+    served_round(body, case, candidate, None, method, on)
+}
+
+fn served_round(
+    body: &str,
+    case: &str,
+    candidate: &str,
+    round: Option<u32>,
+    method: ServiceMethod,
+    on: &str,
+) -> Command {
     Command::Inbound(Inbound::NotificationServed(NotificationServed {
         body: body.into(),
         case: case.into(),
+        candidate: candidate.into(),
+        round,
         method,
         on: d(on),
     }))
@@ -290,7 +303,7 @@ fn nrw_notified() -> Council {
 /// NRW: served Tue 3 Jun 2025 → the week ends Tue 10 Jun 2025 24:00 (= 2025-06-10T22:00Z).
 fn nrw_served() -> Council {
     let mut b = nrw_notified();
-    run(&mut b, served("rat", CASE, ServiceMethod::Certificate, "2025-06-03"), "2025-06-04T09:00:00+02:00");
+    run(&mut b, served("rat", CASE, "L1-03", ServiceMethod::Certificate, "2025-06-03"), "2025-06-04T09:00:00+02:00");
     b
 }
 const ENDS: &str = "2025-06-11T00:00:00+02:00";
@@ -402,7 +415,11 @@ fn nrw_45_abs_6_satz_2_email_fiction_starts_period_when_sent() {
 #[test]
 fn nrw_45_abs_6_satz_2_service_starts_one_week_period() {
     let mut b = nrw_notified();
-    let fx = run(&mut b, served("rat", CASE, ServiceMethod::Certificate, "2025-06-03"), "2025-06-04T09:00:00+02:00");
+    let fx = run(
+        &mut b,
+        served("rat", CASE, "L1-03", ServiceMethod::Certificate, "2025-06-03"),
+        "2025-06-04T09:00:00+02:00",
+    );
     assert_eq!(kinds(&fx), ["schedule:rat-1#1", "publish:deadline.set"]);
     let ds = event(&fx, "deadline.set");
     assert_eq!((ds["served_on"].as_str(), ds["last_day"].as_str()), (Some("2025-06-03"), Some("2025-06-10")));
@@ -421,7 +438,7 @@ fn lzg_nrw_4_abs_2_explicit_service_overrides_email_fiction_and_registered_lette
     // registered letter posted Fri 6 Jun 2025 → served Tue 10 Jun → ends Tue 17 Jun 2025 24:00; moves the timer
     let fx = run_with(
         &mut b,
-        served("rat", CASE, ServiceMethod::RegisteredLetterPosted, "2025-06-06"),
+        served("rat", CASE, "L1-03", ServiceMethod::RegisteredLetterPosted, "2025-06-06"),
         "2025-06-06T15:00:00+02:00",
         &settings,
     );
@@ -440,8 +457,11 @@ fn vwvfg_nrw_31_abs_3_satz_1_period_ending_on_fronleichnam_ends_next_working_day
     let mut b = nrw_open();
     run(&mut b, sent(CASE, 1, SENT), SENT);
     // served Thu 12 Jun 2025 → the week ends Thu 19 Jun, Fronleichnam → Fri 20 Jun 2025 24:00
-    let fx =
-        run(&mut b, served("rat", CASE, ServiceMethod::Acknowledgement, "2025-06-12"), "2025-06-12T18:00:00+02:00");
+    let fx = run(
+        &mut b,
+        served("rat", CASE, "L1-03", ServiceMethod::Acknowledgement, "2025-06-12"),
+        "2025-06-12T18:00:00+02:00",
+    );
     let ds = event(&fx, "deadline.set");
     assert_eq!((ds["served_on"].as_str(), ds["last_day"].as_str()), (Some("2025-06-12"), Some("2025-06-20")));
     same_instant(&ds["ends_at"], "2025-06-21T00:00:00+02:00");
@@ -468,7 +488,7 @@ fn vwvfg_nrw_31_abs_3_satz_2_fixed_end_date_is_not_extended() {
     run_with(&mut b, sent(CASE, 1, SENT), SENT, &settings);
     let fx = run_with(
         &mut b,
-        served("rat", CASE, ServiceMethod::Acknowledgement, "2025-06-12"),
+        served("rat", CASE, "L1-03", ServiceMethod::Acknowledgement, "2025-06-12"),
         "2025-06-12T18:00:00+02:00",
         &settings,
     );
@@ -707,7 +727,11 @@ fn nrw_45_abs_6_satz_3_acceptance_before_service_date_known_is_valid() {
     same_instant(&event(&fx, "membership.changed")["effective_at"], at);
     assert!(matches!(state(&b, CASE), CaseState::Filled { basis: MembershipBasis::Acceptance, .. }));
     // [decision] the service certificate that arrives afterwards is taken without effect, not dead-lettered
-    let fx = run(&mut b, served("rat", CASE, ServiceMethod::Certificate, "2025-06-03"), "2025-06-04T09:00:00+02:00");
+    let fx = run(
+        &mut b,
+        served("rat", CASE, "L1-03", ServiceMethod::Certificate, "2025-06-03"),
+        "2025-06-04T09:00:00+02:00",
+    );
     assert!(fx.is_empty(), "{:?}", kinds(&fx));
     assert!(matches!(state(&b, CASE), CaseState::Filled { .. }));
 }
@@ -763,7 +787,7 @@ fn nrw_45_abs_6_satz_4_deemed_acceptance_not_before_departure_of_predecessor() {
     let departure = "2025-07-01T00:00:00+02:00";
     run(&mut b, vacancy("rat", "L1-02", DepartureReason::Resigned, departure), OPENED);
     run(&mut b, sent(CASE, 1, SENT), SENT);
-    run(&mut b, served("rat", CASE, ServiceMethod::Certificate, "2025-06-03"), "2025-06-04T09:00:00+02:00");
+    run(&mut b, served("rat", CASE, "L1-03", ServiceMethod::Certificate, "2025-06-03"), "2025-06-04T09:00:00+02:00");
     let fx = run(&mut b, expired(CASE, 1), ENDS);
     same_instant(&event(&fx, "membership.changed")["effective_at"], departure);
 }
@@ -779,7 +803,7 @@ fn nrw_barred() -> Council {
     assert!(det["trail"].as_array().expect("trail").iter().any(|s| s["reason"] == "barred_must_prove_end"));
     assert!(mail(&fx).context["successor"]["barred"].as_bool().expect("barred flag"));
     run(&mut b, sent(CASE, 1, SENT), SENT);
-    run(&mut b, served("rat", CASE, ServiceMethod::Certificate, "2025-06-03"), "2025-06-04T09:00:00+02:00");
+    run(&mut b, served("rat", CASE, "L1-03", ServiceMethod::Certificate, "2025-06-03"), "2025-06-04T09:00:00+02:00");
     assert!(offer(&b, CASE).barred);
     b
 }
@@ -939,15 +963,94 @@ fn nrw_45_abs_2_satz_1_pending_successor_of_first_vacancy_not_offered_second() {
 }
 
 #[test]
+fn nrw_45_abs_6_satz_2_4_late_certificate_for_refusing_round_1_candidate_never_starts_round_2_week() {
+    let mut b = nrw_notified();
+    run(
+        &mut b,
+        declare("rat", CASE, "L1-03", DeclarationKind::Refuse, "2025-06-03T10:00:00+02:00"),
+        "2025-06-03T10:00:00+02:00",
+    );
+    run(&mut b, sent(CASE, 2, "2025-06-03T11:00:00+02:00"), "2025-06-03T11:00:00+02:00");
+    assert_eq!(offer(&b, CASE).successor, "L1-04");
+    // the PZU certificate of round 1 (served on L1-03) arrives late: recorded and answered, never applied
+    let fx = run(
+        &mut b,
+        served("rat", CASE, "L1-03", ServiceMethod::Certificate, "2025-06-04"),
+        "2025-06-05T09:00:00+02:00",
+    );
+    assert_eq!(kinds(&fx), ["publish:service.rejected"]);
+    let r = event(&fx, "service.rejected");
+    assert_eq!(
+        (r["case"].as_str(), r["candidate"].as_str(), r["round"].as_u64(), r["reason"].as_str()),
+        (Some(CASE), Some("L1-03"), Some(2), Some("not_pending_successor"))
+    );
+    assert!(offer(&b, CASE).deadline.is_none(), "the round-2 week has not started");
+    // the same with the round named: a round mismatch, even for the current successor
+    let fx = run(
+        &mut b,
+        served_round("rat", CASE, "L1-04", Some(1), ServiceMethod::Certificate, "2025-06-04"),
+        "2025-06-05T09:00:00+02:00",
+    );
+    assert_eq!(kinds(&fx), ["publish:service.rejected"]);
+    let r = event(&fx, "service.rejected");
+    assert_eq!((r["round"].as_u64(), r["reason"].as_str()), (Some(1), Some("round_mismatch")));
+    assert!(offer(&b, CASE).deadline.is_none());
+    // the round-2 certificate for L1-04 starts his week
+    let fx = run(
+        &mut b,
+        served_round("rat", CASE, "L1-04", Some(2), ServiceMethod::Certificate, "2025-06-04"),
+        "2025-06-05T09:00:00+02:00",
+    );
+    assert_eq!(kinds(&fx), ["schedule:rat-1#2", "publish:deadline.set"]);
+    assert_eq!(event(&fx, "deadline.set")["candidate"], "L1-04");
+    // every certificate is in the case history
+    let h = &b.cases[CASE].history.services;
+    assert_eq!(h.len(), 3);
+    assert_eq!(
+        h.iter().map(|r| (r.candidate.as_str(), r.round, r.rejected)).collect::<Vec<_>>(),
+        [
+            ("L1-03", 2, Some(ServiceRejection::NotPendingSuccessor)),
+            ("L1-04", 1, Some(ServiceRejection::RoundMismatch)),
+            ("L1-04", 2, None)
+        ]
+    );
+}
+
+#[test]
+fn nrw_45_abs_6_satz_2_certificate_in_a_closed_or_vacant_case_is_recorded_not_dead_lettered() {
+    // the seat was left vacant: a certificate for the last refusing candidate is a normal part of the file
+    let mut b = nrw();
+    run(&mut b, vacancy("rat", "E1-01", DepartureReason::Died, OPENED), OPENED);
+    let fx = run(
+        &mut b,
+        served("rat", CASE, "L1-03", ServiceMethod::Certificate, "2025-06-03"),
+        "2025-06-04T09:00:00+02:00",
+    );
+    assert_eq!(kinds(&fx), ["publish:service.rejected"]);
+    assert_eq!(event(&fx, "service.rejected")["reason"], "not_pending_successor");
+    assert_eq!(b.cases[CASE].history.services.len(), 1);
+    // an unknown candidate is an unknown reference (retried, then rejected)
+    let err =
+        refuse(&b, served("rat", CASE, "X-9", ServiceMethod::Certificate, "2025-06-03"), "2025-06-04T09:00:00+02:00");
+    assert!(matches!(err, Rejection::Unknown(_)), "{err:?}");
+}
+
+#[test]
 fn contract_notification_served_date_in_future_or_before_notification_is_invalid() {
     let b = nrw_notified();
-    let err = refuse(&b, served("rat", CASE, ServiceMethod::Certificate, "2025-06-05"), "2025-06-04T09:00:00+02:00");
+    let err =
+        refuse(&b, served("rat", CASE, "L1-03", ServiceMethod::Certificate, "2025-06-05"), "2025-06-04T09:00:00+02:00");
     assert!(matches!(&err, Rejection::Invalid(m) if m.contains("future")), "{err:?}");
-    let err = refuse(&b, served("rat", CASE, ServiceMethod::Certificate, "2025-06-01"), "2025-06-04T09:00:00+02:00");
+    let err =
+        refuse(&b, served("rat", CASE, "L1-03", ServiceMethod::Certificate, "2025-06-01"), "2025-06-04T09:00:00+02:00");
     assert!(matches!(&err, Rejection::Invalid(m) if m.contains("before the notification")), "{err:?}");
     // the day of sending itself is fine: served Mon 2 Jun → Mon 9 Jun is Pfingstmontag → Tue 10 Jun
     let mut b = b;
-    let fx = run(&mut b, served("rat", CASE, ServiceMethod::Certificate, "2025-06-02"), "2025-06-04T09:00:00+02:00");
+    let fx = run(
+        &mut b,
+        served("rat", CASE, "L1-03", ServiceMethod::Certificate, "2025-06-02"),
+        "2025-06-04T09:00:00+02:00",
+    );
     assert_eq!(event(&fx, "deadline.set")["last_day"], "2025-06-10");
 }
 
@@ -973,7 +1076,7 @@ fn nrw_45_abs_6_satz_2_failed_notification_waits_for_service() {
     // the officer serves by post
     let fx = run(
         &mut b,
-        served("rat", CASE, ServiceMethod::RegisteredLetterPosted, "2025-06-06"),
+        served("rat", CASE, "L1-03", ServiceMethod::RegisteredLetterPosted, "2025-06-06"),
         "2025-06-06T15:00:00+02:00",
     );
     assert_eq!(kinds(&fx), ["schedule:rat-1#1", "publish:deadline.set"]);
@@ -1117,7 +1220,11 @@ fn he_34_abs_3_satz_2_23_membership_acquired_with_determination() {
         run_with(&mut b, sent(HCASE, 1, SENT), SENT, &Settings { email_fiction_days: Some(3), ..Default::default() });
     assert_eq!(kinds(&fx), ["publish:successor.notified"]);
     // [decision] a service report for a successor without a bar is taken without effect
-    let fx = run(&mut b, served("hrat", HCASE, ServiceMethod::Certificate, "2025-06-03"), "2025-06-04T09:00:00+02:00");
+    let fx = run(
+        &mut b,
+        served("hrat", HCASE, "A-04", ServiceMethod::Certificate, "2025-06-03"),
+        "2025-06-04T09:00:00+02:00",
+    );
     assert!(fx.is_empty(), "{:?}", kinds(&fx));
 }
 
@@ -1176,7 +1283,11 @@ fn he_barred() -> Council {
     assert!(b.candidate("A-04").expect("c").seat.is_some());
     assert!(b.has_open_case());
     run(&mut b, sent(HCASE, 1, SENT), SENT);
-    let fx = run(&mut b, served("hrat", HCASE, ServiceMethod::Certificate, "2025-06-03"), "2025-06-04T09:00:00+02:00");
+    let fx = run(
+        &mut b,
+        served("hrat", HCASE, "A-04", ServiceMethod::Certificate, "2025-06-03"),
+        "2025-06-04T09:00:00+02:00",
+    );
     assert_eq!(kinds(&fx), ["schedule:hrat-1#1", "publish:deadline.set"]);
     let ds = event(&fx, "deadline.set");
     assert_eq!((ds["candidate"].as_str(), ds["last_day"].as_str()), (Some("A-04"), Some("2025-06-10")));
@@ -1354,6 +1465,124 @@ fn he_34_abs_1a_majority_tie_requests_lot_and_records_winner() {
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// The returning officer determines (§ 45 Abs. 6 Satz 1 KWahlG NRW, § 34 Abs. 3 Satz 1 KWG; § 35a VwVfG)
+
+fn confirm(body: &str, case: &str, round: u32, at: &str) -> Command {
+    Command::Inbound(Inbound::DeterminationConfirmed(DeterminationConfirmed {
+        body: body.into(),
+        case: case.into(),
+        round,
+        confirmed_by: "Wahlleiterin Muster".into(),
+        confirmed_at: tz(at),
+    }))
+}
+
+fn confirming(mut snapshot: Value) -> Council {
+    snapshot["body"]["determination"] = json!("confirm");
+    body_from(snapshot)
+}
+
+#[test]
+fn nrw_45_abs_6_satz_1_confirm_mode_the_wahlleiter_determines_on_the_proposal() {
+    let mut b = confirming(nrw_snapshot());
+    let fx = run(&mut b, vacancy("rat", "L1-02", DepartureReason::Resigned, OPENED), OPENED);
+    // the proposal: no determination, no mail, no period
+    assert_eq!(kinds(&fx), ["publish:membership.changed", "publish:succession.proposed"]);
+    let p = event(&fx, "succession.proposed");
+    assert_eq!((p["round"].as_u64(), p["successor"]["id"].as_str()), (Some(1), Some("L1-03")));
+    assert!(p.get("determined_at").is_none());
+    assert!(p["trail"].as_array().expect("trail").iter().any(|s| s["verdict"] == "chosen"));
+    assert!(matches!(state(&b, CASE), CaseState::Proposed(p) if p.successor == "L1-03"));
+    assert_eq!(b.cases[CASE].state_name(), "proposed");
+    assert!(b.has_open_case());
+    // he cannot declare before he is determined and notified
+    let fx = run(
+        &mut b,
+        declare("rat", CASE, "L1-03", DeclarationKind::Accept, "2025-06-02T11:00:00+02:00"),
+        "2025-06-02T11:00:00+02:00",
+    );
+    assert_eq!(event(&fx, "declaration.rejected")["reason"], "before_notification");
+    // the proposed successor is called for a second vacancy meanwhile: he is not offered twice
+    let fx = run(&mut b, vacancy("rat", "L1-01", DepartureReason::Died, OPENED), "2025-06-02T10:30:00+02:00");
+    assert_eq!(event(&fx, "succession.proposed")["successor"]["id"], "L1-04");
+
+    // the confirmation determines, dated when the Wahlleiterin confirmed
+    let at = "2025-06-03T09:00:00+02:00";
+    let fx = run(&mut b, confirm("rat", CASE, 1, at), "2025-06-03T09:05:00+02:00");
+    assert_eq!(kinds(&fx), ["publish:succession.determined", "mail:nrw_offer"]);
+    let det = event(&fx, "succession.determined");
+    assert_eq!((det["round"].as_u64(), det["successor"]["id"].as_str()), (Some(1), Some("L1-03")));
+    same_instant(&det["determined_at"], at);
+    assert_eq!(det["confirmed_by"], "Wahlleiterin Muster");
+    assert_eq!(offer(&b, CASE).determined_at, t(at));
+    // a second confirmation of the same round, or one for another round, is recorded and answered
+    let fx = run(&mut b, confirm("rat", CASE, 1, at), "2025-06-03T09:10:00+02:00");
+    assert_eq!(kinds(&fx), ["publish:confirmation.rejected"]);
+    assert_eq!(event(&fx, "confirmation.rejected")["reason"], "not_proposed");
+    // the acceptance procedure follows: a refusal makes the next round a proposal again
+    run(&mut b, sent(CASE, 1, "2025-06-03T09:10:00+02:00"), "2025-06-03T09:10:00+02:00");
+    let fx = run(
+        &mut b,
+        declare("rat", CASE, "L1-03", DeclarationKind::Refuse, "2025-06-04T10:00:00+02:00"),
+        "2025-06-04T10:00:00+02:00",
+    );
+    assert_eq!(kinds(&fx), ["publish:declaration.recorded", "cancel:rat-1#1", "publish:succession.proposed"]);
+    assert_eq!(event(&fx, "succession.proposed")["successor"]["id"], "L1-05");
+    // a confirmation of the stale round 1 is rejected like a stale declaration
+    let fx = run(&mut b, confirm("rat", CASE, 1, "2025-06-04T11:00:00+02:00"), "2025-06-04T11:00:00+02:00");
+    assert_eq!(kinds(&fx), ["publish:confirmation.rejected"]);
+    let r = event(&fx, "confirmation.rejected");
+    assert_eq!((r["round"].as_u64(), r["reason"].as_str()), (Some(1), Some("stale_round")));
+    assert!(matches!(state(&b, CASE), CaseState::Proposed(p) if p.successor == "L1-05"));
+}
+
+#[test]
+fn nrw_45_abs_6_satz_1_confirmation_in_the_future_before_the_proposal_or_unsigned_is_invalid() {
+    let mut b = confirming(nrw_snapshot());
+    run(&mut b, vacancy("rat", "L1-02", DepartureReason::Resigned, OPENED), OPENED);
+    let err = refuse(&b, confirm("rat", CASE, 1, "2025-06-04T09:00:00+02:00"), "2025-06-03T09:00:00+02:00");
+    assert!(matches!(&err, Rejection::Invalid(m) if m.contains("future")), "{err:?}");
+    let err = refuse(&b, confirm("rat", CASE, 1, "2025-06-02T09:00:00+02:00"), "2025-06-03T09:00:00+02:00");
+    assert!(matches!(&err, Rejection::Invalid(m) if m.contains("before the proposal")), "{err:?}");
+    let mut unsigned = confirm("rat", CASE, 1, "2025-06-03T09:00:00+02:00");
+    if let Command::Inbound(Inbound::DeterminationConfirmed(c)) = &mut unsigned {
+        c.confirmed_by = " ".into();
+    }
+    let err = refuse(&b, unsigned, "2025-06-03T09:00:00+02:00");
+    assert!(matches!(&err, Rejection::Invalid(m) if m.contains("confirmed_by")), "{err:?}");
+    let err = refuse(&b, confirm("rat", "rat-9", 1, "2025-06-03T09:00:00+02:00"), "2025-06-03T09:00:00+02:00");
+    assert!(matches!(err, Rejection::Unknown(_)), "{err:?}");
+    // automatic bodies have no proposal to confirm
+    let mut b = nrw_open();
+    let fx = run(&mut b, confirm("rat", CASE, 1, "2025-06-03T09:00:00+02:00"), "2025-06-03T09:00:00+02:00");
+    assert_eq!(event(&fx, "confirmation.rejected")["reason"], "not_proposed");
+}
+
+#[test]
+fn he_34_abs_3_satz_1_confirm_mode_membership_begins_with_the_confirmed_determination() {
+    let mut b = confirming(he_snapshot("proportional"));
+    let fx = run(&mut b, vacancy("hrat", "A-02", DepartureReason::Resigned, HOPENED), HOPENED);
+    assert_eq!(kinds(&fx), ["publish:membership.changed", "publish:succession.proposed"]);
+    assert!(b.candidate("A-04").expect("c").seat.is_none(), "no membership with a proposal");
+    let at = "2025-06-04T08:00:00+02:00";
+    let fx = run(&mut b, confirm("hrat", HCASE, 1, at), "2025-06-04T08:30:00+02:00");
+    assert_eq!(
+        kinds(&fx),
+        [
+            "publish:succession.determined",
+            "publish:membership.changed",
+            "mail:he_determination",
+            "announce:successor",
+            "schedule:hrat-1#objection#1",
+        ]
+    );
+    let m = event(&fx, "membership.changed");
+    assert_eq!((m["change"].as_str(), m["basis"].as_str()), (Some("joined"), Some("determination")));
+    same_instant(&m["effective_at"], at);
+    assert!(matches!(state(&b, HCASE), CaseState::Filled { since, .. } if *since == t(at)));
+}
+
+// ---------------------------------------------------------------------------------------------------------
 // Registration
 
 #[test]
@@ -1404,7 +1633,7 @@ fn nrw_45_abs_6_satz_2_refusal_received_in_time_but_entered_during_the_grace_per
     let mut b = nrw_notified();
     let fx = run_with(
         &mut b,
-        served("rat", CASE, ServiceMethod::Certificate, "2025-06-03"),
+        served("rat", CASE, "L1-03", ServiceMethod::Certificate, "2025-06-03"),
         "2025-06-04T09:00:00+02:00",
         &grace,
     );
@@ -1423,7 +1652,7 @@ fn nrw_45_abs_6_satz_2_refusal_received_in_time_but_entered_during_the_grace_per
     let mut b = nrw_notified();
     run_with(
         &mut b,
-        served("rat", CASE, ServiceMethod::Certificate, "2025-06-03"),
+        served("rat", CASE, "L1-03", ServiceMethod::Certificate, "2025-06-03"),
         "2025-06-04T09:00:00+02:00",
         &grace,
     );

@@ -82,7 +82,7 @@ fn nrw_offer_and_announcement_texts() {
     run(
         &mut b,
         "notification.served",
-        json!({"body": "musterstadt-rat", "case": case, "method": "certificate", "on": "2026-11-30"}),
+        json!({"body": "musterstadt-rat", "case": case, "candidate": "L1-04", "method": "certificate", "on": "2026-11-30"}),
         now(),
     );
     let e = run(
@@ -130,7 +130,7 @@ fn hessen_barred_and_not_acquired_texts() {
     run(
         &mut b,
         "notification.served",
-        json!({"body": "beispielstadt-stvv", "case": case, "method": "acknowledgement", "on": "2026-11-30"}),
+        json!({"body": "beispielstadt-stvv", "case": case, "candidate": "W1-05", "method": "acknowledgement", "on": "2026-11-30"}),
         now(),
     );
     let e = procedure::handle(

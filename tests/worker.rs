@@ -73,7 +73,7 @@ async fn nrw_45_abs_6_offer_service_acceptance_membership_and_announcement() {
     // service → deadline
     app.send(
         "notification.served",
-        json!({"body": "musterstadt-rat", "case": case, "method": "certificate", "on": today(&app)}),
+        json!({"body": "musterstadt-rat", "case": case, "candidate": det["data"]["successor"]["id"], "method": "certificate", "on": today(&app)}),
     )
     .await;
     let dl = app.wait_event("deadline.set", |_| true).await;
@@ -118,7 +118,7 @@ async fn nrw_45_abs_6_satz_4_silence_deemed_accepted_when_the_period_ends() {
     app.wait_event("successor.notified", |_| true).await;
     app.send(
         "notification.served",
-        json!({"body": "musterstadt-rat", "case": case, "method": "certificate", "on": today(&app)}),
+        json!({"body": "musterstadt-rat", "case": case, "candidate": det["data"]["successor"]["id"], "method": "certificate", "on": today(&app)}),
     )
     .await;
     let dl = app.wait_event("deadline.set", |_| true).await;
@@ -195,7 +195,7 @@ async fn nrw_barred_successor_without_proof_deemed_refusal_next_round() {
     app.wait_event("successor.notified", |_| true).await;
     app.send(
         "notification.served",
-        json!({"body": "musterstadt-rat", "case": case, "method": "certificate", "on": today(&app)}),
+        json!({"body": "musterstadt-rat", "case": case, "candidate": det["data"]["successor"]["id"], "method": "certificate", "on": today(&app)}),
     )
     .await;
     app.wait_event("deadline.set", |_| true).await;
@@ -264,7 +264,7 @@ async fn he_23_abs_2_barred_without_proof_deemed_not_acquired_then_next_successo
     app.wait_event("successor.notified", |_| true).await;
     app.send(
         "notification.served",
-        json!({"body": "beispielstadt-stvv", "case": case, "method": "acknowledgement", "on": today(&app)}),
+        json!({"body": "beispielstadt-stvv", "case": case, "candidate": det["data"]["successor"]["id"], "method": "acknowledgement", "on": today(&app)}),
     )
     .await;
     app.wait_event("deadline.set", |_| true).await;
@@ -291,7 +291,7 @@ async fn he_23_abs_2_barred_successor_proves_in_time_full_rights_from_the_proof(
     app.wait_event("successor.notified", |_| true).await;
     app.send(
         "notification.served",
-        json!({"body": "beispielstadt-stvv", "case": case, "method": "acknowledgement", "on": today(&app)}),
+        json!({"body": "beispielstadt-stvv", "case": case, "candidate": det["data"]["successor"]["id"], "method": "acknowledgement", "on": today(&app)}),
     )
     .await;
     app.wait_event("deadline.set", |_| true).await;
@@ -504,7 +504,7 @@ async fn no_email_address_notification_failed_and_case_waits_for_service() {
     let case = det["data"]["case"].as_str().expect("case").to_owned();
     app.send(
         "notification.served",
-        json!({"body": "musterstadt-rat", "case": case, "method": "registered_letter_posted", "on": today(&app)}),
+        json!({"body": "musterstadt-rat", "case": case, "candidate": det["data"]["successor"]["id"], "method": "registered_letter_posted", "on": today(&app)}),
     )
     .await;
     let dl = app.wait_event("deadline.set", |_| true).await;
@@ -551,7 +551,7 @@ async fn deadline_survives_a_restart_and_fires_once() {
     app.wait_event("successor.notified", |_| true).await;
     app.send(
         "notification.served",
-        json!({"body": "musterstadt-rat", "case": case, "method": "certificate", "on": today(&app)}),
+        json!({"body": "musterstadt-rat", "case": case, "candidate": det["data"]["successor"]["id"], "method": "certificate", "on": today(&app)}),
     )
     .await;
     app.wait_event("deadline.set", |_| true).await;
@@ -667,7 +667,9 @@ async fn sigkill_between_and_during_steps_loses_nothing_and_doubles_nothing() {
     let case = events.of("succession.determined")[0]["data"]["case"].as_str().expect("case").to_owned();
     // 3. service; duplicate delivery of the same message across a kill
     let today = nachfolge::deadline::local_date(chrono::Utc::now()).to_string();
-    let served = json!({"body": "musterstadt-rat", "case": case, "method": "certificate", "on": today});
+    let successor = events.of("succession.determined")[0]["data"]["successor"]["id"].clone();
+    let served =
+        json!({"body": "musterstadt-rat", "case": case, "candidate": successor, "method": "certificate", "on": today});
     publish("notification.served", "c-3".into(), served.clone()).await;
     child.kill().await;
     kills += 1;

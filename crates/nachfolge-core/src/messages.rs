@@ -102,12 +102,20 @@ pub enum ServiceMethod {
     RegisteredLetterPosted,
 }
 
-/// `notification.served`
+/// `notification.served`: the certificate of service (Zustellungsnachweis) of a round's notification. It is
+/// applied only to the person it names, in the round it names: a certificate for anyone other than the
+/// pending successor of the current round, or for another round, is recorded and answered with
+/// `service.rejected` (docs/contract.md, "Service").
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NotificationServed {
     pub body: String,
     pub case: String,
+    /// The person served (Zustellungsempfänger): a candidate id.
+    pub candidate: String,
+    /// The round whose notification was served; without it, the case's current round.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<u32>,
     pub method: ServiceMethod,
     pub on: NaiveDate,
 }
@@ -185,6 +193,21 @@ pub struct ReviewDecided {
     pub decided_by: Option<String>,
 }
 
+/// `determination.confirmed`: the returning officer determines the successor the worker proposed
+/// (`succession.proposed`) for round `round` of the case (bodies with `determination: confirm`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DeterminationConfirmed {
+    pub body: String,
+    pub case: String,
+    /// The round of the proposal confirmed.
+    pub round: u32,
+    /// Who confirmed (the returning officer or his deputy, as text).
+    pub confirmed_by: String,
+    /// When the determination was made; it is the `determined_at` of the successor.
+    pub confirmed_at: DateTime<FixedOffset>,
+}
+
 /// An inbound message, parsed and typed.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Inbound {
@@ -196,6 +219,7 @@ pub enum Inbound {
     BarCured(BarCuredReceived),
     LotDrawn(LotDrawn),
     ReviewDecided(ReviewDecided),
+    DeterminationConfirmed(DeterminationConfirmed),
 }
 
 /// Why an inbound message could not be parsed.
@@ -217,6 +241,7 @@ pub const INBOUND_TYPES: &[&str] = &[
     "bar.cured",
     "lot.drawn",
     "review.decided",
+    "determination.confirmed",
 ];
 
 impl Inbound {
@@ -231,6 +256,7 @@ impl Inbound {
             "bar.cured" => Inbound::BarCured(from_value("data", data)?),
             "lot.drawn" => Inbound::LotDrawn(from_value("data", data)?),
             "review.decided" => Inbound::ReviewDecided(from_value("data", data)?),
+            "determination.confirmed" => Inbound::DeterminationConfirmed(from_value("data", data)?),
             other => return Err(ParseError::UnknownType(other.to_owned())),
         })
     }
@@ -246,6 +272,7 @@ impl Inbound {
             Inbound::BarCured(m) => &m.body,
             Inbound::LotDrawn(m) => &m.body,
             Inbound::ReviewDecided(m) => &m.body,
+            Inbound::DeterminationConfirmed(m) => &m.body,
         }
     }
 
@@ -257,6 +284,7 @@ impl Inbound {
             Inbound::BarCured(m) => Some(&m.case),
             Inbound::LotDrawn(m) => Some(&m.case),
             Inbound::ReviewDecided(m) => Some(&m.case),
+            Inbound::DeterminationConfirmed(m) => Some(&m.case),
             _ => None,
         }
     }
@@ -302,7 +330,46 @@ pub struct SuccessionDetermined {
     /// A bar to membership is recorded: the successor must prove its end within one week of service.
     pub barred: bool,
     pub determined_at: DateTime<FixedOffset>,
+    /// Who determined the successor, if the returning officer confirmed a proposal (`determination: confirm`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confirmed_by: Option<String>,
     pub trail: Vec<TrailStep>,
+}
+
+/// `succession.proposed`: the successor the rules name, prepared for the returning officer's determination
+/// (bodies with `determination: confirm`); nothing takes effect until `determination.confirmed`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct SuccessionProposed {
+    pub body: String,
+    pub case: String,
+    pub vacancy: VacancyRef,
+    pub successor: PersonRef,
+    pub round: u32,
+    /// A bar to membership is recorded: the successor will have to prove its end within one week of service.
+    pub barred: bool,
+    pub trail: Vec<TrailStep>,
+}
+
+/// Why a confirmation is not applied (`confirmation.rejected`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ConfirmationRejection {
+    /// The confirmation names a round other than the case's current round (a newer proposal replaced it).
+    StaleRound,
+    /// The case's current round has no proposal waiting (already confirmed, or the body determines
+    /// automatically).
+    NotProposed,
+}
+
+/// `confirmation.rejected`: a `determination.confirmed` that is not applied; recorded, like a stale
+/// declaration.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct ConfirmationRejected {
+    pub body: String,
+    pub case: String,
+    pub round: u32,
+    pub confirmed_by: String,
+    pub reason: ConfirmationRejection,
 }
 
 /// `seat.left_vacant`
@@ -384,6 +451,30 @@ pub struct DeclarationRejected {
     /// `before_notification`, `after_deadline`, `not_pending_successor`, `refusal_irrevocable`,
     /// `case_closed`, `already_accepted`, `no_acceptance_procedure`, `not_barred`
     pub reason: String,
+}
+
+/// Why a certificate of service is not applied (`service.rejected`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ServiceRejection {
+    /// The person served is not the pending successor of the case's current round (e.g. a late
+    /// certificate for a candidate who already refused).
+    NotPendingSuccessor,
+    /// The certificate names a round other than the case's current round.
+    RoundMismatch,
+}
+
+/// `service.rejected`: a certificate of service that is not applied to the current successor; it is
+/// recorded in the case history (a normal part of the file, not bad input).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct ServiceRejected {
+    pub body: String,
+    pub case: String,
+    /// The person the certificate names.
+    pub candidate: String,
+    /// The round the certificate names, or the case's current round if it names none.
+    pub round: u32,
+    pub reason: ServiceRejection,
 }
 
 /// What changed about a membership.
@@ -531,11 +622,14 @@ macro_rules! events {
 events! {
     BodyRegistered => "body.registered",
     SuccessionDetermined => "succession.determined",
+    SuccessionProposed => "succession.proposed",
+    ConfirmationRejected => "confirmation.rejected",
     SeatLeftVacant => "seat.left_vacant",
     LotRequested => "lot.requested",
     SuccessorNotified => "successor.notified",
     NotificationFailed => "notification.failed",
     DeadlineSet => "deadline.set",
+    ServiceRejected => "service.rejected",
     DeclarationRecorded => "declaration.recorded",
     DeclarationRejected => "declaration.rejected",
     MembershipChanged => "membership.changed",
@@ -562,6 +656,7 @@ pub fn schemas() -> Vec<(&'static str, Value)> {
         ("bar.cured", schema::<BarCuredReceived>()),
         ("lot.drawn", schema::<LotDrawn>()),
         ("review.decided", schema::<ReviewDecided>()),
+        ("determination.confirmed", schema::<DeterminationConfirmed>()),
     ];
     all.extend(event_schemas());
     all

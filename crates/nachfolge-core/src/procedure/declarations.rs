@@ -41,6 +41,11 @@ impl Machine<'_> {
                 self.reject_declaration(case_id, candidate, "case_closed")?;
                 return Ok(None);
             }
+            // proposed, not yet determined: no notification went out (`determination: confirm`)
+            CaseState::Proposed(p) if p.successor == candidate => {
+                self.reject_declaration(case_id, candidate, "before_notification")?;
+                return Ok(None);
+            }
             _ => {
                 return Err(invalid(format!(
                     "candidate: {candidate:?} is not the pending successor of case {case_id:?}"
