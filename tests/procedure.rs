@@ -1465,6 +1465,199 @@ fn he_34_abs_1a_majority_tie_requests_lot_and_records_winner() {
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// A declaration that arrived in time always wins (§ 45 Abs. 6 Satz 3–6 KWahlG NRW)
+
+/// NRW: served Tue 3 Jun 2025, nobody entered anything in time, the timer fired: deemed accepted at ENDS.
+fn nrw_deemed() -> Council {
+    let mut b = nrw_served();
+    let fx = run(&mut b, expired(CASE, 1), "2025-06-11T08:00:00+02:00");
+    assert_eq!(event(&fx, "membership.changed")["basis"], "deemed_acceptance");
+    assert_eq!(b.cases[CASE].history.deemed.len(), 1);
+    b
+}
+
+#[test]
+fn nrw_45_abs_6_satz_3_timely_acceptance_entered_after_deemed_acceptance_corrects_the_start() {
+    let mut b = nrw_deemed();
+    // the acceptance reached the Wahlleitung on Fri 6 Jun; it is entered on Wed 11 Jun
+    let at = "2025-06-06T10:00:00+02:00";
+    let fx = run(&mut b, declare("rat", CASE, "L1-03", DeclarationKind::Accept, at), "2025-06-11T09:00:00+02:00");
+    assert_eq!(
+        kinds(&fx),
+        [
+            "publish:declaration.recorded",
+            "publish:membership.changed",
+            "publish:membership.changed",
+            "announce:correction",
+            "schedule:rat-1#objection#2",
+        ]
+    );
+    let void = nth(&fx, "membership.changed", 0);
+    assert_eq!((void["change"].as_str(), void["basis"].as_str()), (Some("left"), Some("correction")));
+    assert_eq!(
+        (void["membership"]["startDate"].as_str(), void["membership"]["endDate"].as_str()),
+        (Some("2025-06-11"), Some("2025-06-11"))
+    );
+    let joined = nth(&fx, "membership.changed", 1);
+    assert_eq!((joined["change"].as_str(), joined["basis"].as_str()), (Some("joined"), Some("correction")));
+    same_instant(&joined["effective_at"], at);
+    assert_eq!(joined["membership"]["startDate"], "2025-06-06");
+    let a = announcement(&fx);
+    assert_eq!((a.kind.as_str(), a.template.as_str()), ("correction", "nrw_correction"));
+    assert_eq!(a.context["correction"]["member_since"], "06.06.2025");
+    match state(&b, CASE) {
+        CaseState::Filled { since, basis, .. } => assert_eq!((*since, *basis), (t(at), MembershipBasis::Acceptance)),
+        other => panic!("not filled: {other:?}"),
+    }
+    assert_eq!(b.candidate("L1-03").and_then(|c| c.seat.clone()).map(|s| s.since), Some(d("2025-06-06")));
+    // entered twice: corrected once
+    let fx = run(&mut b, declare("rat", CASE, "L1-03", DeclarationKind::Accept, at), "2025-06-11T09:30:00+02:00");
+    assert_eq!(kinds(&fx), ["publish:declaration.rejected"]);
+}
+
+#[test]
+fn nrw_45_abs_6_satz_6_timely_refusal_entered_after_deemed_acceptance_voids_it_and_next_round_follows() {
+    let mut b = nrw_deemed();
+    let at = "2025-06-10T16:00:00+02:00";
+    let fx = run(&mut b, declare("rat", CASE, "L1-03", DeclarationKind::Refuse, at), "2025-06-11T09:00:00+02:00");
+    assert_eq!(
+        kinds(&fx),
+        [
+            "publish:declaration.recorded",
+            "publish:membership.changed",
+            "cancel:rat-1#objection#1",
+            "announce:correction",
+            "schedule:rat-1#objection#2",
+            "publish:succession.determined",
+            "mail:nrw_offer",
+        ]
+    );
+    let void = event(&fx, "membership.changed");
+    assert_eq!(
+        (void["change"].as_str(), void["basis"].as_str(), void["person"]["id"].as_str()),
+        (Some("left"), Some("correction"), Some("L1-03"))
+    );
+    let det = event(&fx, "succession.determined");
+    assert_eq!((det["round"].as_u64(), det["successor"]["id"].as_str()), (Some(2), Some("L1-04")));
+    assert!(b.candidate("L1-03").expect("c").seat.is_none());
+    assert!(has_fact(&b, "L1-03", "declined"));
+    assert_eq!(b.cases[CASE].refused, ["L1-03"]);
+    assert_eq!(announcement(&fx).context["correction"]["accepted"], false);
+    // a refusal received after the end of the period stays late
+    let mut b = nrw_deemed();
+    let fx = run(
+        &mut b,
+        declare("rat", CASE, "L1-03", DeclarationKind::Refuse, "2025-06-11T07:00:00+02:00"),
+        "2025-06-11T09:00:00+02:00",
+    );
+    assert_eq!(kinds(&fx), ["publish:declaration.rejected"]);
+    assert_eq!(event(&fx, "declaration.rejected")["reason"], "case_closed");
+}
+
+#[test]
+fn kwahlo_nrw_69_abs_2_62_nr_5_timely_proof_entered_after_deemed_refusal_and_next_round_requires_review() {
+    let mut b = nrw_barred();
+    run(&mut b, expired(CASE, 1), "2025-06-11T08:00:00+02:00");
+    assert_eq!(offer(&b, CASE).successor, "L1-04");
+    // his employer's certificate reached the Wahlleitung on Mon 9 Jun
+    let fx = run(&mut b, cured("rat", CASE, "L1-03", "2025-06-09T10:00:00+02:00"), "2025-06-11T09:00:00+02:00");
+    assert_eq!(kinds(&fx), ["publish:case.review_required"]);
+    let r = event(&fx, "case.review_required");
+    assert_eq!(r["reason"], "timely_declaration_after_later_round");
+    assert_eq!(r["rounds"], json!([1, 2]));
+    assert_eq!((r["candidate"].as_str(), r["kind"].as_str()), (Some("L1-03"), Some("bar_cured")));
+    // no membership changed by itself
+    assert_eq!(offer(&b, CASE).successor, "L1-04");
+    assert!(b.candidate("L1-03").expect("c").seat.is_none());
+}
+
+#[test]
+fn he_23_abs_2_satz_3_timely_proof_entered_after_deemed_non_acquisition_requires_review() {
+    let mut b = he_barred();
+    run(&mut b, expired(HCASE, 1), "2025-06-11T09:00:00+02:00");
+    let fx = run(&mut b, cured("hrat", HCASE, "A-04", "2025-06-10T12:00:00+02:00"), "2025-06-11T10:00:00+02:00");
+    assert_eq!(kinds(&fx), ["publish:case.review_required"]);
+    assert_eq!(event(&fx, "case.review_required")["rounds"], json!([1, 2]));
+    assert!(matches!(state(&b, HCASE), CaseState::Filled { successor, .. } if successor == "A-05"));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Declarations while no service date is known (§ 45 Abs. 6 Satz 2–4 KWahlG NRW)
+
+#[test]
+fn nrw_45_abs_6_satz_2_declaration_within_the_week_from_sending_takes_effect_without_service_date() {
+    // sent Mon 2 Jun; whatever the service date, the week ends no earlier than Tue 10 Jun 24:00 (Pfingstmontag)
+    let mut b = nrw_notified();
+    let at = "2025-06-10T20:00:00+02:00";
+    let fx = run(&mut b, declare("rat", CASE, "L1-03", DeclarationKind::Refuse, at), at);
+    assert!(kinds(&fx).contains(&"publish:succession.determined".to_owned()), "{:?}", kinds(&fx));
+}
+
+#[test]
+fn nrw_45_abs_6_satz_2_later_declaration_is_held_until_the_service_date_is_known() {
+    let mut b = nrw_notified();
+    let at = "2025-06-12T10:00:00+02:00";
+    let fx = run(&mut b, declare("rat", CASE, "L1-03", DeclarationKind::Refuse, at), at);
+    assert_eq!(kinds(&fx), ["publish:declaration.held"]);
+    let h = event(&fx, "declaration.held");
+    assert_eq!(
+        (h["candidate"].as_str(), h["round"].as_u64(), h["kind"].as_str(), h["reason"].as_str()),
+        (Some("L1-03"), Some(1), Some("refuse"), Some("service_date_unknown"))
+    );
+    same_instant(&h["received_at"], at);
+    assert_eq!(offer(&b, CASE).held.len(), 1);
+    // served Fri 6 Jun → the week ends Fri 13 Jun 24:00: the refusal was in time, dated at its receipt
+    let fx = run(
+        &mut b,
+        served("rat", CASE, "L1-03", ServiceMethod::Certificate, "2025-06-06"),
+        "2025-06-13T09:00:00+02:00",
+    );
+    assert_eq!(
+        kinds(&fx),
+        [
+            "schedule:rat-1#1",
+            "publish:deadline.set",
+            "publish:declaration.recorded",
+            "cancel:rat-1#1",
+            "publish:succession.determined",
+            "mail:nrw_offer"
+        ]
+    );
+    same_instant(&event(&fx, "declaration.recorded")["received_at"], at);
+    assert_eq!(offer(&b, CASE).successor, "L1-04");
+}
+
+#[test]
+fn nrw_45_abs_6_satz_4_held_declaration_too_late_is_rejected_and_deemed_acceptance_applies_at_once() {
+    let mut b = nrw_notified();
+    let at = "2025-06-12T10:00:00+02:00";
+    run(&mut b, declare("rat", CASE, "L1-03", DeclarationKind::Refuse, at), at);
+    // served Mon 2 Jun (the sending day) → the week ended Tue 10 Jun 24:00: the refusal was late
+    let fx = run(
+        &mut b,
+        served("rat", CASE, "L1-03", ServiceMethod::Certificate, "2025-06-02"),
+        "2025-06-13T09:00:00+02:00",
+    );
+    assert_eq!(
+        kinds(&fx),
+        [
+            "schedule:rat-1#1",
+            "publish:deadline.set",
+            "publish:declaration.rejected",
+            "cancel:rat-1#1",
+            "publish:membership.changed",
+            "announce:successor",
+            "schedule:rat-1#objection#1"
+        ]
+    );
+    assert_eq!(event(&fx, "declaration.rejected")["reason"], "after_deadline");
+    let m = event(&fx, "membership.changed");
+    assert_eq!(m["basis"], "deemed_acceptance");
+    same_instant(&m["effective_at"], ENDS);
+    assert!(matches!(state(&b, CASE), CaseState::Filled { basis: MembershipBasis::DeemedAcceptance, .. }));
+}
+
+// ---------------------------------------------------------------------------------------------------------
 // The returning officer determines (§ 45 Abs. 6 Satz 1 KWahlG NRW, § 34 Abs. 3 Satz 1 KWG; § 35a VwVfG)
 
 fn confirm(body: &str, case: &str, round: u32, at: &str) -> Command {

@@ -157,6 +157,41 @@ fn hessen_vacancy_text() {
     render(&e, "he-vacancy");
 }
 
+/// NRW: L1-04 served 30 Nov 2026, deemed accepted when the week ended (Mon 7 Dec 24:00); his timely
+/// declaration is entered afterwards and corrects the record (docs/legal.md).
+fn nrw_correction(kind: &str, prefix: &str) {
+    let mut b = body(example("nrw-election.json"));
+    run(&mut b, "vacancy.reported", example("nrw-vacancy-list-member.json"), now());
+    let case = b.cases.keys().next().expect("case").clone();
+    let sent = Command::NotificationSent { case: case.clone(), round: 1, message_id: "<m@x>".into(), sent_at: now() };
+    procedure::handle(&mut b, sent, now(), &Settings::default()).expect("sent");
+    run(
+        &mut b,
+        "notification.served",
+        json!({"body": "musterstadt-rat", "case": case, "candidate": "L1-04", "method": "certificate", "on": "2026-11-30"}),
+        now(),
+    );
+    let ends: DateTime<Utc> = "2026-12-08T08:00:00Z".parse().expect("t");
+    procedure::handle(&mut b, Command::DeadlineExpired { case: case.clone(), round: 1 }, ends, &Settings::default())
+        .expect("deemed");
+    let e = run(
+        &mut b,
+        "declaration.received",
+        json!({"body": "musterstadt-rat", "case": case, "candidate": "L1-04", "kind": kind, "received_at": "2026-12-04T10:00:00+01:00"}),
+        "2026-12-08T09:00:00Z".parse().expect("time"),
+    );
+    assert!(e.iter().any(|e| matches!(e, Effect::Announce(a) if a.kind == "correction")));
+    let only: Vec<Effect> =
+        e.into_iter().filter(|e| matches!(e, Effect::Announce(a) if a.kind == "correction")).collect();
+    render(&only, prefix);
+}
+
+#[test]
+fn nrw_correction_texts() {
+    nrw_correction("accept", "nrw-correction-accepted");
+    nrw_correction("refuse", "nrw-correction-refused");
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Review decisions (§ 45 Abs. 6 Satz 8 KWahlG NRW; § 34 Abs. 4–6 KWG)
 

@@ -477,6 +477,48 @@ pub struct ServiceRejected {
     pub reason: ServiceRejection,
 }
 
+/// `declaration.held`: a declaration or proof received while no service date is known, later than the end of
+/// the week counted from the day the notification was sent — whether it was in time is decided when
+/// `notification.served` arrives (docs/legal.md, "Declarations while no service date is known").
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct DeclarationHeld {
+    pub body: String,
+    pub case: String,
+    pub candidate: String,
+    pub round: u32,
+    /// `accept`, `refuse`, `accept_with_reservation` or `bar_cured`
+    pub kind: String,
+    pub received_at: DateTime<FixedOffset>,
+    /// `service_date_unknown`
+    pub reason: String,
+}
+
+/// Why a case needs the returning officer's review (`case.review_required`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ReviewRequiredReason {
+    /// A declaration or proof that reached the returning officer in time was entered after a deemed effect
+    /// (deemed acceptance, deemed refusal, deemed non-acquisition) and a later round has been determined since.
+    TimelyDeclarationAfterLaterRound,
+    /// A timely declaration was entered after a deemed acceptance, but the successor no longer holds the seat.
+    MembershipChangedSince,
+}
+
+/// `case.review_required`: the worker cannot correct the record by itself; it changed no membership and asks
+/// the returning officer to decide (e.g. through `review.decided`).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct CaseReviewRequired {
+    pub body: String,
+    pub case: String,
+    /// The rounds concerned: from the round of the deemed effect to the case's current round.
+    pub rounds: Vec<u32>,
+    pub reason: ReviewRequiredReason,
+    /// The declaration or proof that caused it.
+    pub candidate: String,
+    pub kind: String,
+    pub received_at: DateTime<FixedOffset>,
+}
+
 /// What changed about a membership.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -497,6 +539,9 @@ pub enum MembershipBasis {
     DeemedNotAcquired,
     Vacancy,
     Review,
+    /// A record corrected after a timely declaration was entered late (docs/legal.md, "A declaration that
+    /// arrived in time always wins").
+    Correction,
 }
 
 /// OParl 1.1 `Membership` (https://schema.oparl.org/1.1/Membership).
@@ -561,7 +606,7 @@ pub struct MembershipChanged {
 pub struct AnnouncementIssued {
     pub body: String,
     pub case: String,
-    /// `successor`, `vacancy`, `not_acquired`, `review`
+    /// `successor`, `vacancy`, `not_acquired`, `review`, `correction`
     pub kind: String,
     pub title: String,
     /// Formal German text of the Bekanntmachung.
@@ -632,6 +677,8 @@ events! {
     ServiceRejected => "service.rejected",
     DeclarationRecorded => "declaration.recorded",
     DeclarationRejected => "declaration.rejected",
+    DeclarationHeld => "declaration.held",
+    CaseReviewRequired => "case.review_required",
     MembershipChanged => "membership.changed",
     AnnouncementIssued => "announcement.issued",
     ObjectionPeriodEnded => "objection_period.ended",

@@ -187,6 +187,9 @@ pub struct Texts {
     pub vacancy_title: &'static str,
     pub not_acquired_title: &'static str,
     pub review_title: &'static str,
+    /// Title of the correction of an announced deemed acceptance (docs/legal.md, "A declaration that arrived
+    /// in time always wins").
+    pub correction_title: &'static str,
 }
 
 /// The procedure after a determination, as a Land's law shapes it.

@@ -42,6 +42,7 @@ static PROCEDURE: Procedure = Procedure {
         vacancy_title: "Bekanntmachung über das Freibleiben eines Sitzes in der Vertretung „{name}“",
         not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft in der Vertretung „{name}“",
         review_title: "Bekanntmachung der Entscheidung über Einsprüche gegen die Feststellung der Listennachfolge für die Vertretung „{name}“",
+        correction_title: "Berichtigung der Bekanntmachung über die Listennachfolge in der Vertretung „{name}“",
     },
 };
 

@@ -148,6 +148,7 @@ impl Machine<'_> {
             "vacancy" => texts.vacancy_title,
             "not_acquired" => texts.not_acquired_title,
             "review" => texts.review_title,
+            "correction" => texts.correction_title,
             _ => texts.successor_title,
         };
         let title = Texts::with_name(title, &self.body.info().name);

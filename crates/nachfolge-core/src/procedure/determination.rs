@@ -227,6 +227,7 @@ impl Machine<'_> {
             proven_at: None,
             member_since: None,
             trail: trail.clone(),
+            held: vec![],
         };
         {
             let c = self.case_mut(case_id)?;

@@ -22,7 +22,8 @@ mod state;
 use determination::Installation;
 use state::pending_successors;
 pub use state::{
-    AnnouncementRecord, Case, CaseHistory, CaseState, Council, Offer, Proposal, ReviewRecord, ServiceRecord,
+    AnnouncementRecord, Case, CaseHistory, CaseState, Council, DeemedRecord, HeldDeclaration, Offer, Proposal,
+    ReviewRecord, ServiceRecord,
 };
 
 use std::collections::BTreeMap;

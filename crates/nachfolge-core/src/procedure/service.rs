@@ -148,12 +148,11 @@ impl Machine<'_> {
     }
 
     pub(super) fn set_deadline(&mut self, case_id: &str, basis: &ServiceBasis, on: NaiveDate) -> Result<(), Rejection> {
-        let land = self.body.land();
         let barred = matches!(&self.case(case_id)?.state, CaseState::Offered(o) if o.barred);
         if !self.by_declaration() && !barred {
             return Ok(()); // a member with the determination: no period runs for a successor without a bar
         }
-        let deadline = one_week_deadline(basis, on, land, self.settings.fixed_end_date);
+        let deadline = self.week(basis, on);
         let case = self.case(case_id)?;
         let (round, candidate) = (case.round, case.successor().unwrap_or_default().to_owned());
         let data = DeadlineSet {
@@ -173,6 +172,14 @@ impl Machine<'_> {
             o.deadline = Some(deadline);
         }
         self.emit(&data)?;
+        // declarations held while the service date was unknown are decided now; if the period has already
+        // ended, its deemed effect applies at once (dated at its end)
+        self.release_held(case_id)?;
+        let still_open =
+            matches!(&self.case(case_id)?.state, CaseState::Offered(_)) && self.case(case_id)?.round == round;
+        if still_open && self.now >= due_at {
+            self.deadline_expired(case_id, round)?;
+        }
         Ok(())
     }
 }

@@ -21,6 +21,31 @@ pub struct Offer {
     /// The determination's trail, for the announcement issued later.
     #[serde(default)]
     pub trail: Vec<TrailStep>,
+    /// Declarations and proofs held while no service date is known (decided on `notification.served`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub held: Vec<HeldDeclaration>,
+}
+
+/// A declaration or proof held until the service date is known.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HeldDeclaration {
+    /// `accept`, `refuse`, `accept_with_reservation` or `bar_cured`
+    pub kind: String,
+    pub received_at: DateTime<Utc>,
+}
+
+/// A deemed effect applied at the end of a round's period, kept so that a timely declaration entered later
+/// can correct it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DeemedRecord {
+    pub round: u32,
+    /// `deemed_acceptance`, `deemed_refusal` or `deemed_not_acquired`
+    pub kind: String,
+    /// The offer as it stood when the period ended.
+    pub offer: Offer,
+    /// A timely declaration corrected it, or it was referred to the returning officer.
+    #[serde(default)]
+    pub settled: bool,
 }
 
 /// A successor the rules named, waiting for the returning officer's determination (`determination: confirm`).
@@ -81,6 +106,9 @@ pub struct CaseHistory {
     /// membership starts — the review's announcement already named him.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub installed_by_review: Option<u32>,
+    /// Deemed effects applied at the end of a period.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deemed: Vec<DeemedRecord>,
     /// Every certificate of service received for the case, applied or not.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub services: Vec<ServiceRecord>,
