@@ -8,7 +8,7 @@ use chrono::{DateTime, FixedOffset, NaiveDate, Utc};
 use serde_json::{json, Value};
 
 use nachfolge::messages::*;
-use nachfolge::model::{Fact, Snapshot};
+use nachfolge::model::{Fact, Snapshot, WaiverForm};
 use nachfolge::procedure::{self, timer_key, CaseState, Command, Council, Effect, Rejection, Settings};
 
 // ---------------------------------------------------------------------------------------------------------
@@ -1462,6 +1462,98 @@ fn he_34_abs_1a_majority_tie_requests_lot_and_records_winner() {
     // a second lot for a case that no longer waits is refused
     let err = refuse(&b, lot("A-05"), now);
     assert!(matches!(&err, Rejection::Invalid(m) if m.contains("not waiting for a lot")), "{err:?}");
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Facts about the pending successor are never stored silently (§ 45 Abs. 2 Satz 2, Abs. 3 KWahlG NRW;
+// § 34 Abs. 2, § 33 KWG)
+
+#[test]
+fn nrw_45_abs_3_satz_1_pending_successor_who_left_the_party_or_waived_in_form_is_passed_over_at_once() {
+    let mut b = nrw_served();
+    let fx = run(&mut b, fact("rat", "L1-03", Fact::LeftParty { on: d("2025-06-04") }), "2025-06-05T15:00:00+02:00");
+    assert_eq!(kinds(&fx), ["cancel:rat-1#1", "publish:succession.determined", "mail:nrw_offer"]);
+    let det = event(&fx, "succession.determined");
+    assert_eq!((det["round"].as_u64(), det["successor"]["id"].as_str()), (Some(2), Some("L1-04")));
+    assert!(det["trail"]
+        .as_array()
+        .expect("trail")
+        .iter()
+        .any(|s| s["candidate"] == "L1-03" && s["verdict"] == "skipped"));
+    // a waiver zur Niederschrift (§ 38) acts the same way
+    let mut b = nrw_served();
+    let waiver = Fact::Waived { on: d("2025-06-04"), form: WaiverForm::Recorded };
+    let fx = run(&mut b, fact("rat", "L1-03", waiver), "2025-06-05T15:00:00+02:00");
+    assert_eq!(event(&fx, "succession.determined")["successor"]["id"], "L1-04");
+    // a written waiver is not in the form of § 38: refused, naming what to do instead — nothing is stored
+    let b = nrw_served();
+    let err = refuse(
+        &b,
+        fact("rat", "L1-03", Fact::Waived { on: d("2025-06-04"), form: WaiverForm::Written }),
+        "2025-06-05T15:00:00+02:00",
+    );
+    assert!(
+        matches!(&err, Rejection::Invalid(m) if m.contains("does not pass him over") && m.contains("declaration.received")),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn nrw_45_abs_2_satz_2_past_ineligibility_of_pending_successor_in_this_term_passes_him_over() {
+    // not continuously eligible during the term (moved away in 2024 and back): passed over at once
+    let mut b = nrw_served();
+    let gap = Fact::Ineligible { from: d("2024-02-01"), until: Some(d("2024-05-31")) };
+    let fx = run(&mut b, fact("rat", "L1-03", gap), "2025-06-05T15:00:00+02:00");
+    assert_eq!(event(&fx, "succession.determined")["successor"]["id"], "L1-04");
+    // an ineligibility that begins only later does not pass him over now: refused, not stored
+    let b = nrw_served();
+    let later = Fact::Ineligible { from: d("2025-09-01"), until: None };
+    let err = refuse(&b, fact("rat", "L1-03", later), "2025-06-05T15:00:00+02:00");
+    assert!(matches!(err, Rejection::Invalid(_)), "{err:?}");
+    assert!(!has_fact(&b, "L1-03", "ineligible"));
+}
+
+#[test]
+fn nrw_45_abs_6_satz_6_refusal_bar_proof_or_bar_as_fact_of_pending_successor_is_refused_naming_the_command() {
+    let b = nrw_served();
+    let cases = [
+        (Fact::Declined { on: d("2025-06-04") }, "declaration.received"),
+        (Fact::BarCured { on: d("2025-06-04") }, "bar.cured"),
+        (Fact::Barred { on: d("2025-06-04"), reason: "Beschäftigter der Stadt".into() }, "review.decided"),
+    ];
+    for (f, command) in cases {
+        let err = refuse(&b, fact("rat", "L1-03", f), "2025-06-05T15:00:00+02:00");
+        assert!(matches!(&err, Rejection::Invalid(m) if m.contains(command)), "{err:?}");
+    }
+    // about anyone else, facts are stored as before
+    let mut b = nrw_served();
+    assert!(run(&mut b, fact("rat", "L1-05", Fact::Declined { on: d("2025-06-04") }), "2025-06-05T15:00:00+02:00")
+        .is_empty());
+    assert!(has_fact(&b, "L1-05", "declined"));
+}
+
+#[test]
+fn he_33_abs_1_pending_successor_already_a_member_ineligible_or_dead_is_a_new_vacancy() {
+    let b = he_barred();
+    for f in [
+        Fact::Ineligible { from: d("2025-06-04"), until: None },
+        Fact::Died { on: d("2025-06-04") },
+        Fact::Waived { on: d("2025-06-04"), form: WaiverForm::Written },
+        Fact::Declined { on: d("2025-06-04") },
+    ] {
+        let err = refuse(&b, fact("hrat", "A-04", f), "2025-06-05T15:00:00+02:00");
+        assert!(matches!(&err, Rejection::Invalid(m) if m.contains("vacancy.reported")), "{err:?}");
+    }
+}
+
+#[test]
+fn he_34_abs_2_nr_1_proposed_successor_who_left_the_party_is_passed_over_before_the_confirmation() {
+    let mut b = confirming(he_snapshot("proportional"));
+    run(&mut b, vacancy("hrat", "A-02", DepartureReason::Resigned, HOPENED), HOPENED);
+    let fx = run(&mut b, fact("hrat", "A-04", Fact::LeftParty { on: d("2025-06-02") }), "2025-06-03T09:00:00+02:00");
+    assert_eq!(kinds(&fx), ["cancel:hrat-1#1", "publish:succession.proposed"]);
+    let p = event(&fx, "succession.proposed");
+    assert_eq!((p["round"].as_u64(), p["successor"]["id"].as_str()), (Some(2), Some("A-05")));
 }
 
 // ---------------------------------------------------------------------------------------------------------

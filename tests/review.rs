@@ -348,11 +348,18 @@ fn nrw_45_abs_6_satz_8_review_amended_installs_named_successor_with_acceptance_p
 fn nrw_45_abs_6_satz_3_review_annulled_before_acceptance_ends_no_membership() {
     let mut b = body_from(nrw_snapshot());
     run(&mut b, vacancy("rat", "L1-02", OPENED), OPENED);
-    run(&mut b, fact("rat", "L1-03", Fact::LeftParty { on: d("2026-05-01") }), LATER);
-    let fx = run(&mut b, review("rat", CASE, ReviewOutcome::Annulled, None, DECIDED, None), LATER);
-    // L1-03 was offered the seat, never a member: no membership event
-    assert_eq!(kinds(&fx), ["cancel:rat-1#1", "announce:review", "publish:succession.determined", "mail:nrw_offer"]);
+    // a fact about the pending successor acts at once (issue #12): L1-03 left the party, so § 45 Abs. 3 Satz 1
+    // passes him over and L1-04 is determined in round 2 (this test used to store the fact silently)
+    let fx = run(&mut b, fact("rat", "L1-03", Fact::LeftParty { on: d("2026-05-01") }), LATER);
+    assert_eq!(kinds(&fx), ["cancel:rat-1#1", "publish:succession.determined", "mail:nrw_offer"]);
     assert_eq!(event(&fx, "succession.determined")["successor"]["id"], "L1-04");
+    let fx = run(&mut b, review("rat", CASE, ReviewOutcome::Annulled, None, DECIDED, None), LATER);
+    // L1-04 was offered the seat, never a member: no membership event
+    assert_eq!(kinds(&fx), ["cancel:rat-1#2", "announce:review", "publish:succession.determined", "mail:nrw_offer"]);
+    // determined again under the rules with the facts known now: L1-04 again, round 3
+    let det = event(&fx, "succession.determined");
+    assert_eq!((det["round"].as_u64(), det["successor"]["id"].as_str()), (Some(3), Some("L1-04")));
+    assert_eq!(announcement(&fx, "review").context["review"]["previous"]["id"], "L1-04");
     assert_eq!(announcement(&fx, "review").context["review"]["previous"]["was_member"], false);
 }
 
