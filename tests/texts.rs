@@ -200,7 +200,7 @@ fn later() -> DateTime<Utc> {
 }
 
 fn review(case: &str, body: &str, outcome: &str, successor: Option<&str>, by: Option<&str>) -> Value {
-    let mut v = json!({"body": body, "case": case, "outcome": outcome, "decided_at": "2026-12-18T18:00:00+01:00"});
+    let mut v = json!({"body": body, "case": case, "outcome": outcome, "decided_at": "2026-12-18T18:00:00+01:00", "final": true});
     if let Some(s) = successor {
         v["successor"] = json!(s);
     }
@@ -251,6 +251,11 @@ fn nrw_review_texts() {
     render(&e, "nrw-review-annulled");
 
     let mut b = filled;
+    // the Wahlleitung's decision while it can still be challenged: announced, nothing changes yet
+    let mut pending = review(&case, "musterstadt-rat", "amended", Some("L1-05"), None);
+    pending["final"] = json!(false);
+    let e = run(&mut b.clone(), "review.decided", pending, later());
+    render(&e, "nrw-review-amended-not-final");
     let e = run(&mut b, "review.decided", review(&case, "musterstadt-rat", "amended", Some("L1-05"), None), later());
     render(&e, "nrw-review-amended");
 }

@@ -172,9 +172,11 @@ pub enum ReviewOutcome {
     Amended,
 }
 
-/// `review.decided`: the **final** decision on an objection or in the election review (Wahlprüfung) against a
+/// `review.decided`: a decision on an objection or in the election review (Wahlprüfung) against a
 /// determination — § 45 Abs. 6 Satz 8 i. V. m. §§ 39–41 KWahlG NRW; § 34 Abs. 4–6 i. V. m. §§ 25–27 KWG.
-/// There is no "objection filed" message: until this arrives the determination stands (Hessen § 34 Abs. 5).
+/// Only a `final` (unappealable, rechtskräftig) decision changes memberships and seats (Hessen § 34 Abs. 5;
+/// NRW § 40 Abs. 3 applied by § 45 Abs. 6 Satz 8); one that can still be challenged is recorded and announced.
+/// There is no "objection filed" message: until a final decision arrives the determination stands.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReviewDecided {
@@ -191,6 +193,10 @@ pub struct ReviewDecided {
     /// refused in NRW, where the returning officer decides in place of the council (§ 45 Abs. 6 Satz 8).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decided_by: Option<String>,
+    /// Whether the decision is unappealable / rechtskräftig. `false`: recorded and announced, no change of
+    /// membership or seat; a later `review.decided` with `final: true` applies it.
+    #[serde(rename = "final")]
+    pub is_final: bool,
 }
 
 /// `determination.confirmed`: the returning officer determines the successor the worker proposed
@@ -620,8 +626,9 @@ pub struct AnnouncementIssued {
 
 /// `objection_period.ended`: the objection period of an announcement has run out (NRW: one month, § 39 Abs. 1
 /// KWahlG NRW; Hessen: two weeks, § 25 Abs. 1 KWG). The determination stands unless a review is pending; the
-/// worker is never told of a pending objection (only of the final `review.decided`), so `review_pending` is
-/// always `false`. An announcement whose determination a review annulled or amended never reports this.
+/// worker is not told of objections, only of `review.decided`: `review_pending` is `true` while the case's
+/// latest review decision is not final. An announcement whose determination a review annulled or amended
+/// never reports this.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct ObjectionPeriodEnded {
     pub body: String,

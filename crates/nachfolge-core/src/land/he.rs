@@ -36,6 +36,7 @@ static PROCEDURE: Procedure = Procedure {
         announcement_remedy: "Einspruch binnen zwei Wochen nach der Bekanntmachung (§ 34 Abs. 4 Satz 1 i. V. m. § 25 KWG)",
         review_basis: "§ 34 Abs. 4 KWG i. V. m. § 26 KWG",
         review_remedy: "Klage vor dem Verwaltungsgericht binnen eines Monats nach Zustellung des Beschlusses (§ 34 Abs. 4 Satz 1 i. V. m. § 27 KWG)",
+        review_final_remedy: "keiner: im Wahlprüfungsverfahren ist rechtskräftig entschieden (§ 34 Abs. 5 KWG)",
         successor_title: "Bekanntmachung über das Nachrücken in die Vertretung „{name}“",
         vacancy_title: "Bekanntmachung über das Leerbleiben eines Sitzes in der Vertretung „{name}“",
         not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft in der Vertretung „{name}“",

@@ -180,8 +180,10 @@ pub struct Texts {
     pub announcement_remedy: &'static str,
     /// The legal basis of an announcement of a review decision.
     pub review_basis: &'static str,
-    /// The remedy against a review decision.
+    /// The remedy against a review decision that can still be challenged.
     pub review_remedy: &'static str,
+    /// What an announcement of an unappealable review decision says instead of a remedy.
+    pub review_final_remedy: &'static str,
     /// Titles by announcement kind.
     pub successor_title: &'static str,
     pub vacancy_title: &'static str,

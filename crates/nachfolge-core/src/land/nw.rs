@@ -38,6 +38,7 @@ static PROCEDURE: Procedure = Procedure {
         announcement_remedy: "Einspruch binnen eines Monats nach der Bekanntmachung (§ 45 Abs. 6 Satz 8 i. V. m. § 39 Abs. 1 KWahlG NRW)",
         review_basis: "§ 45 Abs. 6 Satz 8 KWahlG NRW",
         review_remedy: "Klage vor dem Verwaltungsgericht binnen eines Monats nach Zustellung der Entscheidung (§ 45 Abs. 6 Satz 8 i. V. m. § 41 KWahlG NRW)",
+        review_final_remedy: "keiner: die Entscheidung ist unanfechtbar (§ 45 Abs. 6 Satz 8 i. V. m. § 40 Abs. 3 KWahlG NRW)",
         successor_title: "Bekanntmachung über die Feststellung eines Listennachfolgers für die Vertretung „{name}“",
         vacancy_title: "Bekanntmachung über das Freibleiben eines Sitzes in der Vertretung „{name}“",
         not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft in der Vertretung „{name}“",

@@ -140,7 +140,9 @@ impl Machine<'_> {
         let land = self.body.land();
         let mut context = self.context(case_id, successor, trail);
         let texts = &self.procedure().texts;
+        let review_final = extra.pointer("/review/final").and_then(Value::as_bool).unwrap_or(true);
         let (legal_basis, objection_period_text) = match kind {
+            "review" if review_final => (texts.review_basis, texts.review_final_remedy),
             "review" => (texts.review_basis, texts.review_remedy),
             _ => (texts.announcement_basis, texts.announcement_remedy),
         };
@@ -219,6 +221,7 @@ impl Machine<'_> {
             .filter(|a| a.objection.as_ref().is_some_and(|p| now >= p.ends_at))
             .cloned()
             .collect();
+        let review_pending = self.case(case_id)?.history.reviews.last().is_some_and(|r| !r.is_final);
         for a in due {
             let Some(p) = &a.objection else { continue };
             let data = ObjectionPeriodEnded {
@@ -229,7 +232,9 @@ impl Machine<'_> {
                 issued_at: berlin(a.issued_at),
                 last_day: p.last_day,
                 ended_at: berlin(p.ends_at),
-                review_pending: false,
+                // a review decision that is not final yet is pending (docs/legal.md, "Review decisions take
+                // effect when final")
+                review_pending,
                 trail: p.trail.clone(),
             };
             self.emit(&data)?;

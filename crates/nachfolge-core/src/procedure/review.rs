@@ -73,6 +73,7 @@ impl Machine<'_> {
             successor: new.clone(),
             citation: citation.clone(),
             recorded_at: self.now,
+            is_final: r.is_final,
         };
         let previous = holder
             .as_deref()
@@ -87,7 +88,17 @@ impl Machine<'_> {
             "citation": citation,
             "previous": previous,
             "was_vacant": matches!(case.state, CaseState::Vacant { .. }),
+            "final": r.is_final,
         }});
+        if !r.is_final {
+            // Not yet unappealable: recorded and announced, but the seat holder keeps the seat (or it stays
+            // vacant) until the decision is final — Hessen § 34 Abs. 5 KWG; NRW § 40 Abs. 3 KWahlG NRW, applied
+            // by § 45 Abs. 6 Satz 8 (wording unverified, docs/legal.md).
+            self.case_mut(&r.case)?.history.reviews.push(record);
+            let named = new.as_deref().or(holder.as_deref());
+            self.announce_with(&r.case, "review", named, &[], extra);
+            return Ok(());
+        }
         if r.outcome == ReviewOutcome::Confirmed {
             self.case_mut(&r.case)?.history.reviews.push(record);
             let trail = self.case_trail(&case);

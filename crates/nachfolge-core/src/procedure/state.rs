@@ -159,6 +159,13 @@ pub struct ReviewRecord {
     pub successor: Option<String>,
     pub citation: String,
     pub recorded_at: DateTime<Utc>,
+    /// Unappealable (rechtskräftig); records stored before issue #12 were all final.
+    #[serde(default = "final_by_default", rename = "final")]
+    pub is_final: bool,
+}
+
+fn final_by_default() -> bool {
+    true
 }
 
 /// The council aggregate: the body's snapshot and its succession cases, loaded and stored as one.
