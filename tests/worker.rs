@@ -773,7 +773,12 @@ async fn nrw_45_abs_6_satz_8_review_amended_end_to_end_and_council_decision_refu
     assert_eq!(det2["data"]["successor"]["id"], "L1-05");
     let ann = app.wait_event("announcement.issued", |e| e["data"]["kind"] == "review").await;
     let text = ann["data"]["text"].as_str().expect("text");
-    assert!(text.contains("Emma Engel") && text.contains("dahin abgeändert") && text.contains("§ 41 KWahlG"), "{text}");
+    // a final decision: no Klage any more (issue #12)
+    assert!(
+        text.contains("Emma Engel") && text.contains("dahin abgeändert") && text.contains("unanfechtbar"),
+        "{text}"
+    );
+    assert!(!text.contains("§ 41 KWahlG"), "{text}");
     assert_eq!(ann["data"]["facts"]["review"]["outcome"], "amended");
     // the acceptance procedure again: a second e-mail, to Emma Engel
     let mails = app.smtp.wait_for(2, Duration::from_secs(15)).await;
