@@ -20,6 +20,7 @@ const BUILTIN: &[(&str, &str)] = &[
     ("announcement/he_vacancy.txt", include_str!("../config/templates/announcement/he_vacancy.txt")),
     ("announcement/he_not_acquired.txt", include_str!("../config/templates/announcement/he_not_acquired.txt")),
     ("announcement/nrw_review.txt", include_str!("../config/templates/announcement/nrw_review.txt")),
+    ("announcement/nrw_correction.txt", include_str!("../config/templates/announcement/nrw_correction.txt")),
     ("announcement/he_review.txt", include_str!("../config/templates/announcement/he_review.txt")),
 ];
 

@@ -151,7 +151,11 @@ async fn sigkill_at_random_moments_nothing_lost_nothing_doubled() {
     for e in determined.values() {
         let d = &e["data"];
         let (body, case, cand) = (d["body"].clone(), d["case"].clone(), d["successor"]["id"].clone());
-        publish("notification.served", json!({"body": body, "case": case, "method": "certificate", "on": today})).await;
+        publish(
+            "notification.served",
+            json!({"body": body, "case": case, "candidate": cand, "method": "certificate", "on": today}),
+        )
+        .await;
         let kind = match rng.below(10) {
             0..=3 => Some("accept"),
             4..=5 => Some("refuse"),
@@ -175,7 +179,7 @@ async fn sigkill_at_random_moments_nothing_lost_nothing_doubled() {
         let d = &e["data"];
         publish(
             "notification.served",
-            json!({"body": d["body"], "case": d["case"], "method": "certificate", "on": today}),
+            json!({"body": d["body"], "case": d["case"], "candidate": d["successor"]["id"], "method": "certificate", "on": today}),
         )
         .await;
     }

@@ -173,7 +173,7 @@ async fn rabbitmq_stopped_and_started_consumer_and_relay_recover_outbox_drains()
     send(
         &config,
         "notification.served",
-        json!({"body": "musterstadt-rat", "case": case, "method": "certificate", "on": today}),
+        json!({"body": "musterstadt-rat", "case": case, "candidate": events.of("succession.determined")[0]["data"]["successor"]["id"], "method": "certificate", "on": today}),
     )
     .await;
     events.wait("deadline.set", 1, 30).await;
@@ -378,8 +378,8 @@ async fn scale_run(workers: usize) -> ScaleRun {
     }
     assert_eq!(first.len(), 500);
     let today = nachfolge::deadline::local_date(chrono::Utc::now());
-    for (case, body, _) in first.values() {
-        let served = json!({"body": body, "case": case, "method": "certificate", "on": today});
+    for (case, body, successor) in first.values() {
+        let served = json!({"body": body, "case": case, "candidate": successor, "method": "certificate", "on": today});
         confirms.push(publish("notification.served", served).await);
     }
     for c in confirms.drain(..) {

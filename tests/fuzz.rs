@@ -67,7 +67,7 @@ proptest! {
         let event = match which {
             0 => br#"{"specversion":"1.0","id":"a","source":"s","type":"vacancy.reported","data":{"body":"b","member":"m","reason":"died","effective_at":"2026-01-01T00:00:00Z"}}"#.to_vec(),
             1 => br#"{"specversion":"1.0","id":"a","source":"s","type":"declaration.received","data":{"body":"b","case":"c","candidate":"x","kind":"accept","received_at":"2026-01-01T00:00:00+01:00"}}"#.to_vec(),
-            2 => br#"{"specversion":"1.0","id":"a","source":"s","type":"notification.served","data":{"body":"b","case":"c","method":"certificate","on":"2026-01-01"}}"#.to_vec(),
+            2 => br#"{"specversion":"1.0","id":"a","source":"s","type":"notification.served","data":{"body":"b","case":"c","candidate":"x","method":"certificate","on":"2026-01-01"}}"#.to_vec(),
             _ => {
                 let snapshot: Value = serde_json::from_slice(&example("nrw-election.json")).expect("json");
                 serde_json::to_vec(&serde_json::json!({"specversion":"1.0","id":"a","source":"s","type":"election.registered","data":snapshot})).expect("json")

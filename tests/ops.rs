@@ -419,7 +419,7 @@ async fn cases_lists_the_open_case_with_successor_and_deadline_and_export_prints
     ops.send(
         "served-1",
         "notification.served",
-        json!({"body": BODY, "case": case, "method": "certificate", "on": today}),
+        json!({"body": BODY, "case": case, "candidate": "L1-06", "method": "certificate", "on": today}),
         &[],
     )
     .await;

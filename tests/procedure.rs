@@ -8,7 +8,7 @@ use chrono::{DateTime, FixedOffset, NaiveDate, Utc};
 use serde_json::{json, Value};
 
 use nachfolge::messages::*;
-use nachfolge::model::{Fact, Snapshot};
+use nachfolge::model::{Fact, Snapshot, WaiverForm};
 use nachfolge::procedure::{self, CaseState, Command, Council, Effect, Rejection, Settings, Timer};
 
 // ---------------------------------------------------------------------------------------------------------
@@ -134,10 +134,23 @@ fn sent(case: &str, round: u32, at: &str) -> Command {
     }
 }
 
-fn served(body: &str, case: &str, method: ServiceMethod, on: &str) -> Command {
+fn served(body: &str, case: &str, candidate: &str, method: ServiceMethod, on: &str) -> Command {
+    served_round(body, case, candidate, None, method, on)
+}
+
+fn served_round(
+    body: &str,
+    case: &str,
+    candidate: &str,
+    round: Option<u32>,
+    method: ServiceMethod,
+    on: &str,
+) -> Command {
     Command::Inbound(Inbound::NotificationServed(NotificationServed {
         body: body.into(),
         case: case.into(),
+        candidate: candidate.into(),
+        round,
         method,
         on: d(on),
     }))
@@ -291,7 +304,7 @@ fn nrw_notified() -> Council {
 /// NRW: served Tue 3 Jun 2025 → the week ends Tue 10 Jun 2025 24:00 (= 2025-06-10T22:00Z).
 fn nrw_served() -> Council {
     let mut b = nrw_notified();
-    run(&mut b, served("rat", CASE, ServiceMethod::Certificate, "2025-06-03"), "2025-06-04T09:00:00+02:00");
+    run(&mut b, served("rat", CASE, "L1-03", ServiceMethod::Certificate, "2025-06-03"), "2025-06-04T09:00:00+02:00");
     b
 }
 const ENDS: &str = "2025-06-11T00:00:00+02:00";
@@ -403,7 +416,11 @@ fn nrw_45_abs_6_satz_2_email_fiction_starts_period_when_sent() {
 #[test]
 fn nrw_45_abs_6_satz_2_service_starts_one_week_period() {
     let mut b = nrw_notified();
-    let fx = run(&mut b, served("rat", CASE, ServiceMethod::Certificate, "2025-06-03"), "2025-06-04T09:00:00+02:00");
+    let fx = run(
+        &mut b,
+        served("rat", CASE, "L1-03", ServiceMethod::Certificate, "2025-06-03"),
+        "2025-06-04T09:00:00+02:00",
+    );
     assert_eq!(kinds(&fx), ["schedule:rat-1#1", "publish:deadline.set"]);
     let ds = event(&fx, "deadline.set");
     assert_eq!((ds["served_on"].as_str(), ds["last_day"].as_str()), (Some("2025-06-03"), Some("2025-06-10")));
@@ -422,7 +439,7 @@ fn lzg_nrw_4_abs_2_explicit_service_overrides_email_fiction_and_registered_lette
     // registered letter posted Fri 6 Jun 2025 → served Tue 10 Jun → ends Tue 17 Jun 2025 24:00; moves the timer
     let fx = run_with(
         &mut b,
-        served("rat", CASE, ServiceMethod::RegisteredLetterPosted, "2025-06-06"),
+        served("rat", CASE, "L1-03", ServiceMethod::RegisteredLetterPosted, "2025-06-06"),
         "2025-06-06T15:00:00+02:00",
         &settings,
     );
@@ -441,8 +458,11 @@ fn vwvfg_nrw_31_abs_3_satz_1_period_ending_on_fronleichnam_ends_next_working_day
     let mut b = nrw_open();
     run(&mut b, sent(CASE, 1, SENT), SENT);
     // served Thu 12 Jun 2025 → the week ends Thu 19 Jun, Fronleichnam → Fri 20 Jun 2025 24:00
-    let fx =
-        run(&mut b, served("rat", CASE, ServiceMethod::Acknowledgement, "2025-06-12"), "2025-06-12T18:00:00+02:00");
+    let fx = run(
+        &mut b,
+        served("rat", CASE, "L1-03", ServiceMethod::Acknowledgement, "2025-06-12"),
+        "2025-06-12T18:00:00+02:00",
+    );
     let ds = event(&fx, "deadline.set");
     assert_eq!((ds["served_on"].as_str(), ds["last_day"].as_str()), (Some("2025-06-12"), Some("2025-06-20")));
     same_instant(&ds["ends_at"], "2025-06-21T00:00:00+02:00");
@@ -469,7 +489,7 @@ fn vwvfg_nrw_31_abs_3_satz_2_fixed_end_date_is_not_extended() {
     run_with(&mut b, sent(CASE, 1, SENT), SENT, &settings);
     let fx = run_with(
         &mut b,
-        served("rat", CASE, ServiceMethod::Acknowledgement, "2025-06-12"),
+        served("rat", CASE, "L1-03", ServiceMethod::Acknowledgement, "2025-06-12"),
         "2025-06-12T18:00:00+02:00",
         &settings,
     );
@@ -708,7 +728,11 @@ fn nrw_45_abs_6_satz_3_acceptance_before_service_date_known_is_valid() {
     same_instant(&event(&fx, "membership.changed")["effective_at"], at);
     assert!(matches!(state(&b, CASE), CaseState::Filled { basis: MembershipBasis::Acceptance, .. }));
     // [decision] the service certificate that arrives afterwards is taken without effect, not dead-lettered
-    let fx = run(&mut b, served("rat", CASE, ServiceMethod::Certificate, "2025-06-03"), "2025-06-04T09:00:00+02:00");
+    let fx = run(
+        &mut b,
+        served("rat", CASE, "L1-03", ServiceMethod::Certificate, "2025-06-03"),
+        "2025-06-04T09:00:00+02:00",
+    );
     assert!(fx.is_empty(), "{:?}", kinds(&fx));
     assert!(matches!(state(&b, CASE), CaseState::Filled { .. }));
 }
@@ -764,7 +788,7 @@ fn nrw_45_abs_6_satz_4_deemed_acceptance_not_before_departure_of_predecessor() {
     let departure = "2025-07-01T00:00:00+02:00";
     run(&mut b, vacancy("rat", "L1-02", DepartureReason::Resigned, departure), OPENED);
     run(&mut b, sent(CASE, 1, SENT), SENT);
-    run(&mut b, served("rat", CASE, ServiceMethod::Certificate, "2025-06-03"), "2025-06-04T09:00:00+02:00");
+    run(&mut b, served("rat", CASE, "L1-03", ServiceMethod::Certificate, "2025-06-03"), "2025-06-04T09:00:00+02:00");
     let fx = run(&mut b, expired(CASE, 1), ENDS);
     same_instant(&event(&fx, "membership.changed")["effective_at"], departure);
 }
@@ -780,7 +804,7 @@ fn nrw_barred() -> Council {
     assert!(det["trail"].as_array().expect("trail").iter().any(|s| s["reason"] == "barred_must_prove_end"));
     assert!(mail(&fx).context["successor"]["barred"].as_bool().expect("barred flag"));
     run(&mut b, sent(CASE, 1, SENT), SENT);
-    run(&mut b, served("rat", CASE, ServiceMethod::Certificate, "2025-06-03"), "2025-06-04T09:00:00+02:00");
+    run(&mut b, served("rat", CASE, "L1-03", ServiceMethod::Certificate, "2025-06-03"), "2025-06-04T09:00:00+02:00");
     assert!(offer(&b, CASE).barred);
     b
 }
@@ -968,15 +992,94 @@ fn nrw_45_abs_2_satz_1_pending_successor_of_first_vacancy_not_offered_second() {
 }
 
 #[test]
+fn nrw_45_abs_6_satz_2_4_late_certificate_for_refusing_round_1_candidate_never_starts_round_2_week() {
+    let mut b = nrw_notified();
+    run(
+        &mut b,
+        declare("rat", CASE, "L1-03", DeclarationKind::Refuse, "2025-06-03T10:00:00+02:00"),
+        "2025-06-03T10:00:00+02:00",
+    );
+    run(&mut b, sent(CASE, 2, "2025-06-03T11:00:00+02:00"), "2025-06-03T11:00:00+02:00");
+    assert_eq!(offer(&b, CASE).successor, "L1-04");
+    // the PZU certificate of round 1 (served on L1-03) arrives late: recorded and answered, never applied
+    let fx = run(
+        &mut b,
+        served("rat", CASE, "L1-03", ServiceMethod::Certificate, "2025-06-04"),
+        "2025-06-05T09:00:00+02:00",
+    );
+    assert_eq!(kinds(&fx), ["publish:service.rejected"]);
+    let r = event(&fx, "service.rejected");
+    assert_eq!(
+        (r["case"].as_str(), r["candidate"].as_str(), r["round"].as_u64(), r["reason"].as_str()),
+        (Some(CASE), Some("L1-03"), Some(2), Some("not_pending_successor"))
+    );
+    assert!(offer(&b, CASE).deadline.is_none(), "the round-2 week has not started");
+    // the same with the round named: a round mismatch, even for the current successor
+    let fx = run(
+        &mut b,
+        served_round("rat", CASE, "L1-04", Some(1), ServiceMethod::Certificate, "2025-06-04"),
+        "2025-06-05T09:00:00+02:00",
+    );
+    assert_eq!(kinds(&fx), ["publish:service.rejected"]);
+    let r = event(&fx, "service.rejected");
+    assert_eq!((r["round"].as_u64(), r["reason"].as_str()), (Some(1), Some("round_mismatch")));
+    assert!(offer(&b, CASE).deadline.is_none());
+    // the round-2 certificate for L1-04 starts his week
+    let fx = run(
+        &mut b,
+        served_round("rat", CASE, "L1-04", Some(2), ServiceMethod::Certificate, "2025-06-04"),
+        "2025-06-05T09:00:00+02:00",
+    );
+    assert_eq!(kinds(&fx), ["schedule:rat-1#2", "publish:deadline.set"]);
+    assert_eq!(event(&fx, "deadline.set")["candidate"], "L1-04");
+    // every certificate is in the case history
+    let h = &b.cases[CASE].history.services;
+    assert_eq!(h.len(), 3);
+    assert_eq!(
+        h.iter().map(|r| (r.candidate.as_str(), r.round, r.rejected)).collect::<Vec<_>>(),
+        [
+            ("L1-03", 2, Some(ServiceRejection::NotPendingSuccessor)),
+            ("L1-04", 1, Some(ServiceRejection::RoundMismatch)),
+            ("L1-04", 2, None)
+        ]
+    );
+}
+
+#[test]
+fn nrw_45_abs_6_satz_2_certificate_in_a_closed_or_vacant_case_is_recorded_not_dead_lettered() {
+    // the seat was left vacant: a certificate for the last refusing candidate is a normal part of the file
+    let mut b = nrw();
+    run(&mut b, vacancy("rat", "E1-01", DepartureReason::Died, OPENED), OPENED);
+    let fx = run(
+        &mut b,
+        served("rat", CASE, "L1-03", ServiceMethod::Certificate, "2025-06-03"),
+        "2025-06-04T09:00:00+02:00",
+    );
+    assert_eq!(kinds(&fx), ["publish:service.rejected"]);
+    assert_eq!(event(&fx, "service.rejected")["reason"], "not_pending_successor");
+    assert_eq!(b.cases[CASE].history.services.len(), 1);
+    // an unknown candidate is an unknown reference (retried, then rejected)
+    let err =
+        refuse(&b, served("rat", CASE, "X-9", ServiceMethod::Certificate, "2025-06-03"), "2025-06-04T09:00:00+02:00");
+    assert!(matches!(err, Rejection::Unknown(_)), "{err:?}");
+}
+
+#[test]
 fn contract_notification_served_date_in_future_or_before_notification_is_invalid() {
     let b = nrw_notified();
-    let err = refuse(&b, served("rat", CASE, ServiceMethod::Certificate, "2025-06-05"), "2025-06-04T09:00:00+02:00");
+    let err =
+        refuse(&b, served("rat", CASE, "L1-03", ServiceMethod::Certificate, "2025-06-05"), "2025-06-04T09:00:00+02:00");
     assert!(matches!(&err, Rejection::Invalid(m) if m.contains("future")), "{err:?}");
-    let err = refuse(&b, served("rat", CASE, ServiceMethod::Certificate, "2025-06-01"), "2025-06-04T09:00:00+02:00");
+    let err =
+        refuse(&b, served("rat", CASE, "L1-03", ServiceMethod::Certificate, "2025-06-01"), "2025-06-04T09:00:00+02:00");
     assert!(matches!(&err, Rejection::Invalid(m) if m.contains("before the notification")), "{err:?}");
     // the day of sending itself is fine: served Mon 2 Jun → Mon 9 Jun is Pfingstmontag → Tue 10 Jun
     let mut b = b;
-    let fx = run(&mut b, served("rat", CASE, ServiceMethod::Certificate, "2025-06-02"), "2025-06-04T09:00:00+02:00");
+    let fx = run(
+        &mut b,
+        served("rat", CASE, "L1-03", ServiceMethod::Certificate, "2025-06-02"),
+        "2025-06-04T09:00:00+02:00",
+    );
     assert_eq!(event(&fx, "deadline.set")["last_day"], "2025-06-10");
 }
 
@@ -1002,7 +1105,7 @@ fn nrw_45_abs_6_satz_2_failed_notification_waits_for_service() {
     // the officer serves by post
     let fx = run(
         &mut b,
-        served("rat", CASE, ServiceMethod::RegisteredLetterPosted, "2025-06-06"),
+        served("rat", CASE, "L1-03", ServiceMethod::RegisteredLetterPosted, "2025-06-06"),
         "2025-06-06T15:00:00+02:00",
     );
     assert_eq!(kinds(&fx), ["schedule:rat-1#1", "publish:deadline.set"]);
@@ -1196,7 +1299,11 @@ fn he_34_abs_3_satz_2_23_membership_acquired_with_determination() {
         run_with(&mut b, sent(HCASE, 1, SENT), SENT, &Settings { email_fiction_days: Some(3), ..Default::default() });
     assert_eq!(kinds(&fx), ["publish:successor.notified"]);
     // [decision] a service report for a successor without a bar is taken without effect
-    let fx = run(&mut b, served("hrat", HCASE, ServiceMethod::Certificate, "2025-06-03"), "2025-06-04T09:00:00+02:00");
+    let fx = run(
+        &mut b,
+        served("hrat", HCASE, "A-04", ServiceMethod::Certificate, "2025-06-03"),
+        "2025-06-04T09:00:00+02:00",
+    );
     assert!(fx.is_empty(), "{:?}", kinds(&fx));
 }
 
@@ -1255,7 +1362,11 @@ fn he_barred() -> Council {
     assert!(b.candidate("A-04").expect("c").seat.is_some());
     assert!(b.has_open_case());
     run(&mut b, sent(HCASE, 1, SENT), SENT);
-    let fx = run(&mut b, served("hrat", HCASE, ServiceMethod::Certificate, "2025-06-03"), "2025-06-04T09:00:00+02:00");
+    let fx = run(
+        &mut b,
+        served("hrat", HCASE, "A-04", ServiceMethod::Certificate, "2025-06-03"),
+        "2025-06-04T09:00:00+02:00",
+    );
     assert_eq!(kinds(&fx), ["schedule:hrat-1#1", "publish:deadline.set"]);
     let ds = event(&fx, "deadline.set");
     assert_eq!((ds["candidate"].as_str(), ds["last_day"].as_str()), (Some("A-04"), Some("2025-06-10")));
@@ -1398,6 +1509,7 @@ fn he_33_abs_1_nr_4_merger_member_leaves_no_succession_no_announcement() {
         successor: None,
         decided_at: tz("2025-06-20T10:00:00+02:00"),
         decided_by: Some("council".into()),
+        is_final: true,
     }));
     let err = refuse(&b, review, "2025-06-20T10:00:00+02:00");
     assert!(matches!(&err, Rejection::Invalid(m) if m.contains("§ 33 Abs. 1 Nr. 4 KWG")), "{err:?}");
@@ -1484,6 +1596,409 @@ fn he_34_abs_1a_majority_tie_requests_lot_and_records_winner() {
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// Facts about the pending successor are never stored silently (§ 45 Abs. 2 Satz 2, Abs. 3 KWahlG NRW;
+// § 34 Abs. 2, § 33 KWG)
+
+#[test]
+fn nrw_45_abs_3_satz_1_pending_successor_who_left_the_party_or_waived_in_form_is_passed_over_at_once() {
+    let mut b = nrw_served();
+    let fx = run(&mut b, fact("rat", "L1-03", Fact::LeftParty { on: d("2025-06-04") }), "2025-06-05T15:00:00+02:00");
+    assert_eq!(kinds(&fx), ["cancel:rat-1#1", "publish:succession.determined", "mail:nrw_offer"]);
+    let det = event(&fx, "succession.determined");
+    assert_eq!((det["round"].as_u64(), det["successor"]["id"].as_str()), (Some(2), Some("L1-04")));
+    assert!(det["trail"]
+        .as_array()
+        .expect("trail")
+        .iter()
+        .any(|s| s["candidate"] == "L1-03" && s["verdict"] == "skipped"));
+    // a waiver zur Niederschrift (§ 38) acts the same way
+    let mut b = nrw_served();
+    let waiver = Fact::Waived { on: d("2025-06-04"), form: WaiverForm::Recorded };
+    let fx = run(&mut b, fact("rat", "L1-03", waiver), "2025-06-05T15:00:00+02:00");
+    assert_eq!(event(&fx, "succession.determined")["successor"]["id"], "L1-04");
+    // a written waiver is not in the form of § 38: refused, naming what to do instead — nothing is stored
+    let b = nrw_served();
+    let err = refuse(
+        &b,
+        fact("rat", "L1-03", Fact::Waived { on: d("2025-06-04"), form: WaiverForm::Written }),
+        "2025-06-05T15:00:00+02:00",
+    );
+    assert!(
+        matches!(&err, Rejection::Invalid(m) if m.contains("does not pass him over") && m.contains("declaration.received")),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn nrw_45_abs_2_satz_2_past_ineligibility_of_pending_successor_in_this_term_passes_him_over() {
+    // not continuously eligible during the term (moved away in 2024 and back): passed over at once
+    let mut b = nrw_served();
+    let gap = Fact::Ineligible { from: d("2024-02-01"), until: Some(d("2024-05-31")) };
+    let fx = run(&mut b, fact("rat", "L1-03", gap), "2025-06-05T15:00:00+02:00");
+    assert_eq!(event(&fx, "succession.determined")["successor"]["id"], "L1-04");
+    // an ineligibility that begins only later does not pass him over now: refused, not stored
+    let b = nrw_served();
+    let later = Fact::Ineligible { from: d("2025-09-01"), until: None };
+    let err = refuse(&b, fact("rat", "L1-03", later), "2025-06-05T15:00:00+02:00");
+    assert!(matches!(err, Rejection::Invalid(_)), "{err:?}");
+    assert!(!has_fact(&b, "L1-03", "ineligible"));
+}
+
+#[test]
+fn nrw_45_abs_6_satz_6_refusal_bar_proof_or_bar_as_fact_of_pending_successor_is_refused_naming_the_command() {
+    let b = nrw_served();
+    let cases = [
+        (Fact::Declined { on: d("2025-06-04") }, "declaration.received"),
+        (Fact::BarCured { on: d("2025-06-04") }, "bar.cured"),
+        (Fact::Barred { on: d("2025-06-04"), reason: "Beschäftigter der Stadt".into() }, "review.decided"),
+    ];
+    for (f, command) in cases {
+        let err = refuse(&b, fact("rat", "L1-03", f), "2025-06-05T15:00:00+02:00");
+        assert!(matches!(&err, Rejection::Invalid(m) if m.contains(command)), "{err:?}");
+    }
+    // about anyone else, facts are stored as before
+    let mut b = nrw_served();
+    assert!(run(&mut b, fact("rat", "L1-05", Fact::Declined { on: d("2025-06-04") }), "2025-06-05T15:00:00+02:00")
+        .is_empty());
+    assert!(has_fact(&b, "L1-05", "declined"));
+}
+
+#[test]
+fn he_33_abs_1_pending_successor_already_a_member_ineligible_or_dead_is_a_new_vacancy() {
+    let b = he_barred();
+    for f in [
+        Fact::Ineligible { from: d("2025-06-04"), until: None },
+        Fact::Died { on: d("2025-06-04") },
+        Fact::Waived { on: d("2025-06-04"), form: WaiverForm::Written },
+        Fact::Declined { on: d("2025-06-04") },
+    ] {
+        let err = refuse(&b, fact("hrat", "A-04", f), "2025-06-05T15:00:00+02:00");
+        assert!(matches!(&err, Rejection::Invalid(m) if m.contains("vacancy.reported")), "{err:?}");
+    }
+}
+
+#[test]
+fn he_34_abs_2_nr_1_proposed_successor_who_left_the_party_is_passed_over_before_the_confirmation() {
+    let mut b = confirming(he_snapshot("proportional"));
+    run(&mut b, vacancy("hrat", "A-02", DepartureReason::Resigned, HOPENED), HOPENED);
+    let fx = run(&mut b, fact("hrat", "A-04", Fact::LeftParty { on: d("2025-06-02") }), "2025-06-03T09:00:00+02:00");
+    assert_eq!(kinds(&fx), ["cancel:hrat-1#1", "publish:succession.proposed"]);
+    let p = event(&fx, "succession.proposed");
+    assert_eq!((p["round"].as_u64(), p["successor"]["id"].as_str()), (Some(2), Some("A-05")));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// A declaration that arrived in time always wins (§ 45 Abs. 6 Satz 3–6 KWahlG NRW)
+
+/// NRW: served Tue 3 Jun 2025, nobody entered anything in time, the timer fired: deemed accepted at ENDS.
+fn nrw_deemed() -> Council {
+    let mut b = nrw_served();
+    let fx = run(&mut b, expired(CASE, 1), "2025-06-11T08:00:00+02:00");
+    assert_eq!(event(&fx, "membership.changed")["basis"], "deemed_acceptance");
+    assert_eq!(b.cases[CASE].history.deemed.len(), 1);
+    b
+}
+
+#[test]
+fn nrw_45_abs_6_satz_3_timely_acceptance_entered_after_deemed_acceptance_corrects_the_start() {
+    let mut b = nrw_deemed();
+    // the acceptance reached the Wahlleitung on Fri 6 Jun; it is entered on Wed 11 Jun
+    let at = "2025-06-06T10:00:00+02:00";
+    let fx = run(&mut b, declare("rat", CASE, "L1-03", DeclarationKind::Accept, at), "2025-06-11T09:00:00+02:00");
+    assert_eq!(
+        kinds(&fx),
+        [
+            "publish:declaration.recorded",
+            "publish:membership.changed",
+            "publish:membership.changed",
+            "announce:correction",
+            "schedule:rat-1#objection#2",
+        ]
+    );
+    let void = nth(&fx, "membership.changed", 0);
+    assert_eq!((void["change"].as_str(), void["basis"].as_str()), (Some("left"), Some("correction")));
+    assert_eq!(
+        (void["membership"]["startDate"].as_str(), void["membership"]["endDate"].as_str()),
+        (Some("2025-06-11"), Some("2025-06-11"))
+    );
+    let joined = nth(&fx, "membership.changed", 1);
+    assert_eq!((joined["change"].as_str(), joined["basis"].as_str()), (Some("joined"), Some("correction")));
+    same_instant(&joined["effective_at"], at);
+    assert_eq!(joined["membership"]["startDate"], "2025-06-06");
+    let a = announcement(&fx);
+    assert_eq!((a.kind.as_str(), a.template.as_str()), ("correction", "nrw_correction"));
+    assert_eq!(a.context["correction"]["member_since"], "06.06.2025");
+    match state(&b, CASE) {
+        CaseState::Filled { since, basis, .. } => assert_eq!((*since, *basis), (t(at), MembershipBasis::Acceptance)),
+        other => panic!("not filled: {other:?}"),
+    }
+    assert_eq!(b.candidate("L1-03").and_then(|c| c.seat.clone()).map(|s| s.since), Some(d("2025-06-06")));
+    // entered twice: corrected once
+    let fx = run(&mut b, declare("rat", CASE, "L1-03", DeclarationKind::Accept, at), "2025-06-11T09:30:00+02:00");
+    assert_eq!(kinds(&fx), ["publish:declaration.rejected"]);
+}
+
+#[test]
+fn nrw_45_abs_6_satz_6_timely_refusal_entered_after_deemed_acceptance_voids_it_and_next_round_follows() {
+    let mut b = nrw_deemed();
+    let at = "2025-06-10T16:00:00+02:00";
+    let fx = run(&mut b, declare("rat", CASE, "L1-03", DeclarationKind::Refuse, at), "2025-06-11T09:00:00+02:00");
+    assert_eq!(
+        kinds(&fx),
+        [
+            "publish:declaration.recorded",
+            "publish:membership.changed",
+            "cancel:rat-1#objection#1",
+            "announce:correction",
+            "schedule:rat-1#objection#2",
+            "publish:succession.determined",
+            "mail:nrw_offer",
+        ]
+    );
+    let void = event(&fx, "membership.changed");
+    assert_eq!(
+        (void["change"].as_str(), void["basis"].as_str(), void["person"]["id"].as_str()),
+        (Some("left"), Some("correction"), Some("L1-03"))
+    );
+    let det = event(&fx, "succession.determined");
+    assert_eq!((det["round"].as_u64(), det["successor"]["id"].as_str()), (Some(2), Some("L1-04")));
+    assert!(b.candidate("L1-03").expect("c").seat.is_none());
+    assert!(has_fact(&b, "L1-03", "declined"));
+    assert_eq!(b.cases[CASE].refused, ["L1-03"]);
+    assert_eq!(announcement(&fx).context["correction"]["accepted"], false);
+    // a refusal received after the end of the period stays late
+    let mut b = nrw_deemed();
+    let fx = run(
+        &mut b,
+        declare("rat", CASE, "L1-03", DeclarationKind::Refuse, "2025-06-11T07:00:00+02:00"),
+        "2025-06-11T09:00:00+02:00",
+    );
+    assert_eq!(kinds(&fx), ["publish:declaration.rejected"]);
+    assert_eq!(event(&fx, "declaration.rejected")["reason"], "case_closed");
+}
+
+#[test]
+fn kwahlo_nrw_69_abs_2_62_nr_5_timely_proof_entered_after_deemed_refusal_and_next_round_requires_review() {
+    let mut b = nrw_barred();
+    run(&mut b, expired(CASE, 1), "2025-06-11T08:00:00+02:00");
+    assert_eq!(offer(&b, CASE).successor, "L1-04");
+    // his employer's certificate reached the Wahlleitung on Mon 9 Jun
+    let fx = run(&mut b, cured("rat", CASE, "L1-03", "2025-06-09T10:00:00+02:00"), "2025-06-11T09:00:00+02:00");
+    assert_eq!(kinds(&fx), ["publish:case.review_required"]);
+    let r = event(&fx, "case.review_required");
+    assert_eq!(r["reason"], "timely_declaration_after_later_round");
+    assert_eq!(r["rounds"], json!([1, 2]));
+    assert_eq!((r["candidate"].as_str(), r["kind"].as_str()), (Some("L1-03"), Some("bar_cured")));
+    // no membership changed by itself
+    assert_eq!(offer(&b, CASE).successor, "L1-04");
+    assert!(b.candidate("L1-03").expect("c").seat.is_none());
+}
+
+#[test]
+fn he_23_abs_2_satz_3_timely_proof_entered_after_deemed_non_acquisition_requires_review() {
+    let mut b = he_barred();
+    run(&mut b, expired(HCASE, 1), "2025-06-11T09:00:00+02:00");
+    let fx = run(&mut b, cured("hrat", HCASE, "A-04", "2025-06-10T12:00:00+02:00"), "2025-06-11T10:00:00+02:00");
+    assert_eq!(kinds(&fx), ["publish:case.review_required"]);
+    assert_eq!(event(&fx, "case.review_required")["rounds"], json!([1, 2]));
+    assert!(matches!(state(&b, HCASE), CaseState::Filled { successor, .. } if successor == "A-05"));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Declarations while no service date is known (§ 45 Abs. 6 Satz 2–4 KWahlG NRW)
+
+#[test]
+fn nrw_45_abs_6_satz_2_declaration_within_the_week_from_sending_takes_effect_without_service_date() {
+    // sent Mon 2 Jun; whatever the service date, the week ends no earlier than Tue 10 Jun 24:00 (Pfingstmontag)
+    let mut b = nrw_notified();
+    let at = "2025-06-10T20:00:00+02:00";
+    let fx = run(&mut b, declare("rat", CASE, "L1-03", DeclarationKind::Refuse, at), at);
+    assert!(kinds(&fx).contains(&"publish:succession.determined".to_owned()), "{:?}", kinds(&fx));
+}
+
+#[test]
+fn nrw_45_abs_6_satz_2_later_declaration_is_held_until_the_service_date_is_known() {
+    let mut b = nrw_notified();
+    let at = "2025-06-12T10:00:00+02:00";
+    let fx = run(&mut b, declare("rat", CASE, "L1-03", DeclarationKind::Refuse, at), at);
+    assert_eq!(kinds(&fx), ["publish:declaration.held"]);
+    let h = event(&fx, "declaration.held");
+    assert_eq!(
+        (h["candidate"].as_str(), h["round"].as_u64(), h["kind"].as_str(), h["reason"].as_str()),
+        (Some("L1-03"), Some(1), Some("refuse"), Some("service_date_unknown"))
+    );
+    same_instant(&h["received_at"], at);
+    assert_eq!(offer(&b, CASE).held.len(), 1);
+    // served Fri 6 Jun → the week ends Fri 13 Jun 24:00: the refusal was in time, dated at its receipt
+    let fx = run(
+        &mut b,
+        served("rat", CASE, "L1-03", ServiceMethod::Certificate, "2025-06-06"),
+        "2025-06-13T09:00:00+02:00",
+    );
+    assert_eq!(
+        kinds(&fx),
+        [
+            "schedule:rat-1#1",
+            "publish:deadline.set",
+            "publish:declaration.recorded",
+            "cancel:rat-1#1",
+            "publish:succession.determined",
+            "mail:nrw_offer"
+        ]
+    );
+    same_instant(&event(&fx, "declaration.recorded")["received_at"], at);
+    assert_eq!(offer(&b, CASE).successor, "L1-04");
+}
+
+#[test]
+fn nrw_45_abs_6_satz_4_held_declaration_too_late_is_rejected_and_deemed_acceptance_applies_at_once() {
+    let mut b = nrw_notified();
+    let at = "2025-06-12T10:00:00+02:00";
+    run(&mut b, declare("rat", CASE, "L1-03", DeclarationKind::Refuse, at), at);
+    // served Mon 2 Jun (the sending day) → the week ended Tue 10 Jun 24:00: the refusal was late
+    let fx = run(
+        &mut b,
+        served("rat", CASE, "L1-03", ServiceMethod::Certificate, "2025-06-02"),
+        "2025-06-13T09:00:00+02:00",
+    );
+    assert_eq!(
+        kinds(&fx),
+        [
+            "schedule:rat-1#1",
+            "publish:deadline.set",
+            "publish:declaration.rejected",
+            "cancel:rat-1#1",
+            "publish:membership.changed",
+            "announce:successor",
+            "schedule:rat-1#objection#1"
+        ]
+    );
+    assert_eq!(event(&fx, "declaration.rejected")["reason"], "after_deadline");
+    let m = event(&fx, "membership.changed");
+    assert_eq!(m["basis"], "deemed_acceptance");
+    same_instant(&m["effective_at"], ENDS);
+    assert!(matches!(state(&b, CASE), CaseState::Filled { basis: MembershipBasis::DeemedAcceptance, .. }));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The returning officer determines (§ 45 Abs. 6 Satz 1 KWahlG NRW, § 34 Abs. 3 Satz 1 KWG; § 35a VwVfG)
+
+fn confirm(body: &str, case: &str, round: u32, at: &str) -> Command {
+    Command::Inbound(Inbound::DeterminationConfirmed(DeterminationConfirmed {
+        body: body.into(),
+        case: case.into(),
+        round,
+        confirmed_by: "Wahlleiterin Muster".into(),
+        confirmed_at: tz(at),
+    }))
+}
+
+fn confirming(mut snapshot: Value) -> Council {
+    snapshot["body"]["determination"] = json!("confirm");
+    body_from(snapshot)
+}
+
+#[test]
+fn nrw_45_abs_6_satz_1_confirm_mode_the_wahlleiter_determines_on_the_proposal() {
+    let mut b = confirming(nrw_snapshot());
+    let fx = run(&mut b, vacancy("rat", "L1-02", DepartureReason::Resigned, OPENED), OPENED);
+    // the proposal: no determination, no mail, no period
+    assert_eq!(kinds(&fx), ["publish:membership.changed", "publish:succession.proposed"]);
+    let p = event(&fx, "succession.proposed");
+    assert_eq!((p["round"].as_u64(), p["successor"]["id"].as_str()), (Some(1), Some("L1-03")));
+    assert!(p.get("determined_at").is_none());
+    assert!(p["trail"].as_array().expect("trail").iter().any(|s| s["verdict"] == "chosen"));
+    assert!(matches!(state(&b, CASE), CaseState::Proposed(p) if p.successor == "L1-03"));
+    assert_eq!(b.cases[CASE].state_name(), "proposed");
+    assert!(b.has_open_case());
+    // he cannot declare before he is determined and notified
+    let fx = run(
+        &mut b,
+        declare("rat", CASE, "L1-03", DeclarationKind::Accept, "2025-06-02T11:00:00+02:00"),
+        "2025-06-02T11:00:00+02:00",
+    );
+    assert_eq!(event(&fx, "declaration.rejected")["reason"], "before_notification");
+    // the proposed successor is called for a second vacancy meanwhile: he is not offered twice
+    let fx = run(&mut b, vacancy("rat", "L1-01", DepartureReason::Died, OPENED), "2025-06-02T10:30:00+02:00");
+    assert_eq!(event(&fx, "succession.proposed")["successor"]["id"], "L1-04");
+
+    // the confirmation determines, dated when the Wahlleiterin confirmed
+    let at = "2025-06-03T09:00:00+02:00";
+    let fx = run(&mut b, confirm("rat", CASE, 1, at), "2025-06-03T09:05:00+02:00");
+    assert_eq!(kinds(&fx), ["publish:succession.determined", "mail:nrw_offer"]);
+    let det = event(&fx, "succession.determined");
+    assert_eq!((det["round"].as_u64(), det["successor"]["id"].as_str()), (Some(1), Some("L1-03")));
+    same_instant(&det["determined_at"], at);
+    assert_eq!(det["confirmed_by"], "Wahlleiterin Muster");
+    assert_eq!(offer(&b, CASE).determined_at, t(at));
+    // a second confirmation of the same round, or one for another round, is recorded and answered
+    let fx = run(&mut b, confirm("rat", CASE, 1, at), "2025-06-03T09:10:00+02:00");
+    assert_eq!(kinds(&fx), ["publish:confirmation.rejected"]);
+    assert_eq!(event(&fx, "confirmation.rejected")["reason"], "not_proposed");
+    // the acceptance procedure follows: a refusal makes the next round a proposal again
+    run(&mut b, sent(CASE, 1, "2025-06-03T09:10:00+02:00"), "2025-06-03T09:10:00+02:00");
+    let fx = run(
+        &mut b,
+        declare("rat", CASE, "L1-03", DeclarationKind::Refuse, "2025-06-04T10:00:00+02:00"),
+        "2025-06-04T10:00:00+02:00",
+    );
+    assert_eq!(kinds(&fx), ["publish:declaration.recorded", "cancel:rat-1#1", "publish:succession.proposed"]);
+    assert_eq!(event(&fx, "succession.proposed")["successor"]["id"], "L1-05");
+    // a confirmation of the stale round 1 is rejected like a stale declaration
+    let fx = run(&mut b, confirm("rat", CASE, 1, "2025-06-04T11:00:00+02:00"), "2025-06-04T11:00:00+02:00");
+    assert_eq!(kinds(&fx), ["publish:confirmation.rejected"]);
+    let r = event(&fx, "confirmation.rejected");
+    assert_eq!((r["round"].as_u64(), r["reason"].as_str()), (Some(1), Some("stale_round")));
+    assert!(matches!(state(&b, CASE), CaseState::Proposed(p) if p.successor == "L1-05"));
+}
+
+#[test]
+fn nrw_45_abs_6_satz_1_confirmation_in_the_future_before_the_proposal_or_unsigned_is_invalid() {
+    let mut b = confirming(nrw_snapshot());
+    run(&mut b, vacancy("rat", "L1-02", DepartureReason::Resigned, OPENED), OPENED);
+    let err = refuse(&b, confirm("rat", CASE, 1, "2025-06-04T09:00:00+02:00"), "2025-06-03T09:00:00+02:00");
+    assert!(matches!(&err, Rejection::Invalid(m) if m.contains("future")), "{err:?}");
+    let err = refuse(&b, confirm("rat", CASE, 1, "2025-06-02T09:00:00+02:00"), "2025-06-03T09:00:00+02:00");
+    assert!(matches!(&err, Rejection::Invalid(m) if m.contains("before the proposal")), "{err:?}");
+    let mut unsigned = confirm("rat", CASE, 1, "2025-06-03T09:00:00+02:00");
+    if let Command::Inbound(Inbound::DeterminationConfirmed(c)) = &mut unsigned {
+        c.confirmed_by = " ".into();
+    }
+    let err = refuse(&b, unsigned, "2025-06-03T09:00:00+02:00");
+    assert!(matches!(&err, Rejection::Invalid(m) if m.contains("confirmed_by")), "{err:?}");
+    let err = refuse(&b, confirm("rat", "rat-9", 1, "2025-06-03T09:00:00+02:00"), "2025-06-03T09:00:00+02:00");
+    assert!(matches!(err, Rejection::Unknown(_)), "{err:?}");
+    // automatic bodies have no proposal to confirm
+    let mut b = nrw_open();
+    let fx = run(&mut b, confirm("rat", CASE, 1, "2025-06-03T09:00:00+02:00"), "2025-06-03T09:00:00+02:00");
+    assert_eq!(event(&fx, "confirmation.rejected")["reason"], "not_proposed");
+}
+
+#[test]
+fn he_34_abs_3_satz_1_confirm_mode_membership_begins_with_the_confirmed_determination() {
+    let mut b = confirming(he_snapshot("proportional"));
+    let fx = run(&mut b, vacancy("hrat", "A-02", DepartureReason::Resigned, HOPENED), HOPENED);
+    assert_eq!(kinds(&fx), ["publish:membership.changed", "publish:succession.proposed"]);
+    assert!(b.candidate("A-04").expect("c").seat.is_none(), "no membership with a proposal");
+    let at = "2025-06-04T08:00:00+02:00";
+    let fx = run(&mut b, confirm("hrat", HCASE, 1, at), "2025-06-04T08:30:00+02:00");
+    assert_eq!(
+        kinds(&fx),
+        [
+            "publish:succession.determined",
+            "publish:membership.changed",
+            "mail:he_determination",
+            "announce:successor",
+            "schedule:hrat-1#objection#1",
+        ]
+    );
+    let m = event(&fx, "membership.changed");
+    assert_eq!((m["change"].as_str(), m["basis"].as_str()), (Some("joined"), Some("determination")));
+    same_instant(&m["effective_at"], at);
+    assert!(matches!(state(&b, HCASE), CaseState::Filled { since, .. } if *since == t(at)));
+}
+
+// ---------------------------------------------------------------------------------------------------------
 // Registration
 
 #[test]
@@ -1534,7 +2049,7 @@ fn nrw_45_abs_6_satz_2_refusal_received_in_time_but_entered_during_the_grace_per
     let mut b = nrw_notified();
     let fx = run_with(
         &mut b,
-        served("rat", CASE, ServiceMethod::Certificate, "2025-06-03"),
+        served("rat", CASE, "L1-03", ServiceMethod::Certificate, "2025-06-03"),
         "2025-06-04T09:00:00+02:00",
         &grace,
     );
@@ -1553,7 +2068,7 @@ fn nrw_45_abs_6_satz_2_refusal_received_in_time_but_entered_during_the_grace_per
     let mut b = nrw_notified();
     run_with(
         &mut b,
-        served("rat", CASE, ServiceMethod::Certificate, "2025-06-03"),
+        served("rat", CASE, "L1-03", ServiceMethod::Certificate, "2025-06-03"),
         "2025-06-04T09:00:00+02:00",
         &grace,
     );

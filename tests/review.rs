@@ -121,7 +121,18 @@ fn review(
         successor: successor.map(str::to_owned),
         decided_at: tz(at),
         decided_by: by.map(str::to_owned),
+        is_final: true,
     }))
+}
+
+/// The same decision while it can still be challenged (`final: false`).
+fn not_final(cmd: Command) -> Command {
+    match cmd {
+        Command::Inbound(Inbound::ReviewDecided(r)) => {
+            Command::Inbound(Inbound::ReviewDecided(ReviewDecided { is_final: false, ..r }))
+        }
+        other => other,
+    }
 }
 
 fn fact(body: &str, candidate: &str, fact: Fact) -> Command {
@@ -230,13 +241,76 @@ fn he_filled() -> (Council, Vec<Effect>) {
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// Review decisions take effect when final (§ 34 Abs. 5 KWG; § 40 Abs. 3 i. V. m. § 45 Abs. 6 Satz 8 KWahlG NRW)
+
+#[test]
+fn he_34_abs_5_review_not_final_keeps_the_seat_until_the_decision_is_final() {
+    let (mut b, _) = he_filled();
+    let before = b.clone();
+    let fx =
+        run(&mut b, not_final(review("hrat", HCASE, ReviewOutcome::Annulled, None, DECIDED, Some("council"))), LATER);
+    // recorded and announced; no membership, no seat, no new determination, no timer touched
+    assert_eq!(kinds(&fx), ["announce:review"]);
+    let a = announcement(&fx, "review");
+    assert_eq!(a.context["review"]["final"], false);
+    assert!(a.objection_period.contains("§ 27 KWG"), "{}", a.objection_period);
+    assert!(b.candidate("A-04").expect("c").seat.is_some());
+    assert_eq!(state(&b, HCASE), state(&before, HCASE));
+    assert_eq!(b.cases[HCASE].history.reviews.len(), 1);
+    assert!(!b.cases[HCASE].history.reviews[0].is_final);
+    // the successor announcement's objection period ends while the review is pending
+    let fx = run(&mut b, Command::ObjectionPeriodEnded { case: HCASE.into(), n: 1 }, "2026-07-01T00:00:00+02:00");
+    assert_eq!(event(&fx, "objection_period.ended")["review_pending"], true);
+    // the decision becomes final: now it takes effect, dated at the decision (§ 34 Abs. 6)
+    let fx = run(&mut b, review("hrat", HCASE, ReviewOutcome::Annulled, None, DECIDED, Some("council")), LATER);
+    let left = events(&fx, "membership.changed")[0].clone();
+    assert_eq!(
+        (left["person"]["id"].as_str(), left["change"].as_str(), left["basis"].as_str()),
+        (Some("A-04"), Some("left"), Some("review"))
+    );
+    same_instant(&left["effective_at"], DECIDED);
+    let a = announcement(&fx, "review");
+    assert_eq!(a.context["review"]["final"], true);
+    assert!(a.objection_period.contains("rechtskräftig"), "no Klage after a final decision: {}", a.objection_period);
+    // determined again under the rules (same case, next round)
+    assert_eq!(event(&fx, "succession.determined")["round"], 2);
+}
+
+#[test]
+fn nrw_45_abs_6_satz_8_40_abs_3_review_amended_not_final_installs_nobody_until_final() {
+    let (mut b, _) = nrw_filled();
+    let fx = run(&mut b, not_final(review("rat", CASE, ReviewOutcome::Amended, Some("L1-05"), DECIDED, None)), LATER);
+    assert_eq!(kinds(&fx), ["announce:review"]);
+    let a = announcement(&fx, "review");
+    assert_eq!(
+        (a.context["successor"]["id"].as_str(), a.context["review"]["final"].as_bool()),
+        (Some("L1-05"), Some(false))
+    );
+    assert!(b.candidate("L1-03").expect("c").seat.is_some(), "L1-03 keeps the seat");
+    assert!(matches!(state(&b, CASE), CaseState::Filled { successor, .. } if successor == "L1-03"));
+    // final: L1-03 leaves, L1-05 is offered the seat with the acceptance procedure
+    let fx = run(&mut b, review("rat", CASE, ReviewOutcome::Amended, Some("L1-05"), DECIDED, None), LATER);
+    let left = event(&fx, "membership.changed");
+    assert_eq!((left["person"]["id"].as_str(), left["basis"].as_str()), (Some("L1-03"), Some("review")));
+    assert_eq!(event(&fx, "succession.determined")["successor"]["id"], "L1-05");
+    let a = announcement(&fx, "review");
+    assert!(a.objection_period.contains("unanfechtbar"), "{}", a.objection_period);
+    assert!(matches!(state(&b, CASE), CaseState::Offered(o) if o.successor == "L1-05"));
+}
+
+// ---------------------------------------------------------------------------------------------------------
 // NRW § 45 Abs. 6 Satz 8 KWahlG (objection decided by the returning officer)
 
 #[test]
 fn nrw_45_abs_6_satz_8_review_confirmed_records_and_announces_without_change() {
     let (mut b, _) = nrw_filled();
     let before = b.clone();
-    let fx = run(&mut b, review("rat", CASE, ReviewOutcome::Confirmed, None, DECIDED, Some("Wahlleitung")), LATER);
+    // the Wahlleitung's decision can still be challenged in court (issue #12: `final: false`)
+    let fx = run(
+        &mut b,
+        not_final(review("rat", CASE, ReviewOutcome::Confirmed, None, DECIDED, Some("Wahlleitung"))),
+        LATER,
+    );
     assert_eq!(kinds(&fx), ["announce:review"]);
     let a = announcement(&fx, "review");
     assert_eq!(a.template, "nrw_review");
@@ -247,6 +321,7 @@ fn nrw_45_abs_6_satz_8_review_confirmed_records_and_announces_without_change() {
         "court action, no new objection: {}",
         a.objection_period
     );
+    assert_eq!(a.context["review"]["final"], false);
     assert_eq!(a.context["review"]["outcome"], "confirmed");
     assert_eq!(a.context["review"]["decided_by"], "Wahlleitung");
     assert_eq!(a.context["review"]["previous"]["id"], "L1-03");
@@ -352,11 +427,18 @@ fn nrw_45_abs_6_satz_8_review_amended_installs_named_successor_with_acceptance_p
 fn nrw_45_abs_6_satz_3_review_annulled_before_acceptance_ends_no_membership() {
     let mut b = body_from(nrw_snapshot());
     run(&mut b, vacancy("rat", "L1-02", OPENED), OPENED);
-    run(&mut b, fact("rat", "L1-03", Fact::LeftParty { on: d("2026-05-01") }), LATER);
-    let fx = run(&mut b, review("rat", CASE, ReviewOutcome::Annulled, None, DECIDED, None), LATER);
-    // L1-03 was offered the seat, never a member: no membership event
-    assert_eq!(kinds(&fx), ["cancel:rat-1#1", "announce:review", "publish:succession.determined", "mail:nrw_offer"]);
+    // a fact about the pending successor acts at once (issue #12): L1-03 left the party, so § 45 Abs. 3 Satz 1
+    // passes him over and L1-04 is determined in round 2 (this test used to store the fact silently)
+    let fx = run(&mut b, fact("rat", "L1-03", Fact::LeftParty { on: d("2026-05-01") }), LATER);
+    assert_eq!(kinds(&fx), ["cancel:rat-1#1", "publish:succession.determined", "mail:nrw_offer"]);
     assert_eq!(event(&fx, "succession.determined")["successor"]["id"], "L1-04");
+    let fx = run(&mut b, review("rat", CASE, ReviewOutcome::Annulled, None, DECIDED, None), LATER);
+    // L1-04 was offered the seat, never a member: no membership event
+    assert_eq!(kinds(&fx), ["cancel:rat-1#2", "announce:review", "publish:succession.determined", "mail:nrw_offer"]);
+    // determined again under the rules with the facts known now: L1-04 again, round 3
+    let det = event(&fx, "succession.determined");
+    assert_eq!((det["round"].as_u64(), det["successor"]["id"].as_str()), (Some(3), Some("L1-04")));
+    assert_eq!(announcement(&fx, "review").context["review"]["previous"]["id"], "L1-04");
     assert_eq!(announcement(&fx, "review").context["review"]["previous"]["was_member"], false);
 }
 

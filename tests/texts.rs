@@ -82,7 +82,7 @@ fn nrw_offer_and_announcement_texts() {
     run(
         &mut b,
         "notification.served",
-        json!({"body": "musterstadt-rat", "case": case, "method": "certificate", "on": "2026-11-30"}),
+        json!({"body": "musterstadt-rat", "case": case, "candidate": "L1-04", "method": "certificate", "on": "2026-11-30"}),
         now(),
     );
     let e = run(
@@ -152,7 +152,7 @@ fn nrw_45_abs_6_satz_3_membership_besteht_seit_only_for_a_past_day() {
         let mut b = body(example("nrw-election.json"));
         run(&mut b, "vacancy.reported", example("nrw-vacancy-list-member.json"), now());
         let case = b.cases.keys().next().expect("case").clone();
-        let served = json!({"body": "musterstadt-rat", "case": case, "method": "certificate", "on": "2026-11-30"});
+        let served = json!({"body": "musterstadt-rat", "case": case, "candidate": "L1-04", "method": "certificate", "on": "2026-11-30"});
         run(&mut b, "notification.served", served, now());
         let cmd = Command::DeadlineExpired { case, round: 1 };
         let e = procedure::handle(&mut b, cmd, fired.parse().expect("t"), &Settings::default()).expect("deadline");
@@ -224,7 +224,7 @@ fn hessen_barred_and_not_acquired_texts() {
     run(
         &mut b,
         "notification.served",
-        json!({"body": "beispielstadt-stvv", "case": case, "method": "acknowledgement", "on": "2026-11-30"}),
+        json!({"body": "beispielstadt-stvv", "case": case, "candidate": "W1-05", "method": "acknowledgement", "on": "2026-11-30"}),
         now(),
     );
     let e = procedure::handle(
@@ -251,6 +251,41 @@ fn hessen_vacancy_text() {
     render(&e, "he-vacancy");
 }
 
+/// NRW: L1-04 served 30 Nov 2026, deemed accepted when the week ended (Mon 7 Dec 24:00); his timely
+/// declaration is entered afterwards and corrects the record (docs/legal.md).
+fn nrw_correction(kind: &str, prefix: &str) {
+    let mut b = body(example("nrw-election.json"));
+    run(&mut b, "vacancy.reported", example("nrw-vacancy-list-member.json"), now());
+    let case = b.cases.keys().next().expect("case").clone();
+    let sent = Command::NotificationSent { case: case.clone(), round: 1, message_id: "<m@x>".into(), sent_at: now() };
+    procedure::handle(&mut b, sent, now(), &Settings::default()).expect("sent");
+    run(
+        &mut b,
+        "notification.served",
+        json!({"body": "musterstadt-rat", "case": case, "candidate": "L1-04", "method": "certificate", "on": "2026-11-30"}),
+        now(),
+    );
+    let ends: DateTime<Utc> = "2026-12-08T08:00:00Z".parse().expect("t");
+    procedure::handle(&mut b, Command::DeadlineExpired { case: case.clone(), round: 1 }, ends, &Settings::default())
+        .expect("deemed");
+    let e = run(
+        &mut b,
+        "declaration.received",
+        json!({"body": "musterstadt-rat", "case": case, "candidate": "L1-04", "kind": kind, "received_at": "2026-12-04T10:00:00+01:00"}),
+        "2026-12-08T09:00:00Z".parse().expect("time"),
+    );
+    assert!(e.iter().any(|e| matches!(e, Effect::Announce(a) if a.kind == "correction")));
+    let only: Vec<Effect> =
+        e.into_iter().filter(|e| matches!(e, Effect::Announce(a) if a.kind == "correction")).collect();
+    render(&only, prefix);
+}
+
+#[test]
+fn nrw_correction_texts() {
+    nrw_correction("accept", "nrw-correction-accepted");
+    nrw_correction("refuse", "nrw-correction-refused");
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Review decisions (§ 45 Abs. 6 Satz 8 KWahlG NRW; § 34 Abs. 4–6 KWG)
 
@@ -259,7 +294,7 @@ fn later() -> DateTime<Utc> {
 }
 
 fn review(case: &str, body: &str, outcome: &str, successor: Option<&str>, by: Option<&str>) -> Value {
-    let mut v = json!({"body": body, "case": case, "outcome": outcome, "decided_at": "2026-12-18T18:00:00+01:00"});
+    let mut v = json!({"body": body, "case": case, "outcome": outcome, "decided_at": "2026-12-18T18:00:00+01:00", "final": true});
     if let Some(s) = successor {
         v["successor"] = json!(s);
     }
@@ -310,6 +345,11 @@ fn nrw_review_texts() {
     render(&e, "nrw-review-annulled");
 
     let mut b = filled;
+    // the Wahlleitung's decision while it can still be challenged: announced, nothing changes yet
+    let mut pending = review(&case, "musterstadt-rat", "amended", Some("L1-05"), None);
+    pending["final"] = json!(false);
+    let e = run(&mut b.clone(), "review.decided", pending, later());
+    render(&e, "nrw-review-amended-not-final");
     let e = run(&mut b, "review.decided", review(&case, "musterstadt-rat", "amended", Some("L1-05"), None), later());
     render(&e, "nrw-review-amended");
 }
@@ -318,7 +358,10 @@ fn nrw_review_texts() {
 fn nrw_41_abs_1_klage_within_a_month_after_bekanntgabe_none_after_a_court_decision() {
     let (filled, case) = nrw_filled();
     let mut b = filled.clone();
-    let e = run(&mut b, "review.decided", review(&case, "musterstadt-rat", "confirmed", None, None), later());
+    // a decision that can still be challenged offers the Klage (a final one offers none: nrw-review-confirmed)
+    let mut open = review(&case, "musterstadt-rat", "confirmed", None, None);
+    open["final"] = json!(false);
+    let e = run(&mut b, "review.decided", open, later());
     let text = text_of(&e, "review");
     assert!(text.contains("binnen eines Monats nach ihrer Bekanntgabe Klage vor dem Verwaltungsgericht"), "{text}");
     assert!(!text.contains("Zustellung Klage") && !text.contains("nach ihrer Zustellung"), "{text}");

@@ -73,7 +73,7 @@ async fn nrw_45_abs_6_offer_service_acceptance_membership_and_announcement() {
     // service → deadline
     app.send(
         "notification.served",
-        json!({"body": "musterstadt-rat", "case": case, "method": "certificate", "on": today(&app)}),
+        json!({"body": "musterstadt-rat", "case": case, "candidate": det["data"]["successor"]["id"], "method": "certificate", "on": today(&app)}),
     )
     .await;
     let dl = app.wait_event("deadline.set", |_| true).await;
@@ -118,7 +118,7 @@ async fn nrw_45_abs_6_satz_4_silence_deemed_accepted_when_the_period_ends() {
     app.wait_event("successor.notified", |_| true).await;
     app.send(
         "notification.served",
-        json!({"body": "musterstadt-rat", "case": case, "method": "certificate", "on": today(&app)}),
+        json!({"body": "musterstadt-rat", "case": case, "candidate": det["data"]["successor"]["id"], "method": "certificate", "on": today(&app)}),
     )
     .await;
     let dl = app.wait_event("deadline.set", |_| true).await;
@@ -195,7 +195,7 @@ async fn nrw_barred_successor_without_proof_deemed_refusal_next_round() {
     app.wait_event("successor.notified", |_| true).await;
     app.send(
         "notification.served",
-        json!({"body": "musterstadt-rat", "case": case, "method": "certificate", "on": today(&app)}),
+        json!({"body": "musterstadt-rat", "case": case, "candidate": det["data"]["successor"]["id"], "method": "certificate", "on": today(&app)}),
     )
     .await;
     app.wait_event("deadline.set", |_| true).await;
@@ -264,7 +264,7 @@ async fn he_23_abs_2_barred_without_proof_deemed_not_acquired_then_next_successo
     app.wait_event("successor.notified", |_| true).await;
     app.send(
         "notification.served",
-        json!({"body": "beispielstadt-stvv", "case": case, "method": "acknowledgement", "on": today(&app)}),
+        json!({"body": "beispielstadt-stvv", "case": case, "candidate": det["data"]["successor"]["id"], "method": "acknowledgement", "on": today(&app)}),
     )
     .await;
     app.wait_event("deadline.set", |_| true).await;
@@ -291,7 +291,7 @@ async fn he_23_abs_2_barred_successor_proves_in_time_full_rights_from_the_proof(
     app.wait_event("successor.notified", |_| true).await;
     app.send(
         "notification.served",
-        json!({"body": "beispielstadt-stvv", "case": case, "method": "acknowledgement", "on": today(&app)}),
+        json!({"body": "beispielstadt-stvv", "case": case, "candidate": det["data"]["successor"]["id"], "method": "acknowledgement", "on": today(&app)}),
     )
     .await;
     app.wait_event("deadline.set", |_| true).await;
@@ -504,7 +504,7 @@ async fn no_email_address_notification_failed_and_case_waits_for_service() {
     let case = det["data"]["case"].as_str().expect("case").to_owned();
     app.send(
         "notification.served",
-        json!({"body": "musterstadt-rat", "case": case, "method": "registered_letter_posted", "on": today(&app)}),
+        json!({"body": "musterstadt-rat", "case": case, "candidate": det["data"]["successor"]["id"], "method": "registered_letter_posted", "on": today(&app)}),
     )
     .await;
     let dl = app.wait_event("deadline.set", |_| true).await;
@@ -551,7 +551,7 @@ async fn deadline_survives_a_restart_and_fires_once() {
     app.wait_event("successor.notified", |_| true).await;
     app.send(
         "notification.served",
-        json!({"body": "musterstadt-rat", "case": case, "method": "certificate", "on": today(&app)}),
+        json!({"body": "musterstadt-rat", "case": case, "candidate": det["data"]["successor"]["id"], "method": "certificate", "on": today(&app)}),
     )
     .await;
     app.wait_event("deadline.set", |_| true).await;
@@ -667,7 +667,9 @@ async fn sigkill_between_and_during_steps_loses_nothing_and_doubles_nothing() {
     let case = events.of("succession.determined")[0]["data"]["case"].as_str().expect("case").to_owned();
     // 3. service; duplicate delivery of the same message across a kill
     let today = nachfolge::deadline::local_date(chrono::Utc::now()).to_string();
-    let served = json!({"body": "musterstadt-rat", "case": case, "method": "certificate", "on": today});
+    let successor = events.of("succession.determined")[0]["data"]["successor"]["id"].clone();
+    let served =
+        json!({"body": "musterstadt-rat", "case": case, "candidate": successor, "method": "certificate", "on": today});
     publish("notification.served", "c-3".into(), served.clone()).await;
     child.kill().await;
     kills += 1;
@@ -761,7 +763,7 @@ async fn nrw_45_abs_6_satz_8_review_amended_end_to_end_and_council_decision_refu
 
     // the returning officer's decision on an objection: Emma Engel instead of David Dietrich
     let decided_at = app.now().to_rfc3339();
-    let amended = json!({"body": "musterstadt-rat", "case": case, "outcome": "amended", "successor": "L1-05", "decided_at": decided_at, "decided_by": "Wahlleitung"});
+    let amended = json!({"body": "musterstadt-rat", "case": case, "outcome": "amended", "successor": "L1-05", "decided_at": decided_at, "decided_by": "Wahlleitung", "final": true});
     app.send("review.decided", amended).await;
     let left = app.wait_event("membership.changed", |e| e["data"]["basis"] == "review").await;
     assert_eq!((left["data"]["person"]["id"].as_str(), left["data"]["change"].as_str()), (Some("L1-04"), Some("left")));
@@ -771,17 +773,19 @@ async fn nrw_45_abs_6_satz_8_review_amended_end_to_end_and_council_decision_refu
     assert_eq!(det2["data"]["successor"]["id"], "L1-05");
     let ann = app.wait_event("announcement.issued", |e| e["data"]["kind"] == "review").await;
     let text = ann["data"]["text"].as_str().expect("text");
+    // a final decision: no Klage any more (issue #12)
     assert!(
-        text.contains("Emma Engel") && text.contains("dahin abgeändert") && text.contains("§ 41 Abs. 1 KWahlG"),
+        text.contains("Emma Engel") && text.contains("dahin abgeändert") && text.contains("unanfechtbar"),
         "{text}"
     );
+    assert!(!text.contains("§ 41 KWahlG"), "{text}");
     assert_eq!(ann["data"]["facts"]["review"]["outcome"], "amended");
     // the acceptance procedure again: a second e-mail, to Emma Engel
     let mails = app.smtp.wait_for(2, Duration::from_secs(15)).await;
     assert!(mails.iter().any(|m| m.rcpt_to == vec!["l1-05@example.org".to_owned()]));
 
     // a council decision is refused in NRW: dead-lettered with the reason
-    let by_council = json!({"body": "musterstadt-rat", "case": case, "outcome": "confirmed", "decided_at": app.now().to_rfc3339(), "decided_by": "council"});
+    let by_council = json!({"body": "musterstadt-rat", "case": case, "outcome": "confirmed", "decided_at": app.now().to_rfc3339(), "decided_by": "council", "final": true});
     app.send("review.decided", by_council).await;
     let dead = app.wait_dead(1).await;
     assert!(dead[0].1.as_deref().unwrap_or_default().contains("decided_by"), "{:?}", dead[0].1);
@@ -801,7 +805,7 @@ async fn he_34_abs_4_review_annulled_then_objection_period_of_the_new_determinat
     let fact =
         json!({"body": "beispielstadt-stvv", "candidate": "W1-05", "fact": {"type": "left_party", "on": "2026-09-01"}});
     app.send("candidate.fact_recorded", fact).await;
-    let annulled = json!({"body": "beispielstadt-stvv", "case": case, "outcome": "annulled", "decided_at": app.now().to_rfc3339(), "decided_by": "council"});
+    let annulled = json!({"body": "beispielstadt-stvv", "case": case, "outcome": "annulled", "decided_at": app.now().to_rfc3339(), "decided_by": "council", "final": true});
     app.send("review.decided", annulled).await;
     let left = app.wait_event("membership.changed", |e| e["data"]["basis"] == "review").await;
     assert_eq!(left["data"]["person"]["id"], "W1-05");

@@ -79,6 +79,7 @@ fn builder(land: Land) -> SnapshotBuilder {
                     email: "wahlleitung@example.org".to_owned(),
                     address: None,
                 },
+                determination: Default::default(),
             },
             lists: vec![],
         },

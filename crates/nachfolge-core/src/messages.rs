@@ -95,12 +95,20 @@ pub enum ServiceMethod {
     RegisteredLetterPosted,
 }
 
-/// `notification.served`
+/// `notification.served`: the certificate of service (Zustellungsnachweis) of a round's notification. It is
+/// applied only to the person it names, in the round it names: a certificate for anyone other than the
+/// pending successor of the current round, or for another round, is recorded and answered with
+/// `service.rejected` (docs/contract.md, "Service").
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NotificationServed {
     pub body: String,
     pub case: String,
+    /// The person served (Zustellungsempfänger): a candidate id.
+    pub candidate: String,
+    /// The round whose notification was served; without it, the case's current round.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<u32>,
     pub method: ServiceMethod,
     pub on: NaiveDate,
 }
@@ -157,9 +165,11 @@ pub enum ReviewOutcome {
     Amended,
 }
 
-/// `review.decided`: the **final** decision on an objection or in the election review (Wahlprüfung) against a
+/// `review.decided`: a decision on an objection or in the election review (Wahlprüfung) against a
 /// determination — § 45 Abs. 6 Satz 8 i. V. m. §§ 39–41 KWahlG NRW; § 34 Abs. 4–6 i. V. m. §§ 25–27 KWG.
-/// There is no "objection filed" message: until this arrives the determination stands (Hessen § 34 Abs. 5).
+/// Only a `final` (unappealable, rechtskräftig) decision changes memberships and seats (Hessen § 34 Abs. 5;
+/// NRW § 40 Abs. 3 applied by § 45 Abs. 6 Satz 8); one that can still be challenged is recorded and announced.
+/// There is no "objection filed" message: until a final decision arrives the determination stands.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReviewDecided {
@@ -177,6 +187,25 @@ pub struct ReviewDecided {
     /// `court`: a court's final decision, carried out — its announcement offers no further Klage.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decided_by: Option<String>,
+    /// Whether the decision is unappealable / rechtskräftig. `false`: recorded and announced, no change of
+    /// membership or seat; a later `review.decided` with `final: true` applies it.
+    #[serde(rename = "final")]
+    pub is_final: bool,
+}
+
+/// `determination.confirmed`: the returning officer determines the successor the worker proposed
+/// (`succession.proposed`) for round `round` of the case (bodies with `determination: confirm`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DeterminationConfirmed {
+    pub body: String,
+    pub case: String,
+    /// The round of the proposal confirmed.
+    pub round: u32,
+    /// Who confirmed (the returning officer or his deputy, as text).
+    pub confirmed_by: String,
+    /// When the determination was made; it is the `determined_at` of the successor.
+    pub confirmed_at: DateTime<FixedOffset>,
 }
 
 /// An inbound message, parsed and typed.
@@ -190,6 +219,7 @@ pub enum Inbound {
     BarCured(BarCuredReceived),
     LotDrawn(LotDrawn),
     ReviewDecided(ReviewDecided),
+    DeterminationConfirmed(DeterminationConfirmed),
 }
 
 /// Why an inbound message could not be parsed.
@@ -211,6 +241,7 @@ pub const INBOUND_TYPES: &[&str] = &[
     "bar.cured",
     "lot.drawn",
     "review.decided",
+    "determination.confirmed",
 ];
 
 impl Inbound {
@@ -225,6 +256,7 @@ impl Inbound {
             "bar.cured" => Inbound::BarCured(from_value("data", data)?),
             "lot.drawn" => Inbound::LotDrawn(from_value("data", data)?),
             "review.decided" => Inbound::ReviewDecided(from_value("data", data)?),
+            "determination.confirmed" => Inbound::DeterminationConfirmed(from_value("data", data)?),
             other => return Err(ParseError::UnknownType(other.to_owned())),
         })
     }
@@ -240,6 +272,7 @@ impl Inbound {
             Inbound::BarCured(m) => &m.body,
             Inbound::LotDrawn(m) => &m.body,
             Inbound::ReviewDecided(m) => &m.body,
+            Inbound::DeterminationConfirmed(m) => &m.body,
         }
     }
 }
@@ -284,7 +317,46 @@ pub struct SuccessionDetermined {
     /// A bar to membership is recorded: the successor must prove its end within one week of service.
     pub barred: bool,
     pub determined_at: DateTime<FixedOffset>,
+    /// Who determined the successor, if the returning officer confirmed a proposal (`determination: confirm`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confirmed_by: Option<String>,
     pub trail: Vec<TrailStep>,
+}
+
+/// `succession.proposed`: the successor the rules name, prepared for the returning officer's determination
+/// (bodies with `determination: confirm`); nothing takes effect until `determination.confirmed`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct SuccessionProposed {
+    pub body: String,
+    pub case: String,
+    pub vacancy: VacancyRef,
+    pub successor: PersonRef,
+    pub round: u32,
+    /// A bar to membership is recorded: the successor will have to prove its end within one week of service.
+    pub barred: bool,
+    pub trail: Vec<TrailStep>,
+}
+
+/// Why a confirmation is not applied (`confirmation.rejected`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ConfirmationRejection {
+    /// The confirmation names a round other than the case's current round (a newer proposal replaced it).
+    StaleRound,
+    /// The case's current round has no proposal waiting (already confirmed, or the body determines
+    /// automatically).
+    NotProposed,
+}
+
+/// `confirmation.rejected`: a `determination.confirmed` that is not applied; recorded, like a stale
+/// declaration.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct ConfirmationRejected {
+    pub body: String,
+    pub case: String,
+    pub round: u32,
+    pub confirmed_by: String,
+    pub reason: ConfirmationRejection,
 }
 
 /// `seat.left_vacant`
@@ -368,6 +440,72 @@ pub struct DeclarationRejected {
     pub reason: String,
 }
 
+/// Why a certificate of service is not applied (`service.rejected`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ServiceRejection {
+    /// The person served is not the pending successor of the case's current round (e.g. a late
+    /// certificate for a candidate who already refused).
+    NotPendingSuccessor,
+    /// The certificate names a round other than the case's current round.
+    RoundMismatch,
+}
+
+/// `service.rejected`: a certificate of service that is not applied to the current successor; it is
+/// recorded in the case history (a normal part of the file, not bad input).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct ServiceRejected {
+    pub body: String,
+    pub case: String,
+    /// The person the certificate names.
+    pub candidate: String,
+    /// The round the certificate names, or the case's current round if it names none.
+    pub round: u32,
+    pub reason: ServiceRejection,
+}
+
+/// `declaration.held`: a declaration or proof received while no service date is known, later than the end of
+/// the week counted from the day the notification was sent — whether it was in time is decided when
+/// `notification.served` arrives (docs/legal.md, "Declarations while no service date is known").
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct DeclarationHeld {
+    pub body: String,
+    pub case: String,
+    pub candidate: String,
+    pub round: u32,
+    /// `accept`, `refuse`, `accept_with_reservation` or `bar_cured`
+    pub kind: String,
+    pub received_at: DateTime<FixedOffset>,
+    /// `service_date_unknown`
+    pub reason: String,
+}
+
+/// Why a case needs the returning officer's review (`case.review_required`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ReviewRequiredReason {
+    /// A declaration or proof that reached the returning officer in time was entered after a deemed effect
+    /// (deemed acceptance, deemed refusal, deemed non-acquisition) and a later round has been determined since.
+    TimelyDeclarationAfterLaterRound,
+    /// A timely declaration was entered after a deemed acceptance, but the successor no longer holds the seat.
+    MembershipChangedSince,
+}
+
+/// `case.review_required`: the worker cannot correct the record by itself; it changed no membership and asks
+/// the returning officer to decide (e.g. through `review.decided`).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct CaseReviewRequired {
+    pub body: String,
+    pub case: String,
+    /// The rounds concerned: from the round of the deemed effect to the case's current round.
+    pub rounds: Vec<u32>,
+    pub reason: ReviewRequiredReason,
+    /// The declaration or proof that caused it.
+    pub candidate: String,
+    pub kind: String,
+    pub received_at: DateTime<FixedOffset>,
+}
+
 /// What changed about a membership.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -388,6 +526,9 @@ pub enum MembershipBasis {
     DeemedNotAcquired,
     Vacancy,
     Review,
+    /// A record corrected after a timely declaration was entered late (docs/legal.md, "A declaration that
+    /// arrived in time always wins").
+    Correction,
 }
 
 /// OParl 1.1 `Membership` (https://schema.oparl.org/1.1/Membership).
@@ -452,7 +593,7 @@ pub struct MembershipChanged {
 pub struct AnnouncementIssued {
     pub body: String,
     pub case: String,
-    /// `successor`, `vacancy`, `not_acquired`, `review`
+    /// `successor`, `vacancy`, `not_acquired`, `review`, `correction`
     pub kind: String,
     pub title: String,
     /// Formal German text of the Bekanntmachung.
@@ -466,8 +607,9 @@ pub struct AnnouncementIssued {
 
 /// `objection_period.ended`: the objection period of an announcement has run out (NRW: one month, § 39 Abs. 1
 /// KWahlG NRW; Hessen: two weeks, § 25 Abs. 1 KWG). The determination stands unless a review is pending; the
-/// worker is never told of a pending objection (only of the final `review.decided`), so `review_pending` is
-/// always `false`. An announcement whose determination a review annulled or amended never reports this.
+/// worker is not told of objections, only of `review.decided`: `review_pending` is `true` while the case's
+/// latest review decision is not final. An announcement whose determination a review annulled or amended
+/// never reports this.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct ObjectionPeriodEnded {
     pub body: String,
@@ -513,13 +655,18 @@ macro_rules! events {
 events! {
     BodyRegistered => "body.registered",
     SuccessionDetermined => "succession.determined",
+    SuccessionProposed => "succession.proposed",
+    ConfirmationRejected => "confirmation.rejected",
     SeatLeftVacant => "seat.left_vacant",
     LotRequested => "lot.requested",
     SuccessorNotified => "successor.notified",
     NotificationFailed => "notification.failed",
     DeadlineSet => "deadline.set",
+    ServiceRejected => "service.rejected",
     DeclarationRecorded => "declaration.recorded",
     DeclarationRejected => "declaration.rejected",
+    DeclarationHeld => "declaration.held",
+    CaseReviewRequired => "case.review_required",
     MembershipChanged => "membership.changed",
     AnnouncementIssued => "announcement.issued",
     ObjectionPeriodEnded => "objection_period.ended",
@@ -544,6 +691,7 @@ pub fn schemas() -> Vec<(&'static str, Value)> {
         ("bar.cured", schema::<BarCuredReceived>()),
         ("lot.drawn", schema::<LotDrawn>()),
         ("review.decided", schema::<ReviewDecided>()),
+        ("determination.confirmed", schema::<DeterminationConfirmed>()),
     ];
     all.extend(event_schemas());
     all

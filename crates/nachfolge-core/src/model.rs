@@ -70,6 +70,19 @@ pub struct ReturningOfficer {
     pub address: Option<String>,
 }
 
+/// Who makes the determination (Feststellung) of a successor: the worker, or the returning officer on the
+/// worker's proposal (docs/legal.md, "The returning officer determines").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum DeterminationMode {
+    /// The worker determines the successor as soon as the rules name him (`succession.determined`).
+    #[default]
+    Automatic,
+    /// The worker proposes the successor (`succession.proposed`); the returning officer determines him
+    /// with `determination.confirmed` (§ 45 Abs. 6 Satz 1 KWahlG NRW, § 34 Abs. 3 Satz 1 KWG; § 35a VwVfG).
+    Confirm,
+}
+
 /// Vertretung: the council (or district council, Kreistag …).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -85,6 +98,10 @@ pub struct BodyInfo {
     pub statutory_size: u32,
     pub term: Term,
     pub returning_officer: ReturningOfficer,
+    /// `automatic` (default) or `confirm`: whether the returning officer confirms each determination before
+    /// it takes effect.
+    #[serde(default)]
+    pub determination: DeterminationMode,
 }
 
 /// Kind of the Wahlvorschlag.

@@ -40,10 +40,12 @@ static PROCEDURE: Procedure = Procedure {
         review_basis: "§ 34 Abs. 4 KWG i. V. m. § 26 KWG",
         court_review_remedy: "keine Klage nach § 27 KWG: die Entscheidung vollzieht eine gerichtliche Entscheidung",
         review_remedy: "Klage der Beteiligten und der Aufsichtsbehörde im Verwaltungsstreitverfahren binnen eines Monats nach Zustellung oder Verkündung des Beschlusses, ohne Widerspruch (§ 34 Abs. 4 Satz 1 i. V. m. § 27 KWG)",
+        review_final_remedy: "keiner: im Wahlprüfungsverfahren ist rechtskräftig entschieden (§ 34 Abs. 5 KWG)",
         successor_title: "Bekanntmachung über das Nachrücken in die Vertretung „{name}“",
         vacancy_title: "Bekanntmachung über das Leerbleiben eines Sitzes in der Vertretung „{name}“",
         not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft in der Vertretung „{name}“",
         review_title: "Bekanntmachung der Entscheidung im Wahlprüfungsverfahren über das Nachrücken in die Vertretung „{name}“",
+        correction_title: "Berichtigung der Bekanntmachung über das Nachrücken in die Vertretung „{name}“",
     },
 };
 

@@ -189,15 +189,20 @@ pub struct Texts {
     pub announcement_remedy: &'static str,
     /// The legal basis of an announcement of a review decision.
     pub review_basis: &'static str,
-    /// The remedy against a review decision.
+    /// The remedy against a review decision that can still be challenged.
     pub review_remedy: &'static str,
     /// The same after a court decided (`decided_by: court`): no court action lies against carrying it out.
     pub court_review_remedy: &'static str,
+    /// What an announcement of an unappealable review decision says instead of a remedy.
+    pub review_final_remedy: &'static str,
     /// Titles by announcement kind.
     pub successor_title: &'static str,
     pub vacancy_title: &'static str,
     pub not_acquired_title: &'static str,
     pub review_title: &'static str,
+    /// Title of the correction of an announced deemed acceptance (docs/legal.md, "A declaration that arrived
+    /// in time always wins").
+    pub correction_title: &'static str,
 }
 
 /// The procedure after a determination, as a Land's law shapes it.

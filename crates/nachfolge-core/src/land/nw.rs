@@ -43,10 +43,12 @@ static PROCEDURE: Procedure = Procedure {
         // the Bekanntgabe for those not served)
         review_remedy: "Klage vor dem Verwaltungsgericht binnen eines Monats nach Bekanntgabe der Entscheidung (§ 45 Abs. 6 Satz 8 i. V. m. § 41 Abs. 1 KWahlG NRW)",
         court_review_remedy: "keine Klage nach § 41 KWahlG NRW: die Entscheidung vollzieht eine gerichtliche Entscheidung",
+        review_final_remedy: "keiner: die Entscheidung ist unanfechtbar (§ 45 Abs. 6 Satz 8 i. V. m. § 40 Abs. 3 KWahlG NRW)",
         successor_title: "Bekanntmachung über die Feststellung eines Listennachfolgers für die Vertretung „{name}“",
         vacancy_title: "Bekanntmachung über das Freibleiben eines Sitzes in der Vertretung „{name}“",
         not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft in der Vertretung „{name}“",
         review_title: "Bekanntmachung der Entscheidung über Einsprüche gegen die Feststellung der Listennachfolge für die Vertretung „{name}“",
+        correction_title: "Berichtigung der Bekanntmachung über die Listennachfolge in der Vertretung „{name}“",
     },
 };
 

@@ -158,8 +158,10 @@ impl Machine<'_> {
         let mut context = self.context(case_id, successor, trail);
         let texts = &self.procedure().texts;
         let party_ban = matches!(self.cases.get(case_id).map(|c| &c.state), Some(CaseState::Vacant { reason }) if *reason == VacancyReason::PartyBanned);
+        let review_final = extra.pointer("/review/final").and_then(Value::as_bool).unwrap_or(true);
         let (legal_basis, objection_period_text) = match kind {
             "review" if extra["review"]["by_court"] == true => (texts.review_basis, texts.court_review_remedy),
+            "review" if review_final => (texts.review_basis, texts.review_final_remedy),
             "review" => (texts.review_basis, texts.review_remedy),
             "vacancy" if party_ban => {
                 (texts.party_ban_basis.unwrap_or(texts.announcement_basis), texts.announcement_remedy)
@@ -170,6 +172,7 @@ impl Machine<'_> {
             "vacancy" => texts.vacancy_title,
             "not_acquired" => texts.not_acquired_title,
             "review" => texts.review_title,
+            "correction" => texts.correction_title,
             _ => texts.successor_title,
         };
         let title = Texts::with_name(title, &self.body.info().name);
@@ -239,6 +242,7 @@ impl Machine<'_> {
             .filter(|a| a.objection.as_ref().is_some_and(|p| now >= p.ends_at))
             .cloned()
             .collect();
+        let review_pending = self.case(case_id)?.history.reviews.last().is_some_and(|r| !r.is_final);
         for a in due {
             let Some(p) = &a.objection else { continue };
             let data = ObjectionPeriodEnded {
@@ -249,7 +253,9 @@ impl Machine<'_> {
                 issued_at: berlin(a.issued_at),
                 last_day: p.last_day,
                 ended_at: berlin(p.ends_at),
-                review_pending: false,
+                // a review decision that is not final yet is pending (docs/legal.md, "Review decisions take
+                // effect when final")
+                review_pending,
                 trail: p.trail.clone(),
             };
             self.emit(&data)?;

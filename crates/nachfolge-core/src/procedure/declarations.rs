@@ -21,10 +21,14 @@ impl Machine<'_> {
         &mut self,
         case_id: &str,
         candidate: &str,
+        kind: &str,
         at: DateTime<Utc>,
     ) -> Result<Option<Offer>, Rejection> {
         let case = self.case(case_id)?.clone();
         self.candidate(candidate)?;
+        if self.timely_after_deemed(&case, candidate, kind, at)? {
+            return Ok(None);
+        }
         if case.refused.iter().any(|r| r == candidate) {
             let reason = match self.procedure().acceptance {
                 // § 45 Abs. 6 Satz 6 KWahlG NRW: a refusal cannot be withdrawn
@@ -39,6 +43,11 @@ impl Machine<'_> {
             CaseState::Offered(o) => o.clone(),
             CaseState::Filled { successor, .. } if successor == candidate => {
                 self.reject_declaration(case_id, candidate, "case_closed")?;
+                return Ok(None);
+            }
+            // proposed, not yet determined: no notification went out (`determination: confirm`)
+            CaseState::Proposed(p) if p.successor == candidate => {
+                self.reject_declaration(case_id, candidate, "before_notification")?;
                 return Ok(None);
             }
             _ => {
@@ -59,7 +68,191 @@ impl Machine<'_> {
             self.reject_declaration(case_id, candidate, "after_deadline")?;
             return Ok(None);
         }
+        // No service date yet. Service never precedes sending, so up to the end of the week counted from the
+        // sending day a declaration is in time whatever the service date; a later one is held until the
+        // service date is known (docs/legal.md, "Declarations while no service date is known").
+        if let (None, Some(sent)) = (&offer.deadline, notified) {
+            let earliest = self.week(&ServiceBasis::Certificate, local_date(sent));
+            if at >= earliest.ends_at {
+                if let Some(o) = self.offer_mut(case_id) {
+                    o.held.push(HeldDeclaration { kind: kind.to_owned(), received_at: at });
+                }
+                let data = DeclarationHeld {
+                    body: self.body.id().to_owned(),
+                    case: case_id.to_owned(),
+                    candidate: candidate.to_owned(),
+                    round: case.round,
+                    kind: kind.to_owned(),
+                    received_at: berlin(at),
+                    reason: "service_date_unknown".to_owned(),
+                };
+                self.emit(&data)?;
+                return Ok(None);
+            }
+        }
         Ok(Some(offer))
+    }
+
+    /// A declaration or proof that reached the returning officer before the end of a period whose deemed
+    /// effect was already applied: the timely declaration wins (docs/legal.md, "A declaration that arrived in
+    /// time always wins"). Returns whether it was dealt with here.
+    fn timely_after_deemed(
+        &mut self,
+        case: &Case,
+        candidate: &str,
+        kind: &str,
+        at: DateTime<Utc>,
+    ) -> Result<bool, Rejection> {
+        let Some((i, rec)) = case
+            .history
+            .deemed
+            .iter()
+            .enumerate()
+            .rev()
+            .find(|(_, r)| r.offer.successor == candidate && !r.settled)
+            .map(|(i, r)| (i, r.clone()))
+        else {
+            return Ok(false);
+        };
+        let Some(deadline) = &rec.offer.deadline else { return Ok(false) };
+        let notified = rec.offer.notified_at.or(rec.offer.notification_failed.then_some(rec.offer.determined_at));
+        if at >= deadline.ends_at || notified.is_none_or(|n| at < n) {
+            return Ok(false); // too late or too early anyway: the ordinary checks answer it
+        }
+        // Does it change the deemed effect? An acceptance or refusal changes a deemed acceptance; a proof
+        // changes a deemed refusal or a deemed non-acquisition (a missing proof is not cured by accepting).
+        let changes = matches!(
+            (rec.kind.as_str(), kind),
+            ("deemed_acceptance", "accept" | "refuse" | "accept_with_reservation")
+                | ("deemed_refusal" | "deemed_not_acquired", "bar_cured")
+        );
+        if !changes {
+            return Ok(false);
+        }
+        let still_member = self.body.candidate(candidate).is_some_and(|c| c.seat.is_some());
+        let correctable = rec.kind == "deemed_acceptance"
+            && case.round == rec.round
+            && still_member
+            && matches!(&case.state, CaseState::Filled { successor, basis: MembershipBasis::DeemedAcceptance, .. } if successor == candidate);
+        self.case_mut(&case.id)?.history.deemed[i].settled = true;
+        if !correctable {
+            // a later round was determined (or the seat changed hands since): the worker changes no membership
+            // by itself; the returning officer decides
+            let reason = if case.round > rec.round {
+                ReviewRequiredReason::TimelyDeclarationAfterLaterRound
+            } else {
+                ReviewRequiredReason::MembershipChangedSince
+            };
+            let data = CaseReviewRequired {
+                body: self.body.id().to_owned(),
+                case: case.id.clone(),
+                rounds: (rec.round..=case.round).collect(),
+                reason,
+                candidate: candidate.to_owned(),
+                kind: kind.to_owned(),
+                received_at: berlin(at),
+            };
+            self.emit(&data)?;
+            return Ok(true);
+        }
+        self.correct_deemed_acceptance(case, &rec, kind, at)?;
+        Ok(true)
+    }
+
+    /// Correct a deemed acceptance (§ 45 Abs. 6 Satz 4 KWahlG NRW) after a declaration that reached the
+    /// returning officer within the period: an acceptance moves the start of membership to its receipt
+    /// (Satz 3); a refusal or reservation (Satz 5) means he never became a member, and the next round follows
+    /// (§ 45 Abs. 2 Satz 2).
+    fn correct_deemed_acceptance(
+        &mut self,
+        case: &Case,
+        rec: &DeemedRecord,
+        kind: &str,
+        at: DateTime<Utc>,
+    ) -> Result<(), Rejection> {
+        let CaseState::Filled { successor, since: deemed_since, .. } = case.state.clone() else { return Ok(()) };
+        let deadline = rec.offer.deadline.clone();
+        self.recorded(&case.id, &successor, kind, at)?;
+        // the deemed membership is corrected: it ends where it began (it never began on that day)
+        let void = self.membership(
+            &case.id,
+            &successor,
+            MembershipChange::Left,
+            MembershipBasis::Correction,
+            deemed_since,
+            false,
+            Some(local_date(deemed_since)),
+        );
+        self.emit(&void)?;
+        let accepted = kind == "accept";
+        let since = at.max(rec.offer.proven_at.unwrap_or(at)).max(case.effective_at);
+        let extra = json!({"correction": {
+            "kind": kind,
+            "accepted": accepted,
+            "received_date": german_date(local_date(at)),
+            "last_day": deadline.as_ref().map(|d| german_date(d.last_day)),
+            "deemed_date": german_date(local_date(deemed_since)),
+            "member_since": accepted.then(|| german_date(local_date(since))),
+        }});
+        if accepted {
+            self.seat(&successor, since);
+            let joined = self.membership(
+                &case.id,
+                &successor,
+                MembershipChange::Joined,
+                MembershipBasis::Correction,
+                since,
+                true,
+                None,
+            );
+            self.emit(&joined)?;
+            self.case_mut(&case.id)?.state =
+                CaseState::Filled { successor: successor.clone(), since, basis: MembershipBasis::Acceptance };
+            self.announce_with(&case.id, "correction", Some(&successor), &rec.offer.trail, extra);
+            return Ok(());
+        }
+        // a timely refusal: he never became a member; the determination goes on as if it had come in time
+        if let Some(c) = self.body.candidate_mut(&successor) {
+            c.seat = None;
+            c.facts.push(Fact::Declined { on: local_date(at) });
+        }
+        self.supersede_objections(&case.id)?;
+        self.announce_with(&case.id, "correction", Some(&successor), &rec.offer.trail, extra);
+        self.case_mut(&case.id)?.refused.push(successor);
+        self.determine(&case.id, None)
+    }
+
+    /// The one-week period after service on `on` under this body's reading of the period's end.
+    pub(super) fn week(&self, basis: &ServiceBasis, on: NaiveDate) -> Deadline {
+        one_week_deadline(basis, on, self.body.land(), self.settings.fixed_end_date)
+    }
+
+    /// The service date is known now: decide the declarations held until then, in the order they were
+    /// received — in time → effect dated at its receipt; too late → `declaration.rejected` `after_deadline`.
+    pub(super) fn release_held(&mut self, case_id: &str) -> Result<(), Rejection> {
+        let Some(o) = self.offer_mut(case_id) else { return Ok(()) };
+        let mut held = std::mem::take(&mut o.held);
+        let candidate = o.successor.clone();
+        held.sort_by_key(|h| h.received_at);
+        let body = self.body.id().to_owned();
+        for h in held {
+            let received_at = berlin(h.received_at);
+            let (case, candidate) = (case_id.to_owned(), candidate.clone());
+            match h.kind.as_str() {
+                "bar_cured" => {
+                    self.bar_cured(BarCuredReceived { body: body.clone(), case, candidate, proven_at: received_at })?
+                }
+                kind => {
+                    let kind = match kind {
+                        "accept" => DeclarationKind::Accept,
+                        "refuse" => DeclarationKind::Refuse,
+                        _ => DeclarationKind::AcceptWithReservation,
+                    };
+                    self.declaration(DeclarationReceived { body: body.clone(), case, candidate, kind, received_at })?
+                }
+            }
+        }
+        Ok(())
     }
 
     pub(super) fn declaration(&mut self, d: DeclarationReceived) -> Result<(), Rejection> {
@@ -73,16 +266,16 @@ impl Machine<'_> {
         if at > self.now + chrono::Duration::minutes(5) {
             return Err(invalid("received_at: lies in the future"));
         }
-        let Some(offer) = self.check_declaration(&d.case, &d.candidate, at)? else { return Ok(()) };
-        if offer.accepted_at.is_some() {
-            self.reject_declaration(&d.case, &d.candidate, "already_accepted")?;
-            return Ok(());
-        }
         let kind = match d.kind {
             DeclarationKind::Accept => "accept",
             DeclarationKind::Refuse => "refuse",
             DeclarationKind::AcceptWithReservation => "accept_with_reservation",
         };
+        let Some(offer) = self.check_declaration(&d.case, &d.candidate, kind, at)? else { return Ok(()) };
+        if offer.accepted_at.is_some() {
+            self.reject_declaration(&d.case, &d.candidate, "already_accepted")?;
+            return Ok(());
+        }
         self.recorded(&d.case, &d.candidate, kind, at)?;
         match d.kind {
             DeclarationKind::Accept => {
@@ -165,7 +358,7 @@ impl Machine<'_> {
         if at > self.now + chrono::Duration::minutes(5) {
             return Err(invalid("proven_at: lies in the future"));
         }
-        let Some(offer) = self.check_declaration(&b.case, &b.candidate, at)? else { return Ok(()) };
+        let Some(offer) = self.check_declaration(&b.case, &b.candidate, "bar_cured", at)? else { return Ok(()) };
         if !offer.barred {
             self.reject_declaration(&b.case, &b.candidate, "not_barred")?;
             return Ok(());
@@ -218,6 +411,16 @@ impl Machine<'_> {
         }
         let ends = deadline.ends_at;
         let unproven = offer.barred && offer.proven_at.is_none();
+        let deemed = match self.procedure().acceptance {
+            Acceptance::Declaration if unproven => Some("deemed_refusal"),
+            Acceptance::Declaration if offer.accepted_at.is_none() => Some("deemed_acceptance"),
+            Acceptance::WithDetermination if unproven => Some("deemed_not_acquired"),
+            _ => None,
+        };
+        if let Some(kind) = deemed {
+            let rec = DeemedRecord { round, kind: kind.to_owned(), offer: offer.clone(), settled: false };
+            self.case_mut(case_id)?.history.deemed.push(rec);
+        }
         match self.procedure().acceptance {
             Acceptance::Declaration if unproven => {
                 // § 69 Abs. 2 i. V. m. § 62 Nr. 5 KWahlO: no proof within the week counts as refusal

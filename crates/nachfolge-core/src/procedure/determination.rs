@@ -133,35 +133,112 @@ impl Machine<'_> {
                     self.announce(case_id, "vacancy", None, &trail);
                 }
             }
+            Outcome::Successor { candidate, list, barred }
+                if self.body.info().determination == DeterminationMode::Confirm =>
+            {
+                self.propose(case_id, round, candidate, list, barred, trail)?;
+            }
             Outcome::Successor { candidate, list, barred } => {
                 let since = self.now.max(case.effective_at);
-                self.install(case_id, round, &candidate, list, barred, trail, since, true)?;
+                let at = self.now;
+                let install =
+                    Installation { round, candidate, list, barred, trail, since, announce: true, at, by: None };
+                self.install(case_id, install)?;
             }
         }
         Ok(())
     }
 
-    /// Determine `candidate` as successor in round `round` (NRW: the offer with the acceptance procedure,
-    /// § 45 Abs. 6 Satz 2; Hessen: membership with the determination from `since`, § 34 Abs. 3 Satz 2
-    /// i. V. m. § 23 KWG). `announce`: issue the successor announcement where the determination issues it.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn install(
+    /// Prepare the determination for the returning officer (`determination: confirm`): nothing takes effect
+    /// until `determination.confirmed` (§ 45 Abs. 6 Satz 1 KWahlG NRW, § 34 Abs. 3 Satz 1 KWG; docs/legal.md,
+    /// "The returning officer determines").
+    pub(super) fn propose(
         &mut self,
         case_id: &str,
         round: u32,
-        candidate: &str,
+        candidate: String,
         list: String,
         barred: bool,
         trail: Vec<TrailStep>,
-        since: DateTime<Utc>,
-        announce: bool,
     ) -> Result<(), Rejection> {
+        let case = self.case(case_id)?.clone();
+        let data = SuccessionProposed {
+            body: self.body.id().to_owned(),
+            case: case_id.to_owned(),
+            vacancy: self.vacancy_ref(&case),
+            successor: self.person(&candidate),
+            round,
+            barred,
+            trail: trail.clone(),
+        };
+        let proposed_at = self.now;
+        let c = self.case_mut(case_id)?;
+        c.round = round;
+        c.state = CaseState::Proposed(Proposal { successor: candidate, list, barred, proposed_at, trail });
+        self.emit(&data)
+    }
+
+    /// `determination.confirmed`: the returning officer determines the proposed successor; the determination
+    /// is dated `confirmed_at`, and the notice, the period and (Hessen) the membership follow from it. A
+    /// confirmation for another round, or while no proposal waits, is recorded and answered with
+    /// `confirmation.rejected`.
+    pub(super) fn confirmed(&mut self, c: DeterminationConfirmed) -> Result<(), Rejection> {
+        let case = self.case(&c.case)?.clone();
+        if c.confirmed_by.trim().is_empty() {
+            return Err(invalid("confirmed_by: must not be empty"));
+        }
+        let at = c.confirmed_at.with_timezone(&Utc);
+        if at > self.now + chrono::Duration::minutes(5) {
+            return Err(invalid("confirmed_at: lies in the future"));
+        }
+        let reason = match &case.state {
+            _ if c.round != case.round => Some(ConfirmationRejection::StaleRound),
+            CaseState::Proposed(_) => None,
+            _ => Some(ConfirmationRejection::NotProposed),
+        };
+        if let Some(reason) = reason {
+            let data = ConfirmationRejected {
+                body: self.body.id().to_owned(),
+                case: c.case.clone(),
+                round: c.round,
+                confirmed_by: c.confirmed_by.clone(),
+                reason,
+            };
+            return self.emit(&data);
+        }
+        let CaseState::Proposed(p) = case.state else { return Ok(()) };
+        if at < p.proposed_at {
+            return Err(invalid(format!(
+                "confirmed_at: lies before the proposal ({})",
+                berlin(p.proposed_at).to_rfc3339()
+            )));
+        }
+        let since = at.max(case.effective_at);
+        let install = Installation {
+            round: case.round,
+            candidate: p.successor,
+            list: p.list,
+            barred: p.barred,
+            trail: p.trail,
+            since,
+            announce: true,
+            at,
+            by: Some(c.confirmed_by),
+        };
+        self.install(&c.case, install)
+    }
+
+    /// Determine the successor in round `i.round` (NRW: the offer with the acceptance procedure, § 45 Abs. 6
+    /// Satz 2; Hessen: membership with the determination from `i.since`, § 34 Abs. 3 Satz 2 i. V. m. § 23 KWG).
+    pub(super) fn install(&mut self, case_id: &str, i: Installation) -> Result<(), Rejection> {
+        let Installation { round, candidate, list, barred, trail, since, announce, at, by } = i;
+        let candidate = candidate.as_str();
         let case = self.case(case_id)?.clone();
         let vacancy = self.vacancy_ref(&case);
         let offer = Offer {
             successor: candidate.to_owned(),
             list,
-            determined_at: self.now,
+            determined_at: at,
             barred,
             notified_at: None,
             notification_failed: false,
@@ -170,6 +247,7 @@ impl Machine<'_> {
             proven_at: None,
             member_since: None,
             trail: trail.clone(),
+            held: vec![],
         };
         {
             let c = self.case_mut(case_id)?;
@@ -183,7 +261,8 @@ impl Machine<'_> {
             successor: self.person(candidate),
             round,
             barred,
-            determined_at: berlin(self.now),
+            determined_at: berlin(at),
+            confirmed_by: by,
             trail: trail.clone(),
         };
         self.emit(&data)?;
@@ -252,4 +331,21 @@ impl Machine<'_> {
         self.case_mut(&l.case)?.history.lots.push(record);
         self.determine(&l.case, Some(&winner))
     }
+}
+
+/// A determination to carry out ([`Machine::install`]).
+pub(super) struct Installation {
+    pub round: u32,
+    pub candidate: String,
+    pub list: String,
+    pub barred: bool,
+    pub trail: Vec<TrailStep>,
+    /// Hessen: membership from here (the determination, not before the predecessor's departure).
+    pub since: DateTime<Utc>,
+    /// Issue the successor announcement where the determination issues it.
+    pub announce: bool,
+    /// When the determination was made (`determined_at`).
+    pub at: DateTime<Utc>,
+    /// Who confirmed it (`determination: confirm`).
+    pub by: Option<String>,
 }

@@ -1,5 +1,6 @@
-//! Facts recorded about candidates during a case (`candidate.fact_recorded`): a pending NRW successor who
-//! dies or loses eligibility before his membership starts is passed over (§ 45 Abs. 2 Satz 2 KWahlG NRW).
+//! Facts recorded about candidates during a case (`candidate.fact_recorded`). A fact about a case's pending
+//! successor is never stored silently: it acts exactly as its command would, or it is refused with a reason
+//! that names the command to use (docs/legal.md, "Facts about the pending successor").
 
 use super::*;
 
@@ -14,28 +15,76 @@ impl Machine<'_> {
                 return Err(invalid("fact.until: lies before fact.from"));
             }
         }
-        let lapses = matches!(f.fact, Fact::Died { .. })
-            || matches!(f.fact, Fact::Ineligible { from, until } if from <= local_date(self.now) && until.is_none_or(|u| u >= local_date(self.now)));
-        if let Some(c) = self.body.candidate_mut(&f.candidate) {
-            c.facts.push(f.fact);
-        }
-        // NRW § 45 Abs. 2 Satz 2: the pending successor died or lost eligibility before his membership
-        // started → next. An offered NRW successor is never a member yet: also a barred one who accepted but
-        // has not proved the end of the incompatibility (§ 69 Abs. 2 i. V. m. § 62 Nr. 5 KWahlO) — waiting
-        // for the end of his period would only delay the next determination.
-        if lapses && self.by_declaration() {
-            let pending: Vec<String> = self
-                .cases
-                .values()
-                .filter(|c| matches!(&c.state, CaseState::Offered(o) if o.successor == f.candidate))
-                .map(|c| c.id.clone())
-                .collect();
-            for case in pending {
-                let round = self.case(&case)?.round;
-                self.effects.push(Effect::Cancel { timer: Timer::deadline(&case, round) });
-                self.determine(&case, None)?;
+        let pending = self.cases.values().find(|c| c.pending_successor() == Some(f.candidate.as_str())).cloned();
+        let Some(case) = pending else {
+            if let Some(c) = self.body.candidate_mut(&f.candidate) {
+                c.facts.push(f.fact);
             }
+            return Ok(());
+        };
+        self.pending_fact(&case, &f.candidate, f.fact)
+    }
+
+    /// A fact about the pending successor of `case`: a member (Hessen, a barred successor waiting for his
+    /// proof) leaves only through a new vacancy; a successor who is not a member yet (NRW, or any proposed
+    /// one) is passed over when the Land's rules now pass him over (§ 45 Abs. 2 Satz 2, Abs. 3 KWahlG NRW;
+    /// § 34 Abs. 2 KWG), and the next round follows at once.
+    fn pending_fact(&mut self, case: &Case, candidate: &str, fact: Fact) -> Result<(), Rejection> {
+        let member = matches!(case.state, CaseState::Offered(_)) && !self.by_declaration();
+        let who = format!("fact: {candidate:?} is the pending successor of case {:?}", case.id);
+        match &fact {
+            Fact::Declined { .. } if member => {
+                return Err(invalid(format!(
+                    "{who} and already a member: giving up the seat is a new vacancy — send vacancy.reported"
+                )))
+            }
+            Fact::Declined { .. } => {
+                return Err(invalid(format!(
+                    "{who}: his refusal must be recorded with declaration.received (kind refuse, received_at), which checks the period"
+                )))
+            }
+            Fact::BarCured { .. } => {
+                return Err(invalid(format!("{who}: the proof that the bar ended is recorded with bar.cured (proven_at)")))
+            }
+            Fact::Barred { .. } | Fact::FormerMember { .. } => {
+                return Err(invalid(format!(
+                    "{who}: a {} fact would change the determination already made — correct it with review.decided, or record it once the case is settled",
+                    fact.kind()
+                )))
+            }
+            _ if member => {
+                return Err(invalid(format!(
+                    "{who} and already a member since the determination: a {} fact is a new vacancy (loss of the seat) — send vacancy.reported",
+                    fact.kind()
+                )))
+            }
+            _ => {}
         }
-        Ok(())
+        // not a member yet: does the fact pass him over under the Land's rules, judged now?
+        if let Some(c) = self.body.candidate_mut(candidate) {
+            c.facts.push(fact.clone());
+        }
+        let pending = pending_successors(self.cases).filter(|(_, c)| *c != case.id).map(|(s, _)| s).collect();
+        let cause = Cause::of(case.reason, case.list_banned).map_err(|e| invalid(e.to_string()))?;
+        let query = Query {
+            departed: &case.departed,
+            departed_via: case.departed_via,
+            at: self.now,
+            lot_winner: None,
+            pending,
+            cause,
+        };
+        let passed_over = match self.body.decide(&query) {
+            Ok(d) => d.trail.iter().any(|s| s.candidate.as_deref() == Some(candidate) && s.verdict == Verdict::Skipped),
+            Err(e) => return Err(invalid(e.to_string())),
+        };
+        if !passed_over {
+            return Err(invalid(format!(
+                "{who}: a {} fact does not pass him over under the rules (e.g. a waiver not in the required form, or an ineligibility that has not begun); a refusal is recorded with declaration.received",
+                fact.kind()
+            )));
+        }
+        self.effects.push(Effect::Cancel { timer: Timer::deadline(&case.id, case.round) });
+        self.determine(&case.id, None)
     }
 }

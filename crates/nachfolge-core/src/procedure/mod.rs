@@ -19,8 +19,12 @@ mod review;
 mod service;
 mod state;
 
+use determination::Installation;
 use state::pending_successors;
-pub use state::{AnnouncementRecord, Case, CaseHistory, CaseState, Council, LotRecord, Offer, ReviewRecord};
+pub use state::{
+    AnnouncementRecord, Case, CaseHistory, CaseState, Council, DeemedRecord, HeldDeclaration, LotRecord, Offer,
+    Proposal, ReviewRecord, ServiceRecord,
+};
 
 use std::collections::BTreeMap;
 
@@ -32,7 +36,7 @@ use crate::calendar::{berlin, german_date, local_date, start_of_day};
 use crate::deadline::{objection_period, one_week_deadline, Deadline, ObjectionPeriod, ServiceBasis};
 use crate::land::{Acceptance, LandLaw, Procedure, Texts};
 use crate::messages::*;
-use crate::model::{Body, Candidate, Fact, ListKind, Seat, SeatVia, Snapshot};
+use crate::model::{Body, Candidate, DeterminationMode, Fact, ListKind, Seat, SeatVia, Snapshot};
 use crate::rules::{Cause, Outcome, Query, VacancyReason};
 use crate::trail::{self, TrailStep, Verdict};
 
@@ -253,6 +257,7 @@ pub fn handle(
         Command::Inbound(Inbound::BarCured(b)) => m.bar_cured(b)?,
         Command::Inbound(Inbound::LotDrawn(l)) => m.lot_drawn(l)?,
         Command::Inbound(Inbound::ReviewDecided(r)) => m.review(r)?,
+        Command::Inbound(Inbound::DeterminationConfirmed(c)) => m.confirmed(c)?,
         Command::NotificationSent { case, round, message_id, sent_at } => {
             m.notified(&case, round, message_id, sent_at)?
         }

@@ -46,7 +46,9 @@ impl Machine<'_> {
         }
         // Hessen § 34 Abs. 4 Satz 1 Halbsatz 2, Satz 3: against the returning officer's inaction (here: the lot
         // he has not drawn), the council makes the determination itself.
-        let inactive = matches!(case.state, CaseState::AwaitingLot { .. });
+        // a proposal the returning officer has not confirmed is no determination yet (§ 45 Abs. 6 Satz 1 KWahlG
+        // NRW, § 34 Abs. 3 Satz 1 KWG)
+        let inactive = matches!(case.state, CaseState::AwaitingLot { .. } | CaseState::Proposed(_));
         let in_place_of_officer = review.council_in_place_of_officer.filter(|_| inactive);
         if inactive && !(in_place_of_officer.is_some() && by_council && r.outcome == ReviewOutcome::Amended) {
             return Err(invalid(format!(
@@ -83,6 +85,7 @@ impl Machine<'_> {
             successor: new.clone(),
             citation: citation.clone(),
             recorded_at: self.now,
+            is_final: r.is_final,
         };
         let previous = holder
             .as_deref()
@@ -98,7 +101,17 @@ impl Machine<'_> {
             "citation": citation,
             "previous": previous,
             "was_vacant": matches!(case.state, CaseState::Vacant { .. }),
+            "final": r.is_final,
         }});
+        if !r.is_final {
+            // Not yet unappealable: recorded and announced, but the seat holder keeps the seat (or it stays
+            // vacant) until the decision is final — Hessen § 34 Abs. 5 KWG; NRW § 40 Abs. 3 KWahlG NRW, applied
+            // by § 45 Abs. 6 Satz 8 (wording unverified, docs/legal.md).
+            self.case_mut(&r.case)?.history.reviews.push(record);
+            let named = new.as_deref().or(holder.as_deref());
+            self.announce_with(&r.case, "review", named, &[], extra);
+            return Ok(());
+        }
         if r.outcome == ReviewOutcome::Confirmed {
             self.case_mut(&r.case)?.history.reviews.push(record);
             let trail = self.case_trail(&case);
@@ -136,7 +149,18 @@ impl Machine<'_> {
                 }
                 self.case_mut(&r.case)?.history.installed_by_review = Some(round);
                 let since = at.max(case.effective_at);
-                self.install(&r.case, round, &s, case.list.clone(), barred, trail.clone(), since, false)?;
+                let install = Installation {
+                    round,
+                    candidate: s.clone(),
+                    list: case.list.clone(),
+                    barred,
+                    trail: trail.clone(),
+                    since,
+                    announce: false,
+                    at: self.now,
+                    by: None,
+                };
+                self.install(&r.case, install)?;
                 self.announce_with(&r.case, "review", Some(&s), &trail, extra);
                 Ok(())
             }

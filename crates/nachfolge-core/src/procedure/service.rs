@@ -85,22 +85,55 @@ impl Machine<'_> {
     }
 
     pub(super) fn served(&mut self, s: NotificationServed) -> Result<(), Rejection> {
-        let filled = matches!(self.case(&s.case)?.state, CaseState::Filled { .. });
+        let case = self.case(&s.case)?.clone();
+        self.candidate(&s.candidate)?;
         let today = local_date(self.now);
         if s.on > today {
             return Err(invalid(format!("on: service date {} lies in the future", s.on)));
         }
-        if filled {
-            // [decision] The successor is already a member: NRW, a valid acceptance that arrived before the
-            // service date was known (docs/contract.md, "Declarations that cannot take effect"); Hessen, a successor without a bar, for whom no
-            // period runs (§ 34 Abs. 3 Satz 2 i. V. m. § 23 KWG). The certificate is a normal part of the
-            // file, not an error: taken without effect instead of being dead-lettered.
-            return Ok(());
-        }
-        let Some(o) = self.offer_mut(&s.case) else {
-            return Err(invalid(format!("case: case {:?} has no pending notification", s.case)));
+        // A certificate is applied only to the person it names, in the round it names (docs/legal.md,
+        // "Service"): a late certificate for a candidate who refused in round 1 must never start the week
+        // of the round-2 successor (§ 45 Abs. 6 Satz 2, 4 KWahlG NRW).
+        let round = s.round.unwrap_or(case.round);
+        let rejected = if round != case.round {
+            Some(ServiceRejection::RoundMismatch)
+        } else if case.successor() != Some(s.candidate.as_str()) {
+            Some(ServiceRejection::NotPendingSuccessor)
+        } else {
+            None
         };
-        let sent = local_date(o.notified_at.unwrap_or(o.determined_at));
+        let record = ServiceRecord {
+            candidate: s.candidate.clone(),
+            round,
+            method: s.method,
+            on: s.on,
+            recorded_at: self.now,
+            rejected,
+        };
+        if let Some(reason) = rejected {
+            self.case_mut(&s.case)?.history.services.push(record);
+            let data = ServiceRejected {
+                body: self.body.id().to_owned(),
+                case: s.case.clone(),
+                candidate: s.candidate.clone(),
+                round,
+                reason,
+            };
+            return self.emit(&data);
+        }
+        let offer = match &case.state {
+            CaseState::Filled { .. } => {
+                // [decision] The successor is already a member: NRW, a valid acceptance that arrived before the
+                // service date was known; Hessen, a successor without a bar, for whom no period runs (§ 34 Abs. 3
+                // Satz 2 i. V. m. § 23 KWG). The certificate is a normal part of the file: recorded, without
+                // effect.
+                self.case_mut(&s.case)?.history.services.push(record);
+                return Ok(());
+            }
+            CaseState::Offered(o) => o.clone(),
+            _ => return Err(invalid(format!("case: case {:?} has no pending notification", s.case))),
+        };
+        let sent = local_date(offer.notified_at.unwrap_or(offer.determined_at));
         if s.on < sent {
             return Err(invalid(format!("on: service date {} lies before the notification was sent ({sent})", s.on)));
         }
@@ -110,17 +143,17 @@ impl Machine<'_> {
             ServiceMethod::Acknowledgement => ServiceBasis::Acknowledgement,
             ServiceMethod::RegisteredLetterPosted => ServiceBasis::RegisteredLetterPosted,
         };
+        self.case_mut(&s.case)?.history.services.push(record);
         // an explicit service message overrides the fiction
         self.set_deadline(&s.case, &basis, s.on)
     }
 
     pub(super) fn set_deadline(&mut self, case_id: &str, basis: &ServiceBasis, on: NaiveDate) -> Result<(), Rejection> {
-        let land = self.body.land();
         let barred = matches!(&self.case(case_id)?.state, CaseState::Offered(o) if o.barred);
         if !self.by_declaration() && !barred {
             return Ok(()); // a member with the determination: no period runs for a successor without a bar
         }
-        let deadline = one_week_deadline(basis, on, land, self.settings.fixed_end_date);
+        let deadline = self.week(basis, on);
         let case = self.case(case_id)?;
         let (round, candidate) = (case.round, case.successor().unwrap_or_default().to_owned());
         let data = DeadlineSet {
@@ -140,6 +173,14 @@ impl Machine<'_> {
             o.deadline = Some(deadline);
         }
         self.emit(&data)?;
+        // declarations held while the service date was unknown are decided now; if the period has already
+        // ended, its deemed effect applies at once (dated at its end)
+        self.release_held(case_id)?;
+        let still_open =
+            matches!(&self.case(case_id)?.state, CaseState::Offered(_)) && self.case(case_id)?.round == round;
+        if still_open && self.now >= due_at {
+            self.deadline_expired(case_id, round)?;
+        }
         Ok(())
     }
 }

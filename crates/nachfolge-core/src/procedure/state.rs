@@ -21,6 +21,42 @@ pub struct Offer {
     /// The determination's trail, for the announcement issued later.
     #[serde(default)]
     pub trail: Vec<TrailStep>,
+    /// Declarations and proofs held while no service date is known (decided on `notification.served`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub held: Vec<HeldDeclaration>,
+}
+
+/// A declaration or proof held until the service date is known.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HeldDeclaration {
+    /// `accept`, `refuse`, `accept_with_reservation` or `bar_cured`
+    pub kind: String,
+    pub received_at: DateTime<Utc>,
+}
+
+/// A deemed effect applied at the end of a round's period, kept so that a timely declaration entered later
+/// can correct it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DeemedRecord {
+    pub round: u32,
+    /// `deemed_acceptance`, `deemed_refusal` or `deemed_not_acquired`
+    pub kind: String,
+    /// The offer as it stood when the period ended.
+    pub offer: Offer,
+    /// A timely declaration corrected it, or it was referred to the returning officer.
+    #[serde(default)]
+    pub settled: bool,
+}
+
+/// A successor the rules named, waiting for the returning officer's determination (`determination: confirm`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Proposal {
+    pub successor: String,
+    pub list: String,
+    pub barred: bool,
+    pub proposed_at: DateTime<Utc>,
+    #[serde(default)]
+    pub trail: Vec<TrailStep>,
 }
 
 /// Where a case stands.
@@ -29,6 +65,8 @@ pub struct Offer {
 pub enum CaseState {
     /// Majority election tie: waiting for `lot.drawn` (§ 34 Abs. 1a KWG).
     AwaitingLot { tied: Vec<String> },
+    /// Waiting for the returning officer to confirm the proposed successor (`determination.confirmed`).
+    Proposed(Proposal),
     /// NRW: waiting for the declaration; Hessen: barred member waiting for proof.
     Offered(Offer),
     /// Closed: the successor is a member.
@@ -74,6 +112,27 @@ pub struct CaseHistory {
     /// membership starts — the review's announcement already named him.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub installed_by_review: Option<u32>,
+    /// Deemed effects applied at the end of a period.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deemed: Vec<DeemedRecord>,
+    /// Every certificate of service received for the case, applied or not.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub services: Vec<ServiceRecord>,
+}
+
+/// One certificate of service (`notification.served`) as the case received it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ServiceRecord {
+    /// The person served.
+    pub candidate: String,
+    /// The round the certificate names (the case's current round if it names none).
+    pub round: u32,
+    pub method: ServiceMethod,
+    pub on: NaiveDate,
+    pub recorded_at: DateTime<Utc>,
+    /// Why it was not applied; `None`: applied, or without effect because the successor is already a member.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rejected: Option<ServiceRejection>,
 }
 
 /// A lot drawn by the returning officer (`lot.drawn`, § 34 Abs. 1a KWG).
@@ -115,6 +174,13 @@ pub struct ReviewRecord {
     pub successor: Option<String>,
     pub citation: String,
     pub recorded_at: DateTime<Utc>,
+    /// Unappealable (rechtskräftig); records stored before issue #12 were all final.
+    #[serde(default = "final_by_default", rename = "final")]
+    pub is_final: bool,
+}
+
+fn final_by_default() -> bool {
+    true
 }
 
 /// The council aggregate: the body's snapshot and its succession cases, loaded and stored as one.
@@ -168,10 +234,12 @@ impl Case {
     pub fn is_closed(&self) -> bool {
         matches!(self.state, CaseState::Filled { .. } | CaseState::Vacant { .. })
     }
-    /// The successor offered the seat and not yet a member (NRW), or awaiting a lot.
+    /// The successor proposed, or offered the seat and not settled yet (NRW: not yet a member; Hessen: a
+    /// barred member waiting for the proof).
     pub fn pending_successor(&self) -> Option<&str> {
         match &self.state {
             CaseState::Offered(o) => Some(&o.successor),
+            CaseState::Proposed(p) => Some(&p.successor),
             _ => None,
         }
     }
@@ -179,17 +247,19 @@ impl Case {
     pub fn successor(&self) -> Option<&str> {
         match &self.state {
             CaseState::Offered(o) => Some(&o.successor),
+            CaseState::Proposed(p) => Some(&p.successor),
             CaseState::Filled { successor, .. } => Some(successor),
             _ => None,
         }
     }
     /// The [`Case::state_name`]s of an open case.
-    pub const OPEN_STATES: &'static [&'static str] = &["awaiting_lot", "offered"];
+    pub const OPEN_STATES: &'static [&'static str] = &["awaiting_lot", "proposed", "offered"];
 
     /// A short name of the state, for listings and metrics.
     pub fn state_name(&self) -> &'static str {
         match &self.state {
             CaseState::AwaitingLot { .. } => "awaiting_lot",
+            CaseState::Proposed(_) => "proposed",
             CaseState::Offered(_) => "offered",
             CaseState::Filled { .. } => "filled",
             CaseState::Vacant { .. } => "vacant",
