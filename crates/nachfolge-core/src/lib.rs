@@ -6,19 +6,18 @@
 //! Read it bottom-up; no module imports one listed after it:
 //!
 //! * [`calendar`] — days in Europe/Berlin, Easter, §§ 187, 188 BGB arithmetic, German dates.
-//! * [`trail`] — a decision's steps, each with its citation.
-//! * [`model`] — the election snapshot (wire form), its validation, the indexed [`model::Body`].
+//! * [`model`] — the election snapshot (wire form), its shared validation, the indexed [`model::Body`].
+//! * [`trail`] — a decision's steps, each with its citation, and their German wording.
+//! * [`rules`] — who succeeds, one rule set per Land (`rules/nw.rs`, `rules/he.rs`), and the Nachrückerliste.
 //! * [`land`] — the Länder: [`land::LandLaw`], implemented once per Land (`land/nw.rs`, `land/he.rs`), and
 //!   the one registration point [`land::Land::law`].
-//! * [`rules`] — who succeeds, one rule set per Land (`rules/nw.rs`, `rules/he.rs`), and the Nachrückerliste.
 //! * [`deadline`] — service (Zustellung), one-week periods, objection periods.
 //! * [`messages`] — the public message contract (serde + JSON Schema) and the CloudEvents envelope.
 //! * [`procedure`] — the succession procedure: `(council, command, now) → (council', effects)`, split by
 //!   phase.
 //! * [`offline`] — `decide`, `succession-order` and `schema` without services.
 //!
-//! `land` and `rules` refer to each other (a Land's law names its rule set; the rules cite their Land's
-//! procedure); everything else is layered.
+//! `.ci/core-layers` checks the `use crate::…` imports against this order in CI.
 
 pub mod calendar;
 pub mod deadline;
