@@ -76,3 +76,41 @@ pub fn berlin(t: DateTime<Utc>) -> DateTime<FixedOffset> {
 pub fn german_date(d: NaiveDate) -> String {
     d.format("%d.%m.%Y").to_string()
 }
+
+/// A gesetzlicher Feiertag, as a Land's Feiertagsgesetz lists it: a fixed date, or a day counted from Easter
+/// Sunday. A Land's law lists its holidays as a table of these ([`holiday_in`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Holiday {
+    Fixed { month: u32, day: u32, name: &'static str },
+    Easter { offset: i64, name: &'static str },
+}
+
+/// The holidays every Land's Feiertagsgesetz lists.
+pub const NATIONWIDE: &[Holiday] = &[
+    Holiday::Fixed { month: 1, day: 1, name: "Neujahr" },
+    Holiday::Easter { offset: -2, name: "Karfreitag" },
+    Holiday::Easter { offset: 1, name: "Ostermontag" },
+    Holiday::Fixed { month: 5, day: 1, name: "Tag der Arbeit" },
+    Holiday::Easter { offset: 39, name: "Christi Himmelfahrt" },
+    Holiday::Easter { offset: 50, name: "Pfingstmontag" },
+    Holiday::Fixed { month: 10, day: 3, name: "Tag der Deutschen Einheit" },
+    Holiday::Fixed { month: 12, day: 25, name: "1. Weihnachtstag" },
+    Holiday::Fixed { month: 12, day: 26, name: "2. Weihnachtstag" },
+];
+
+/// The name of the holiday on `d` in the given tables; a fixed date is named before a movable feast that
+/// falls on the same day (as Tag der Arbeit and Christi Himmelfahrt in 2008).
+pub fn holiday_in(tables: &[&[Holiday]], d: NaiveDate) -> Option<&'static str> {
+    let all = || tables.iter().flat_map(|t| t.iter());
+    let fixed = all().find_map(|h| match *h {
+        Holiday::Fixed { month, day, name } if d.month() == month && d.day() == day => Some(name),
+        _ => None,
+    });
+    fixed.or_else(|| {
+        let offset = d.signed_duration_since(easter_sunday(d.year())?).num_days();
+        all().find_map(|h| match *h {
+            Holiday::Easter { offset: o, name } if o == offset => Some(name),
+            _ => None,
+        })
+    })
+}

@@ -2,10 +2,10 @@
 //! membership, bars), the Kommunalwahlordnung (KWO), the HVwZG, the HVwVfG and the Hessisches
 //! Feiertagsgesetz. Who succeeds: `rules/he.rs`. Readings taken: docs/legal.md.
 
-use chrono::{Datelike, NaiveDate};
+use chrono::NaiveDate;
 
 use super::{Acceptance, Land, LandLaw, Objection, Procedure, Review, Span, Texts};
-use crate::calendar::easter_sunday;
+use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
 use crate::model::{Body, ElectoralSystem, Snapshot, ValidationError};
 use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
 
@@ -48,6 +48,14 @@ static PROCEDURE: Procedure = Procedure {
         correction_title: "Berichtigung der Bekanntmachung über das Nachrücken in die Vertretung „{name}“",
     },
 };
+
+/// The holidays of Hessen beyond the nationwide ones (§ 1 HFeiertagsG), which also lists Ostersonntag and
+/// Pfingstsonntag (Sundays anyway).
+const HOLIDAYS: &[Holiday] = &[
+    Holiday::Easter { offset: 0, name: "Ostersonntag" },
+    Holiday::Easter { offset: 49, name: "Pfingstsonntag" },
+    Holiday::Easter { offset: 60, name: "Fronleichnam" },
+];
 
 impl LandLaw for He {
     fn land(&self) -> Land {
@@ -104,30 +112,8 @@ impl LandLaw for He {
         rules::he::list_order(s, body.list(list), body.info().electoral_system == ElectoralSystem::Majority)
     }
 
-    /// § 1 Hessisches Feiertagsgesetz (HFeiertagsG), which also lists Ostersonntag and Pfingstsonntag
-    /// (Sundays anyway).
     fn holiday_name(&self, d: NaiveDate) -> Option<&'static str> {
-        let fixed = match (d.month(), d.day()) {
-            (1, 1) => Some("Neujahr"),
-            (5, 1) => Some("Tag der Arbeit"),
-            (10, 3) => Some("Tag der Deutschen Einheit"),
-            (12, 25) => Some("1. Weihnachtstag"),
-            (12, 26) => Some("2. Weihnachtstag"),
-            _ => None,
-        };
-        if fixed.is_some() {
-            return fixed;
-        }
-        match d.signed_duration_since(easter_sunday(d.year())?).num_days() {
-            -2 => Some("Karfreitag"),
-            0 => Some("Ostersonntag"),
-            1 => Some("Ostermontag"),
-            39 => Some("Christi Himmelfahrt"),
-            49 => Some("Pfingstsonntag"),
-            50 => Some("Pfingstmontag"),
-            60 => Some("Fronleichnam"),
-            _ => None,
-        }
+        holiday_in(&[NATIONWIDE, HOLIDAYS], d)
     }
 
     fn service_act(&self) -> &'static str {

@@ -2,10 +2,10 @@
 //! Kommunalwahlordnung (KWahlO NRW), the Landeszustellungsgesetz (LZG NRW), the VwVfG NRW and the
 //! Feiertagsgesetz NW. Who succeeds: `rules/nw.rs`. Readings taken: docs/legal.md.
 
-use chrono::{Datelike, NaiveDate};
+use chrono::NaiveDate;
 
 use super::{Acceptance, Land, LandLaw, Objection, Procedure, Review, Span, Texts};
-use crate::calendar::easter_sunday;
+use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
 use crate::model::{Body, ElectoralSystem, Snapshot, SubstituteDesignation, ValidationError};
 use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
 
@@ -51,6 +51,12 @@ static PROCEDURE: Procedure = Procedure {
         correction_title: "Berichtigung der Bekanntmachung über die Listennachfolge in der Vertretung „{name}“",
     },
 };
+
+/// The holidays of NRW beyond the nationwide ones (§ 2 Feiertagsgesetz NW).
+const HOLIDAYS: &[Holiday] = &[
+    Holiday::Easter { offset: 60, name: "Fronleichnam" },
+    Holiday::Fixed { month: 11, day: 1, name: "Allerheiligen" },
+];
 
 impl LandLaw for Nw {
     fn land(&self) -> Land {
@@ -116,28 +122,8 @@ impl LandLaw for Nw {
         rules::nw::list_order(s, body.list(list))
     }
 
-    /// § 2 Feiertagsgesetz NW.
     fn holiday_name(&self, d: NaiveDate) -> Option<&'static str> {
-        let fixed = match (d.month(), d.day()) {
-            (1, 1) => Some("Neujahr"),
-            (5, 1) => Some("Tag der Arbeit"),
-            (10, 3) => Some("Tag der Deutschen Einheit"),
-            (11, 1) => Some("Allerheiligen"),
-            (12, 25) => Some("1. Weihnachtstag"),
-            (12, 26) => Some("2. Weihnachtstag"),
-            _ => None,
-        };
-        if fixed.is_some() {
-            return fixed;
-        }
-        match d.signed_duration_since(easter_sunday(d.year())?).num_days() {
-            -2 => Some("Karfreitag"),
-            1 => Some("Ostermontag"),
-            39 => Some("Christi Himmelfahrt"),
-            50 => Some("Pfingstmontag"),
-            60 => Some("Fronleichnam"),
-            _ => None,
-        }
+        holiday_in(&[NATIONWIDE, HOLIDAYS], d)
     }
 
     fn service_act(&self) -> &'static str {
