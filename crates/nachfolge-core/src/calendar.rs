@@ -4,6 +4,25 @@
 use chrono::{DateTime, Datelike, Days, FixedOffset, NaiveDate, NaiveTime, TimeZone, Utc, Weekday};
 use chrono_tz::Europe::Berlin;
 
+/// A Land's gesetzliche Feiertage as its Feiertagsgesetz lists them: fixed dates and days counted from Easter.
+pub struct Holidays {
+    /// (month, day, name).
+    pub fixed: &'static [(u32, u32, &'static str)],
+    /// (days after Easter Sunday, negative before it; name).
+    pub easter: &'static [(i64, &'static str)],
+}
+
+impl Holidays {
+    /// The name of the holiday on `d`, if any.
+    pub fn name(&self, d: NaiveDate) -> Option<&'static str> {
+        if let Some((_, _, name)) = self.fixed.iter().find(|(m, day, _)| (d.month(), d.day()) == (*m, *day)) {
+            return Some(name);
+        }
+        let offset = d.signed_duration_since(easter_sunday(d.year())?).num_days();
+        self.easter.iter().find(|(o, _)| *o == offset).map(|(_, name)| *name)
+    }
+}
+
 /// Easter Sunday (Ostersonntag) of `year` by the Gregorian computus (anonymous Gregorian algorithm,
 /// Meeus/Jones/Butcher). `None` only if the date is not representable.
 pub fn easter_sunday(year: i32) -> Option<NaiveDate> {

@@ -2,10 +2,10 @@
 //! membership, bars), the Kommunalwahlordnung (KWO), the HVwZG, the HVwVfG and the Hessisches
 //! Feiertagsgesetz. Who succeeds: `rules/he.rs`. Readings taken: docs/legal.md.
 
-use chrono::{Datelike, NaiveDate};
+use chrono::NaiveDate;
 
 use super::{Acceptance, Land, LandLaw, Objection, Procedure, Review, Span, Texts};
-use crate::calendar::easter_sunday;
+use crate::calendar::Holidays;
 use crate::model::{Body, ElectoralSystem, Snapshot, ValidationError};
 use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
 
@@ -45,6 +45,27 @@ static PROCEDURE: Procedure = Procedure {
         not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft in der Vertretung „{name}“",
         review_title: "Bekanntmachung der Entscheidung im Wahlprüfungsverfahren über das Nachrücken in die Vertretung „{name}“",
     },
+};
+
+/// § 1 Hessisches Feiertagsgesetz (HFeiertagsG), which also lists Ostersonntag and Pfingstsonntag (Sundays
+/// anyway).
+static HOLIDAYS: Holidays = Holidays {
+    fixed: &[
+        (1, 1, "Neujahr"),
+        (5, 1, "Tag der Arbeit"),
+        (10, 3, "Tag der Deutschen Einheit"),
+        (12, 25, "1. Weihnachtstag"),
+        (12, 26, "2. Weihnachtstag"),
+    ],
+    easter: &[
+        (-2, "Karfreitag"),
+        (0, "Ostersonntag"),
+        (1, "Ostermontag"),
+        (39, "Christi Himmelfahrt"),
+        (49, "Pfingstsonntag"),
+        (50, "Pfingstmontag"),
+        (60, "Fronleichnam"),
+    ],
 };
 
 impl LandLaw for He {
@@ -105,27 +126,7 @@ impl LandLaw for He {
     /// § 1 Hessisches Feiertagsgesetz (HFeiertagsG), which also lists Ostersonntag and Pfingstsonntag
     /// (Sundays anyway).
     fn holiday_name(&self, d: NaiveDate) -> Option<&'static str> {
-        let fixed = match (d.month(), d.day()) {
-            (1, 1) => Some("Neujahr"),
-            (5, 1) => Some("Tag der Arbeit"),
-            (10, 3) => Some("Tag der Deutschen Einheit"),
-            (12, 25) => Some("1. Weihnachtstag"),
-            (12, 26) => Some("2. Weihnachtstag"),
-            _ => None,
-        };
-        if fixed.is_some() {
-            return fixed;
-        }
-        match d.signed_duration_since(easter_sunday(d.year())?).num_days() {
-            -2 => Some("Karfreitag"),
-            0 => Some("Ostersonntag"),
-            1 => Some("Ostermontag"),
-            39 => Some("Christi Himmelfahrt"),
-            49 => Some("Pfingstsonntag"),
-            50 => Some("Pfingstmontag"),
-            60 => Some("Fronleichnam"),
-            _ => None,
-        }
+        HOLIDAYS.name(d)
     }
 
     fn service_act(&self) -> &'static str {

@@ -2,10 +2,10 @@
 //! Kommunalwahlordnung (KWahlO NRW), the Landeszustellungsgesetz (LZG NRW), the VwVfG NRW and the
 //! Feiertagsgesetz NW. Who succeeds: `rules/nw.rs`. Readings taken: docs/legal.md.
 
-use chrono::{Datelike, NaiveDate};
+use chrono::NaiveDate;
 
 use super::{Acceptance, Land, LandLaw, Objection, Procedure, Review, Span, Texts};
-use crate::calendar::easter_sunday;
+use crate::calendar::Holidays;
 use crate::model::{Body, ElectoralSystem, Snapshot, SubstituteDesignation, ValidationError};
 use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
 
@@ -48,6 +48,25 @@ static PROCEDURE: Procedure = Procedure {
         not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft in der Vertretung „{name}“",
         review_title: "Bekanntmachung der Entscheidung über Einsprüche gegen die Feststellung der Listennachfolge für die Vertretung „{name}“",
     },
+};
+
+/// § 2 Feiertagsgesetz NW.
+static HOLIDAYS: Holidays = Holidays {
+    fixed: &[
+        (1, 1, "Neujahr"),
+        (5, 1, "Tag der Arbeit"),
+        (10, 3, "Tag der Deutschen Einheit"),
+        (11, 1, "Allerheiligen"),
+        (12, 25, "1. Weihnachtstag"),
+        (12, 26, "2. Weihnachtstag"),
+    ],
+    easter: &[
+        (-2, "Karfreitag"),
+        (1, "Ostermontag"),
+        (39, "Christi Himmelfahrt"),
+        (50, "Pfingstmontag"),
+        (60, "Fronleichnam"),
+    ],
 };
 
 impl LandLaw for Nw {
@@ -116,26 +135,7 @@ impl LandLaw for Nw {
 
     /// § 2 Feiertagsgesetz NW.
     fn holiday_name(&self, d: NaiveDate) -> Option<&'static str> {
-        let fixed = match (d.month(), d.day()) {
-            (1, 1) => Some("Neujahr"),
-            (5, 1) => Some("Tag der Arbeit"),
-            (10, 3) => Some("Tag der Deutschen Einheit"),
-            (11, 1) => Some("Allerheiligen"),
-            (12, 25) => Some("1. Weihnachtstag"),
-            (12, 26) => Some("2. Weihnachtstag"),
-            _ => None,
-        };
-        if fixed.is_some() {
-            return fixed;
-        }
-        match d.signed_duration_since(easter_sunday(d.year())?).num_days() {
-            -2 => Some("Karfreitag"),
-            1 => Some("Ostermontag"),
-            39 => Some("Christi Himmelfahrt"),
-            50 => Some("Pfingstmontag"),
-            60 => Some("Fronleichnam"),
-            _ => None,
-        }
+        HOLIDAYS.name(d)
     }
 
     fn service_act(&self) -> &'static str {
