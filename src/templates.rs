@@ -22,6 +22,20 @@ const BUILTIN: &[(&str, &str)] = &[
     ("announcement/nrw_review.txt", include_str!("../config/templates/announcement/nrw_review.txt")),
     ("announcement/nrw_correction.txt", include_str!("../config/templates/announcement/nrw_correction.txt")),
     ("announcement/he_review.txt", include_str!("../config/templates/announcement/he_review.txt")),
+    // the declaration model, shared (`law/<land>.txt` holds a Land's sentences; `<land>_*` put them together)
+    ("mail/decl_offer.txt", include_str!("../config/templates/mail/decl_offer.txt")),
+    ("mail/decl_offer.html", include_str!("../config/templates/mail/decl_offer.html")),
+    ("announcement/decl_successor.txt", include_str!("../config/templates/announcement/decl_successor.txt")),
+    ("announcement/decl_vacancy.txt", include_str!("../config/templates/announcement/decl_vacancy.txt")),
+    ("announcement/decl_review.txt", include_str!("../config/templates/announcement/decl_review.txt")),
+    ("announcement/decl_correction.txt", include_str!("../config/templates/announcement/decl_correction.txt")),
+    ("law/rp.txt", include_str!("../config/templates/law/rp.txt")),
+    ("mail/rp_offer.txt", include_str!("../config/templates/mail/rp_offer.txt")),
+    ("mail/rp_offer.html", include_str!("../config/templates/mail/rp_offer.html")),
+    ("announcement/rp_successor.txt", include_str!("../config/templates/announcement/rp_successor.txt")),
+    ("announcement/rp_vacancy.txt", include_str!("../config/templates/announcement/rp_vacancy.txt")),
+    ("announcement/rp_review.txt", include_str!("../config/templates/announcement/rp_review.txt")),
+    ("announcement/rp_correction.txt", include_str!("../config/templates/announcement/rp_correction.txt")),
 ];
 
 /// A template could not be loaded or rendered.

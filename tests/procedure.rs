@@ -2080,3 +2080,128 @@ fn nrw_45_abs_6_satz_2_refusal_received_in_time_but_entered_during_the_grace_per
     );
     assert_eq!(kinds(&fx), ["publish:declaration.rejected"]);
 }
+
+// =========================================================================================================
+// Rheinland-Pfalz — § 45 KWG with § 44 KWG, §§ 64, 66 KWO: the declaration model
+
+const RP: &str = "beispielhausen-rat";
+const RP_CASE: &str = "beispielhausen-rat-1";
+
+fn rp_snapshot() -> Value {
+    let path = format!("{}/examples/rp-election.json", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(path).expect("example")).expect("json")
+}
+
+/// R1-02 resigned on 1 Oct 2027; R1-04 is determined (most votes, tie with R1-05 by the order of nomination).
+fn rp_open(snapshot: Value) -> (Council, Vec<Effect>) {
+    let mut b = body_from(snapshot);
+    let fx = run(
+        &mut b,
+        vacancy(RP, "R1-02", DepartureReason::Resigned, "2027-10-01T00:00:00+02:00"),
+        "2027-10-20T09:00:00+02:00",
+    );
+    run(&mut b, sent(RP_CASE, 1, "2027-10-20T09:00:00+02:00"), "2027-10-20T09:00:00+02:00");
+    (b, fx)
+}
+
+#[test]
+fn rp_45_abs_5_kwg_determination_mails_the_declaration_request_without_membership() {
+    let (b, fx) = rp_open(rp_snapshot());
+    let det = event(&fx, "succession.determined");
+    assert_eq!(det["successor"]["id"], "R1-04");
+    assert_eq!(mail(&fx).template, "rp_offer");
+    assert!(!kinds(&fx).iter().any(|k| k.contains("membership.changed") && k.contains("joined")));
+    assert!(matches!(state(&b, RP_CASE), CaseState::Offered(_)));
+}
+
+#[test]
+fn rp_193_bgb_period_ending_on_allerheiligen_ends_next_working_day_even_with_a_fixed_end_date() {
+    let (mut b, _) = rp_open(rp_snapshot());
+    // served Mon 25 Oct 2027 → the week ends Mon 1 Nov 2027, Allerheiligen (§ 2 Abs. 1 Nr. 9 LFtG) → Tue 2 Nov;
+    // § 31 Abs. 3 VwVfG does not apply to the KWG (§ 1 Abs. 3 Nr. 6 LVwVfG), so no fixed end date either
+    let settings = Settings { fixed_end_date: true, ..Settings::default() };
+    let fx = run_with(
+        &mut b,
+        served(RP, RP_CASE, "R1-04", ServiceMethod::Acknowledgement, "2027-10-25"),
+        "2027-10-25T18:00:00+02:00",
+        &settings,
+    );
+    let ds = event(&fx, "deadline.set");
+    assert_eq!(ds["last_day"], "2027-11-02");
+    assert!(ds["trail"]
+        .as_array()
+        .expect("trail")
+        .iter()
+        .any(|s| s["reason"] == "extended_public_holiday:Allerheiligen" && s["citation"] == "§ 193 BGB"));
+    assert!(ds["trail"]
+        .as_array()
+        .expect("trail")
+        .iter()
+        .any(|s| s["citation"] == "§ 3 VwZG i. V. m. § 1 Abs. 1 LVwZG"
+            || s["citation"] == "§ 5 VwZG i. V. m. § 1 Abs. 1 LVwZG"));
+}
+
+#[test]
+fn rp_44_abs_2_kwg_silence_deemed_acceptance_at_the_end_of_the_week() {
+    let (mut b, _) = rp_open(rp_snapshot());
+    run(&mut b, served(RP, RP_CASE, "R1-04", ServiceMethod::Certificate, "2027-10-20"), "2027-10-20T10:00:00+02:00");
+    // served Wed 20 Oct → ends Wed 27 Oct 24:00
+    let fx = run(&mut b, expired(RP_CASE, 1), "2027-10-28T00:00:01+02:00");
+    let m = event(&fx, "membership.changed");
+    assert_eq!((m["change"].as_str(), m["basis"].as_str()), (Some("joined"), Some("deemed_acceptance")));
+    same_instant(&m["effective_at"], "2027-10-28T00:00:00+02:00");
+    assert_eq!(announcement(&fx).legal_basis, "§ 66 Abs. 3 KWO");
+    assert_eq!(announcement(&fx).template, "rp_successor");
+}
+
+#[test]
+fn rp_64_abs_1_kwo_reservation_is_refusal_next_ersatzperson_refusal_irrevocable() {
+    let (mut b, _) = rp_open(rp_snapshot());
+    let fx = run(
+        &mut b,
+        declare(RP, RP_CASE, "R1-04", DeclarationKind::AcceptWithReservation, "2027-10-21T10:00:00+02:00"),
+        "2027-10-21T10:00:00+02:00",
+    );
+    // the next round: R1-05 (equal votes, behind R1-04 in the order of nomination); R1-04 called and refused
+    let det = event(&fx, "succession.determined");
+    assert_eq!((det["successor"]["id"].as_str(), det["round"].as_u64()), (Some("R1-05"), Some(2)));
+    assert_eq!(det["trail"][0]["citation"], "§ 45 Abs. 1 KWG");
+    assert!(has_fact(&b, "R1-04", "declined"));
+    let fx = run(
+        &mut b,
+        declare(RP, RP_CASE, "R1-04", DeclarationKind::Accept, "2027-10-21T11:00:00+02:00"),
+        "2027-10-21T11:00:00+02:00",
+    );
+    assert_eq!(event(&fx, "declaration.rejected")["reason"], "refusal_irrevocable");
+}
+
+#[test]
+fn rp_64_abs_2_kwo_barred_ersatzperson_without_proof_deemed_refusal() {
+    let mut s = rp_snapshot();
+    add_fact(&mut s, 0, 3, json!({"type": "barred", "on": "2025-01-01", "reason": "Beschäftigter der Stadt"}));
+    let (mut b, fx) = rp_open(s);
+    assert_eq!(event(&fx, "succession.determined")["barred"], true);
+    run(&mut b, served(RP, RP_CASE, "R1-04", ServiceMethod::Certificate, "2027-10-20"), "2027-10-20T10:00:00+02:00");
+    // he accepts, but brings no proof within the week
+    run(
+        &mut b,
+        declare(RP, RP_CASE, "R1-04", DeclarationKind::Accept, "2027-10-22T10:00:00+02:00"),
+        "2027-10-22T10:00:00+02:00",
+    );
+    let fx = run(&mut b, expired(RP_CASE, 1), "2027-10-28T00:00:01+02:00");
+    assert_eq!(event(&fx, "declaration.recorded")["kind"], "deemed_refusal");
+    assert_eq!(event(&fx, "succession.determined")["successor"]["id"], "R1-05");
+}
+
+#[test]
+fn rp_66_abs_3_satz_2_kwo_no_ersatzperson_announced_vacancy() {
+    let mut b = body_from(rp_snapshot());
+    let fx = run(
+        &mut b,
+        vacancy(RP, "R2-01", DepartureReason::Died, "2027-10-01T00:00:00+02:00"),
+        "2027-10-20T09:00:00+02:00",
+    );
+    let v = event(&fx, "seat.left_vacant");
+    assert_eq!((v["reason"].as_str(), v["statutory_size"].as_u64()), (Some("list_exhausted"), Some(31)));
+    assert_eq!(announcement(&fx).template, "rp_vacancy");
+}

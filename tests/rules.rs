@@ -46,6 +46,18 @@ const HE_2_3: &str = "§ 34 Abs. 2 Nr. 3 KWG";
 const HE_2_3_33: &str = "§ 34 Abs. 2 Nr. 3 KWG i. V. m. § 33 Abs. 1 Nr. 2 KWG";
 const HE_BARRED: &str = "§ 34 Abs. 3 Satz 2 KWG i. V. m. § 23 Abs. 2 KWG";
 
+const RP_2: &str = "§ 45 Abs. 2 KWG";
+const RP_2_1: &str = "§ 45 Abs. 2 Satz 1 KWG";
+const RP_2_2: &str = "§ 45 Abs. 2 Satz 2 KWG";
+const RP_2_3: &str = "§ 45 Abs. 2 Satz 3 KWG";
+const RP_3_1: &str = "§ 45 Abs. 3 Satz 1 KWG";
+const RP_3_2: &str = "§ 45 Abs. 3 Satz 2 KWG";
+const RP_4: &str = "§ 45 Abs. 4 KWG";
+const RP_4_66: &str = "§ 45 Abs. 4 KWG i. V. m. § 66 Abs. 1 Satz 1 KWO";
+const RP_66_3_2: &str = "§ 66 Abs. 3 Satz 2 KWO";
+const RP_GEMO_29_4: &str = "§ 29 Abs. 4 GemO";
+const RP_BARRED: &str = "§ 5 KWG, § 66 Abs. 1 Satz 4 i. V. m. § 64 Abs. 2 KWO";
+
 // ---------------------------------------------------------------------------------------------------------
 // Helpers
 
@@ -1203,6 +1215,236 @@ fn he_34_abs_1_satz_2_list_exhausted_vacant_size_reduced() {
 }
 
 // =========================================================================================================
+// Rheinland-Pfalz — § 45 KWG, § 66 KWO
+
+/// RP Wahlvorschlag R1: R1-01 (pos. 1, 900 votes, seated, the departed), `second` (pos. 2, 500 votes), R1-03
+/// (pos. 3, 300 votes).
+fn rp_abc(second: Candidate) -> Body {
+    rheinland_pfalz()
+        .list(party("R1", vec![hcand("R1-01", 1, 900).seated(SeatVia::List), second, hcand("R1-03", 3, 300)]))
+        .body()
+}
+
+#[track_caller]
+fn assert_rp_second_skipped(second: Candidate, reason: &str, citation: &str) {
+    let d = decide(&rp_abc(second), &query("R1-01")).unwrap();
+    assert_decision(
+        d,
+        successor("R1-03", "R1"),
+        vec![
+            skipped("R1-01", "departed", RP_2_1),
+            skipped("R1-02", reason, citation),
+            chosen("R1-03", "most_votes", RP_2_2),
+        ],
+    );
+}
+
+#[test]
+fn rp_45_abs_2_satz_2_most_votes_not_list_position() {
+    // R1-03 (pos. 3) has more votes than R1-02 (pos. 2)
+    let body = rheinland_pfalz()
+        .list(party(
+            "R1",
+            vec![hcand("R1-01", 1, 900).seated(SeatVia::List), hcand("R1-02", 2, 100), hcand("R1-03", 3, 400)],
+        ))
+        .body();
+    let d = decide(&body, &query("R1-01")).unwrap();
+    assert_decision(
+        d,
+        successor("R1-03", "R1"),
+        vec![skipped("R1-01", "departed", RP_2_1), chosen("R1-03", "most_votes", RP_2_2)],
+    );
+}
+
+#[test]
+fn rp_45_abs_2_satz_3_equal_votes_order_of_nomination() {
+    let body = rheinland_pfalz()
+        .list(party(
+            "R1",
+            vec![hcand("R1-01", 1, 900).seated(SeatVia::List), hcand("R1-03", 3, 400), hcand("R1-02", 2, 400)],
+        ))
+        .body();
+    let d = decide(&body, &query("R1-01")).unwrap();
+    assert_decision(
+        d,
+        successor("R1-02", "R1"),
+        vec![skipped("R1-01", "departed", RP_2_1), chosen("R1-02", "most_votes_list_order", RP_2_3)],
+    );
+}
+
+#[test]
+fn rp_45_abs_2_satz_1_already_called_skipped() {
+    assert_rp_second_skipped(hcand("R1-02", 2, 500).seated(SeatVia::List), "already_called", RP_2_1);
+    assert_rp_second_skipped(hcand("R1-02", 2, 500).former_member(), "already_called", RP_2_1);
+    let d = decide(&rp_abc(hcand("R1-02", 2, 500)), &query("R1-01").pending("R1-02")).unwrap();
+    assert_eq!(d.outcome, successor("R1-03", "R1"));
+    assert!(d.trail.contains(&skipped("R1-02", "already_called", RP_2_1)));
+}
+
+#[test]
+fn rp_45_abs_2_satz_1_refused_when_called_skipped_for_good() {
+    assert_rp_second_skipped(hcand("R1-02", 2, 500).declined(), "declined", RP_2_1);
+}
+
+#[test]
+fn rp_45_abs_2_satz_1_waiver_in_any_written_form_skipped() {
+    assert_rp_second_skipped(hcand("R1-02", 2, 500).waived_written(), "waived", RP_2_1);
+    assert_rp_second_skipped(hcand("R1-02", 2, 500).waived_recorded(), "waived", RP_2_1);
+}
+
+#[test]
+fn rp_45_abs_2_satz_1_died_skipped() {
+    assert_rp_second_skipped(hcand("R1-02", 2, 500).died(), "died", RP_2_1);
+}
+
+#[test]
+fn rp_45_abs_4_lost_eligibility_skipped() {
+    assert_rp_second_skipped(hcand("R1-02", 2, 500).ineligible(FACT_DAY, None), "ineligible", RP_4);
+}
+
+#[test]
+fn rp_45_abs_4_kwo_66_abs_1_not_ununterbrochen_eligible_skipped_for_good() {
+    // ineligible for a while after the election, eligible again on the reference day: out for good
+    assert_rp_second_skipped(
+        hcand("R1-02", 2, 500).ineligible("2026-01-01", Some("2026-03-31")),
+        "not_continuously_eligible",
+        RP_4_66,
+    );
+}
+
+#[test]
+fn rp_45_abs_2_left_or_joined_party_no_effect_noted() {
+    let body = rp_abc(hcand("R1-02", 2, 500).left_party().joined_other_party());
+    let d = decide(&body, &query("R1-01")).unwrap();
+    assert_decision(
+        d,
+        successor("R1-02", "R1"),
+        vec![
+            skipped("R1-01", "departed", RP_2_1),
+            noted("R1-02", "left_party_no_effect", RP_2),
+            noted("R1-02", "joined_other_party_no_effect", RP_2),
+            chosen("R1-02", "most_votes", RP_2_2),
+        ],
+    );
+}
+
+#[test]
+fn rp_64_abs_2_kwo_barred_successor_determined_and_must_prove() {
+    let d =
+        decide(&rp_abc(hcand("R1-02", 2, 500).barred("Beschäftigter der Verbandsgemeinde")), &query("R1-01")).unwrap();
+    assert_decision(
+        d,
+        barred_successor("R1-02", "R1"),
+        vec![
+            skipped("R1-01", "departed", RP_2_1),
+            chosen("R1-02", "most_votes", RP_2_2),
+            noted("R1-02", "barred_must_prove_end", RP_BARRED),
+        ],
+    );
+}
+
+#[test]
+fn rp_66_abs_3_satz_2_kwo_no_ersatzperson_vacant_statutory_size_reduced() {
+    let body = rp_abc(hcand("R1-02", 2, 500).died());
+    let body = {
+        let mut s = body.snapshot.clone();
+        s.lists[0].candidates[2].facts.push(Fact::Declined { on: d(FACT_DAY) });
+        Body::from_snapshot(s).unwrap()
+    };
+    let d = decide(&body, &query("R1-01")).unwrap();
+    assert_decision(
+        d,
+        vacant(VacancyReason::ListExhausted, 43),
+        vec![
+            skipped("R1-01", "departed", RP_2_1),
+            skipped("R1-02", "died", RP_2_1),
+            skipped("R1-03", "declined", RP_2_1),
+            finding("list_exhausted", RP_66_3_2),
+            finding("statutory_size_reduced", RP_GEMO_29_4),
+        ],
+    );
+}
+
+#[test]
+fn rp_45_abs_3_majority_most_votes_then_lot() {
+    let body = rheinland_pfalz()
+        .majority()
+        .list(party(
+            "R1",
+            vec![hcand("R1-01", 1, 900).seated(SeatVia::List), hcand("R1-02", 2, 400), hcand("R1-03", 3, 400)],
+        ))
+        .body();
+    let d = decide(&body, &query("R1-01")).unwrap();
+    assert_eq!(d.outcome, Outcome::LotRequired { tied: vec!["R1-02".into(), "R1-03".into()] });
+    assert!(d.trail.contains(&tied("R1-03", "equal_votes_lot", RP_3_2)));
+    let d = decide(&body, &query("R1-01").lot("R1-03")).unwrap();
+    assert_eq!(d.outcome, successor("R1-03", "R1"));
+    assert!(d.trail.contains(&chosen("R1-03", "won_lot", RP_3_2)));
+    assert!(d.trail.contains(&tied("R1-02", "lost_lot", RP_3_2)));
+    // no tie: the most votes
+    let body = rheinland_pfalz()
+        .majority()
+        .list(party(
+            "R1",
+            vec![hcand("R1-01", 1, 900).seated(SeatVia::List), hcand("R1-02", 2, 300), hcand("R1-03", 3, 400)],
+        ))
+        .body();
+    let d = decide(&body, &query("R1-01")).unwrap();
+    assert_decision(
+        d,
+        successor("R1-03", "R1"),
+        vec![skipped("R1-01", "departed", RP_2_1), chosen("R1-03", "most_votes", RP_3_1)],
+    );
+}
+
+#[test]
+fn rp_45_abs_2_succession_order_by_votes_with_the_same_exclusions() {
+    let body = rheinland_pfalz()
+        .list(party(
+            "R1",
+            vec![
+                hcand("R1-01", 1, 900).seated(SeatVia::List),
+                hcand("R1-02", 2, 100),
+                hcand("R1-03", 3, 400).waived_written(),
+                hcand("R1-04", 4, 200),
+            ],
+        ))
+        .body();
+    let order = body.succession_order(t(REFERENCE));
+    assert_eq!(order.lists[0].order, vec!["R1-04", "R1-02"]);
+    let passed: Vec<(&str, &str)> =
+        order.lists[0].passed_over.iter().map(|p| (p.candidate.as_str(), p.reason.as_str())).collect();
+    assert_eq!(passed, vec![("R1-01", "already_called"), ("R1-03", "waived")]);
+}
+
+#[test]
+fn rp_validation_votes_required_no_ersatzbewerber_no_foreign_causes() {
+    let err = Body::from_snapshot(rheinland_pfalz().list(party("R1", vec![cand("R1-01", 1)])).snapshot()).unwrap_err();
+    assert_eq!(err.field, "lists[0].candidates[0].votes");
+    let err = Body::from_snapshot(
+        rheinland_pfalz()
+            .list(party("R1", vec![hcand("R1-01", 1, 5), hcand("R1-02", 2, 4).substitute_for("R1-01")]))
+            .snapshot(),
+    )
+    .unwrap_err();
+    assert_eq!(err.field, "lists[0].candidates[1].substitute_for");
+    let err = Body::from_snapshot(
+        rheinland_pfalz()
+            .majority()
+            .list(party("R1", vec![hcand("R1-01", 1, 5)]))
+            .list(party("R2", vec![hcand("R2-01", 1, 5)]))
+            .snapshot(),
+    )
+    .unwrap_err();
+    assert_eq!(err.field, "lists");
+    let body = rp_abc(hcand("R1-02", 2, 500));
+    for cause in [Cause::Merger, Cause::PartyBan { list_banned: true }] {
+        let e = decide(&body, &query("R1-01").cause(cause)).unwrap_err();
+        assert!(matches!(e, DecideError::Cause(ref v) if v.field == "reason"), "{e:?}");
+    }
+}
+
+// =========================================================================================================
 // Validation — docs/contract.md "Validation"
 
 #[track_caller]
@@ -1563,9 +1805,10 @@ mod properties {
         let base = match land {
             Land::Nw => nrw(),
             Land::He => hessen(),
+            Land::Rp => rheinland_pfalz(),
         };
         let mut snap = base.size(raw.size).snapshot();
-        let majority = land == Land::He && raw.majority && raw.lists.len() == 1;
+        let majority = land != Land::Nw && raw.majority && raw.lists.len() == 1;
         if majority {
             snap.body.electoral_system = nachfolge::model::ElectoralSystem::Majority;
         }
@@ -1576,13 +1819,13 @@ mod properties {
             }
             let prefix = format!("L{}", li + 1);
             // positions: a shuffle of 1..=k over the candidates on the list
-            let mut order: Vec<usize> = (0..cands.len()).filter(|&i| land == Land::He || cands[i].on_list).collect();
+            let mut order: Vec<usize> = (0..cands.len()).filter(|&i| land != Land::Nw || cands[i].on_list).collect();
             order.sort_by_key(|&i| (cands[i].pos_key, i));
             let mut list_cands: Vec<Candidate> = Vec::new();
             for (ci, rc) in cands.iter().enumerate() {
                 let id = format!("{prefix}-{ci:02}");
                 let mut c = cand(&id, 1).position(order.iter().position(|&o| o == ci).map(|p| p as u32 + 1));
-                if land == Land::He {
+                if land != Land::Nw {
                     c = c.votes(rc.votes);
                 } else if rc.district {
                     c = c.district(&format!("{:02}", li * 10 + ci));
@@ -1745,6 +1988,18 @@ mod properties {
                     || has(c, |f| matches!(f, Fact::Waived { form: WaiverForm::Recorded, .. }))
             }
             Land::He => called || died || ineligible_now || left || has(c, |f| matches!(f, Fact::Waived { .. })),
+            // § 45 Abs. 2, 4 KWG, § 66 Abs. 1 KWO; leaving the party has no effect
+            Land::Rp => {
+                let during_term = has(
+                    c,
+                    |f| matches!(f, Fact::Ineligible { from, until } if *from <= r && until.is_none_or(|u| u >= start)),
+                );
+                called
+                    || died
+                    || ineligible_now
+                    || during_term
+                    || has(c, |f| matches!(f, Fact::Declined { .. } | Fact::Waived { .. }))
+            }
         }
     }
 
@@ -1752,6 +2007,7 @@ mod properties {
         match land {
             Land::Nw => step.citation.contains("KWahlG NRW"),
             Land::He => step.citation.contains(" KWG"),
+            Land::Rp => ["KWG", "KWO", "GemO"].iter().any(|act| step.citation.contains(act)),
         }
     }
 
@@ -1829,19 +2085,21 @@ mod properties {
         Ok(())
     }
 
-    fn check_hessen(raw: &Raw) -> Result<(), TestCaseError> {
-        let (body, departed_id, _, pending) = build(Land::He, raw);
+    /// Hessen and Rheinland-Pfalz: one ranking by votes (`rules/votes.rs`), each Land's exclusions.
+    fn check_votes(land: Land, raw: &Raw) -> Result<(), TestCaseError> {
+        let lot = if land == Land::He { HE_1A } else { RP_3_2 };
+        let (body, departed_id, _, pending) = build(land, raw);
         let q = Query { pending: pending.iter().map(String::as_str).collect(), ..query(&departed_id) };
         let d = decide(&body, &q).unwrap();
         let list = body.list_of(&departed_id).unwrap();
         let size = body.info().statutory_size;
         let majority = body.info().electoral_system == nachfolge::model::ElectoralSystem::Majority;
-        prop_assert!(d.trail.iter().all(|s| cited_for(Land::He, s)), "citations: {:#?}", d.trail);
+        prop_assert!(d.trail.iter().all(|s| cited_for(land, s)), "citations: {:#?}", d.trail);
 
         // votes descending, then list position
         let mut order: Vec<&Candidate> = list.candidates.iter().collect();
         order.sort_by_key(|c| (std::cmp::Reverse(c.votes.unwrap()), c.position));
-        let eligible = |c: &&Candidate| c.id != departed_id && !excluded(Land::He, &body, pending.as_deref(), c);
+        let eligible = |c: &&Candidate| c.id != departed_id && !excluded(land, &body, pending.as_deref(), c);
         let skipped = skipped_ids(&d.trail);
         let Some(k) = order.iter().position(&eligible) else {
             prop_assert_eq!(&d.outcome, &vacant(VacancyReason::ListExhausted, size - 1));
@@ -1863,7 +2121,7 @@ mod properties {
                 &d2.outcome,
                 &Outcome::Successor { candidate: w.clone(), list: list.id.clone(), barred: is_barred(winner) }
             );
-            prop_assert!(d2.trail.contains(&chosen(w, "won_lot", HE_1A)));
+            prop_assert!(d2.trail.contains(&chosen(w, "won_lot", lot)));
             winner
         } else {
             let s = order[k];
@@ -1874,7 +2132,7 @@ mod properties {
             s
         };
         prop_assert!(winner.seat.is_none() && !is_former(winner), "seated or former member: {}", winner.id);
-        prop_assert!(!excluded(Land::He, &body, pending.as_deref(), winner));
+        prop_assert!(!excluded(land, &body, pending.as_deref(), winner));
         // every candidate ranked ahead is reported as passed over, and nobody behind
         for c in &order[..k] {
             prop_assert!(skipped.contains(&c.id.as_str()), "{} missing from {:#?}", c.id, d.trail);
@@ -1898,7 +2156,12 @@ mod properties {
 
         #[test]
         fn prop_hessen_successor_is_first_eligible_by_votes_then_list_order(raw in raw()) {
-            check_hessen(&raw)?;
+            check_votes(Land::He, &raw)?;
+        }
+
+        #[test]
+        fn prop_rp_successor_is_first_eligible_by_votes_then_list_order(raw in raw()) {
+            check_votes(Land::Rp, &raw)?;
         }
     }
 }

@@ -460,3 +460,94 @@ fn hessen_council_determines_when_the_officer_stays_inactive() {
     );
     render(&e, "he-review-council-inactive");
 }
+
+// Rheinland-Pfalz: the shared declaration-model templates with the sentences of law/rp.txt (§ 45 KWG,
+// §§ 64, 66 KWO)
+
+const RP: &str = "beispielhausen-rat";
+
+/// RP: R1-02 resigned; R1-04 (most votes among those not called, tie with R1-05 by list order) is offered
+/// the seat; the offer is sent and served.
+fn rp_offered() -> (Council, String, Vec<Effect>) {
+    let mut b = body(example("rp-election.json"));
+    let e = run(&mut b, "vacancy.reported", example("rp-vacancy.json"), now());
+    let case = b.cases.keys().next().expect("case").clone();
+    let sent = Command::NotificationSent { case: case.clone(), round: 1, message_id: "<m@x>".into(), sent_at: now() };
+    procedure::handle(&mut b, sent, now(), &Settings::default()).expect("sent");
+    run(
+        &mut b,
+        "notification.served",
+        json!({"body": RP, "case": case, "candidate": "R1-04", "method": "certificate", "on": "2026-11-30"}),
+        now(),
+    );
+    (b, case, e)
+}
+
+#[test]
+fn rp_offer_and_announcement_texts() {
+    let (mut b, case, e) = rp_offered();
+    render(&e, "rp-successor-offer");
+    let offer = text_of(&e, "mail");
+    assert!(offer.contains("gilt die Wahl als angenommen (§ 44 Abs. 2 Satz 1 KWG)"), "{offer}");
+    assert!(offer.contains("Eine Erklärung unter Vorbehalt gilt als Ablehnung (§ 64 Abs. 1 Satz 2 Nr. 2 KWO)"));
+    let e = run(
+        &mut b,
+        "declaration.received",
+        json!({"body": RP, "case": case, "candidate": "R1-04", "kind": "accept", "received_at": "2026-12-02T10:00:00+01:00"}),
+        "2026-12-02T09:30:00Z".parse().expect("time"),
+    );
+    render(&e, "rp-successor-accepted");
+    let text = text_of(&e, "successor");
+    assert!(text.contains("Widerspruch erhoben werden"), "{text}");
+    assert!(text.contains("(§ 70 Abs. 1 Satz 1 der Verwaltungsgerichtsordnung)"), "{text}");
+}
+
+#[test]
+fn rp_64_abs_2_kwo_barred_offer_asks_for_the_proof_within_the_week() {
+    let mut s = example("rp-election.json");
+    s["lists"][0]["candidates"][3]["facts"] =
+        json!([{"type": "barred", "on": "2025-01-01", "reason": "Beschäftigte der Stadtverwaltung"}]);
+    let mut b = body(s);
+    let e = run(&mut b, "vacancy.reported", example("rp-vacancy.json"), now());
+    render(&e, "rp-barred-offer");
+    let offer = text_of(&e, "mail");
+    assert!(offer.contains("(Beschäftigte der Stadtverwaltung; § 5 KWG)"), "{offer}");
+    assert!(offer.contains("gilt die Wahl als abgelehnt (§ 66 Abs. 1 Satz 4 in Verbindung mit § 64 Abs. 2 Satz 1 KWO)"));
+}
+
+#[test]
+fn rp_66_abs_3_satz_2_kwo_no_ersatzperson_text() {
+    // R2-02 refused when the list was drawn up: the party's Wahlvorschlag has no Ersatzperson left
+    let mut b = body(example("rp-election.json"));
+    let v = json!({"body": RP, "member": "R2-01", "reason": "died", "effective_at": "2026-11-28T00:00:00+01:00"});
+    let e = run(&mut b, "vacancy.reported", v, now());
+    render(&e, "rp-vacancy");
+    let text = text_of(&e, "vacancy");
+    assert!(text.contains("keine Ersatzperson vorhanden ist, weil der Wahlvorschlag „Partei für Beispielhausen“ erschöpft ist (§ 45 Abs. 2 Satz 1 KWG)"), "{text}");
+    assert!(
+        text.contains("vermindert sich für den Rest der Wahlzeit auf 31 (§ 29 Abs. 4 der Gemeindeordnung)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn rp_review_texts() {
+    let (mut filled, case, _) = rp_offered();
+    run(
+        &mut filled,
+        "declaration.received",
+        json!({"body": RP, "case": case, "candidate": "R1-04", "kind": "accept", "received_at": "2026-12-02T10:00:00+01:00"}),
+        "2026-12-02T09:30:00Z".parse().expect("time"),
+    );
+    let mut b = filled.clone();
+    let e = run(&mut b, "review.decided", review(&case, RP, "confirmed", None, Some("Wahlleitung")), later());
+    render(&e, "rp-review-confirmed");
+    let mut b = filled.clone();
+    // the Widerspruchsbescheid while the Klage is still open: the remedy is the Klage (§ 74 VwGO)
+    let mut open = review(&case, RP, "amended", Some("R1-05"), Some("Wahlleitung"));
+    open["final"] = json!(false);
+    let e = run(&mut b, "review.decided", open, later());
+    render(&e, "rp-review-amended");
+    let text = text_of(&e, "review");
+    assert!(text.contains("Klage vor dem Verwaltungsgericht erhoben werden (§ 74 Abs. 1 Satz 1"), "{text}");
+}

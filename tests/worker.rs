@@ -827,3 +827,50 @@ async fn he_34_abs_4_review_annulled_then_objection_period_of_the_new_determinat
     app.settle().await;
     assert_eq!(app.events.of("objection_period.ended").len(), 1, "the annulled determination's period is superseded");
 }
+
+/// Rheinland-Pfalz example (R1-04 and R1-05 have e-mail addresses).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rp_45_kwg_ersatzperson_by_votes_served_silence_is_acceptance_membership_and_announcement() {
+    let app = App::spawn().await;
+    register(&app, example("rp-election.json")).await;
+    app.send("vacancy.reported", vacancy("beispielhausen-rat", "R1-02", "resigned", "2026-05-04T10:00:00+02:00")).await;
+
+    // § 45 Abs. 2 KWG: the most votes among the not-yet-called; R1-04 and R1-05 tie, the order of nomination
+    let det = app.wait_event("succession.determined", |_| true).await;
+    assert_eq!(det["data"]["successor"]["id"], "R1-04");
+    let trail = det["data"]["trail"].as_array().expect("trail");
+    assert!(trail.iter().any(|s| s["reason"] == "most_votes_list_order" && s["citation"] == "§ 45 Abs. 2 Satz 3 KWG"));
+    let case = det["data"]["case"].as_str().expect("case").to_owned();
+
+    // § 45 Abs. 5 i. V. m. § 44 KWG: the request to declare within a week after service
+    let mails = app.smtp.wait_for(1, Duration::from_secs(15)).await;
+    assert_eq!(mails[0].rcpt_to, vec!["dieter.doerr@example.org".to_owned()]);
+    assert!(mails[0].data.contains("Ersatzperson"), "the RP offer");
+    app.wait_event("successor.notified", |_| true).await;
+    app.send(
+        "notification.served",
+        json!({"body": "beispielhausen-rat", "case": case, "candidate": "R1-04", "method": "certificate", "on": today(&app)}),
+    )
+    .await;
+    let dl = app.wait_event("deadline.set", |_| true).await;
+    let ends_at = dl["data"]["ends_at"].as_str().expect("ends_at").to_owned();
+
+    // § 44 Abs. 2 Satz 1 KWG: no declaration → the election counts as accepted when the week ends
+    app.advance(chrono::Duration::days(6));
+    app.settle().await;
+    assert!(app.events.of("membership.changed").iter().all(|e| e["data"]["change"] != "joined"));
+    app.advance(chrono::Duration::days(4));
+    let joined = app.wait_event("membership.changed", |e| e["data"]["change"] == "joined").await;
+    assert_eq!(joined["data"]["basis"], "deemed_acceptance");
+    assert_eq!(joined["data"]["person"]["id"], "R1-04");
+    assert_eq!(
+        chrono::DateTime::parse_from_rfc3339(joined["data"]["effective_at"].as_str().expect("t")).expect("rfc3339"),
+        chrono::DateTime::parse_from_rfc3339(&ends_at).expect("rfc3339"),
+    );
+    // § 66 Abs. 3 Satz 1 KWO: the name of the Ersatzperson is announced, with the Widerspruch
+    let ann = app.wait_event("announcement.issued", |_| true).await;
+    assert_eq!(ann["data"]["legal_basis"], "§ 66 Abs. 3 KWO");
+    let text = ann["data"]["text"].as_str().expect("text");
+    assert!(text.contains("Dieter Dörr") && text.contains("§ 44 Abs. 2 Satz 1 KWG"), "{text}");
+    assert!(text.contains("Widerspruch erhoben werden"), "{text}");
+}

@@ -64,6 +64,7 @@ fn builder(land: Land) -> SnapshotBuilder {
     let id = match land {
         Land::Nw => "musterstadt-rat",
         Land::He => "musterhausen-gv",
+        Land::Rp => "musterdorf-rat",
     };
     SnapshotBuilder {
         snapshot: Snapshot {
@@ -94,6 +95,11 @@ pub fn nrw() -> SnapshotBuilder {
 /// An empty Hessen body (§ 34 KWG), proportional, statutory size 44.
 pub fn hessen() -> SnapshotBuilder {
     builder(Land::He)
+}
+
+/// An empty Rheinland-Pfalz body (§ 45 KWG), proportional, statutory size 44.
+pub fn rheinland_pfalz() -> SnapshotBuilder {
+    builder(Land::Rp)
 }
 
 impl SnapshotBuilder {

@@ -20,6 +20,9 @@ pub enum Land {
     /// Hessen.
     #[serde(rename = "HE")]
     He,
+    /// Rheinland-Pfalz.
+    #[serde(rename = "RP")]
+    Rp,
 }
 
 /// Grund des Ausscheidens (`vacancy.reported`).
@@ -89,7 +92,7 @@ pub enum DeterminationMode {
 pub struct BodyInfo {
     pub id: String,
     pub name: String,
-    /// `NW` (§ 45 KWahlG NRW) or `HE` (§ 34 KWG Hessen).
+    /// `NW` (§ 45 KWahlG NRW), `HE` (§ 34 KWG Hessen) or `RP` (§ 45 KWG Rheinland-Pfalz).
     pub land: Land,
     #[serde(default)]
     pub electoral_system: ElectoralSystem,

@@ -93,8 +93,9 @@ pub struct Deadline {
 }
 
 /// One-week period (§§ 187 Abs. 1, 188 Abs. 2 BGB) after service, extended over Sat/Sun/public
-/// holidays of the Land to the next working day (§ 31 Abs. 3 Satz 1 VwVfG NRW / § 31 Abs. 3 Satz 1
-/// HVwVfG) unless `fixed_end_date` (§ 31 Abs. 3 Satz 2) is true.
+/// holidays of the Land to the next working day under the Land's rule (`LandLaw::extension_citation`: § 31
+/// Abs. 3 Satz 1 VwVfG NRW / HVwVfG; Rheinland-Pfalz § 193 BGB) unless `fixed_end_date` is true and the Land
+/// lets the authority fix the end (`LandLaw::fixed_end_citation`, § 31 Abs. 3 Satz 2).
 pub fn one_week_deadline(basis: &ServiceBasis, on: NaiveDate, land: Land, fixed_end_date: bool) -> Deadline {
     let (served_on, mut trail) = service_date(basis, on, land);
     let noted = |reason: String, citation: String| TrailStep {
@@ -110,11 +111,11 @@ pub fn one_week_deadline(basis: &ServiceBasis, on: NaiveDate, land: Land, fixed_
     let mut last_day = add_days(served_on, 7);
     trail.push(noted("period_one_week".to_owned(), "§§ 187 Abs. 1, 188 Abs. 2 BGB".to_owned()));
 
-    let vwvfg = land.law().procedure_act();
-    if fixed_end_date {
-        trail.push(noted("fixed_end_date".to_owned(), format!("§ 31 Abs. 3 Satz 2 {vwvfg}")));
+    let law = land.law();
+    if let (true, Some(citation)) = (fixed_end_date, law.fixed_end_citation()) {
+        trail.push(noted("fixed_end_date".to_owned(), citation));
     } else {
-        let citation = format!("§ 31 Abs. 3 Satz 1 {vwvfg}");
+        let citation = law.extension_citation();
         while !land.is_working_day(last_day) {
             let reason = if is_weekend(last_day) {
                 let day = if last_day.weekday() == Weekday::Sat { "Saturday" } else { "Sunday" };

@@ -8,6 +8,7 @@
 
 mod he;
 mod nw;
+mod rp;
 
 use chrono::{DateTime, NaiveDate, Utc};
 
@@ -51,6 +52,7 @@ impl Land {
         match self {
             Land::Nw => &nw::Nw,
             Land::He => &he::He,
+            Land::Rp => &rp::Rp,
         }
     }
 
@@ -119,6 +121,18 @@ pub trait LandLaw: Sync {
 
     /// The Land's Verwaltungsverfahrensgesetz, as cited (e.g. `VwVfG NRW`).
     fn procedure_act(&self) -> &'static str;
+
+    /// The rule that extends a period ending on a Saturday, Sunday or public holiday to the next working
+    /// day, as cited (default: § 31 Abs. 3 Satz 1 of the Land's VwVfG).
+    fn extension_citation(&self) -> String {
+        format!("§ 31 Abs. 3 Satz 1 {}", self.procedure_act())
+    }
+
+    /// The rule that lets the authority fix the end of a period instead (`rules.fixed_end_date`), as cited;
+    /// `None`: the Land has none, the period is always extended (default: § 31 Abs. 3 Satz 2 of its VwVfG).
+    fn fixed_end_citation(&self) -> Option<String> {
+        Some(format!("§ 31 Abs. 3 Satz 2 {}", self.procedure_act()))
+    }
 
     // --- the procedure after the determination ---------------------------------------------------------
 

@@ -9,6 +9,8 @@
 pub mod he;
 pub mod nw;
 pub mod order;
+pub mod rp;
+pub(crate) mod votes;
 
 pub use order::{ListOrder, PassedOver, SubstitutePriority, SuccessionOrder};
 

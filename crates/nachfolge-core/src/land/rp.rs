@@ -1,0 +1,151 @@
+//! Rheinland-Pfalz: Kommunalwahlgesetz (KWG), § 45 "Ersatzpersonen" with § 44 (Benachrichtigung, Annahme)
+//! and § 5 (Unvereinbarkeit), the Kommunalwahlordnung (KWO) §§ 64, 66, § 29 Abs. 4 GemO, the LVwZG (which
+//! applies the VwZG), the VwGO (Widerspruch) and the Feiertagsgesetz (LFtG). Who succeeds: `rules/rp.rs`.
+//! Readings taken: docs/legal.md, "Rheinland-Pfalz".
+
+use chrono::NaiveDate;
+
+use super::{Acceptance, Land, LandLaw, Objection, Procedure, Review, Span, Texts};
+use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
+use crate::model::{Body, ElectoralSystem, Snapshot, ValidationError};
+use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
+
+/// Rheinland-Pfalz.
+pub(super) struct Rp;
+
+static PROCEDURE: Procedure = Procedure {
+    // § 45 Abs. 5 i. V. m. § 44 KWG, § 66 Abs. 1 Satz 4 i. V. m. § 64 KWO: one week after service, silence is
+    // acceptance, a reservation is refusal, a refusal cannot be withdrawn, a barred successor must prove
+    acceptance: Acceptance::Declaration,
+    determination_mail: "rp_offer",
+    // a refusal: "ist eine Ersatzperson einzuberufen" again
+    next_round_citation: Some("§ 45 Abs. 1 KWG"),
+    bar_citation: rules::rp::BAR_CITATION,
+    // [decision] the KWG has no remedy of its own against the call of an Ersatzperson (§ 48 KWG covers the
+    // validity of the election): the Widerspruch of the VwGO (docs/legal.md, "Rheinland-Pfalz")
+    objection: Objection {
+        span: Span::Months(1),
+        reason: "one_month_after_announcement",
+        citation: "§ 70 Abs. 1 Satz 1 VwGO",
+    },
+    review: Review {
+        council_refused: Some(
+            "decided_by: in Rheinland-Pfalz the Widerspruch against the returning officer's determination is decided by him (Abhilfe, § 72 VwGO) or the Widerspruchsbehörde (§ 73 VwGO), not by the council",
+        ),
+        citation: "§§ 72, 73 VwGO",
+        council_in_place_of_officer: None,
+    },
+    texts: Texts {
+        template_prefix: "rp",
+        determination_subject: "Einberufung als Ersatzperson, Vertretung „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
+        barred_subject: "Einberufung als Ersatzperson, Vertretung „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl und zum Nachweis nach § 64 Abs. 2 KWO",
+        announcement_basis: "§ 66 Abs. 3 KWO",
+        party_ban_basis: None,
+        announcement_remedy: "Widerspruch binnen eines Monats nach Bekanntgabe, schriftlich oder zur Niederschrift bei der Wahlleitung (§§ 68, 70 VwGO)",
+        review_basis: "§§ 72, 73 VwGO",
+        review_remedy: "Klage vor dem Verwaltungsgericht binnen eines Monats nach Zustellung des Widerspruchsbescheids (§ 74 Abs. 1 Satz 1 VwGO)",
+        court_review_remedy: "keine Klage: die Entscheidung vollzieht eine gerichtliche Entscheidung",
+        review_final_remedy: "keiner: die Entscheidung ist unanfechtbar",
+        successor_title: "Bekanntmachung über die Einberufung einer Ersatzperson in die Vertretung „{name}“",
+        vacancy_title: "Bekanntmachung über das Fehlen einer Ersatzperson für einen Sitz in der Vertretung „{name}“",
+        not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft in der Vertretung „{name}“",
+        review_title: "Bekanntmachung der Entscheidung über Widersprüche gegen die Einberufung einer Ersatzperson in die Vertretung „{name}“",
+        correction_title: "Berichtigung der Bekanntmachung über die Einberufung einer Ersatzperson in die Vertretung „{name}“",
+    },
+};
+
+/// § 2 Abs. 1 Landesgesetz über den Schutz der Sonn- und Feiertage (LFtG). A holiday the Landesregierung
+/// declares once by Rechtsverordnung (§ 2 Abs. 2 LFtG) is not known here (docs/legal.md).
+const HOLIDAYS: &[Holiday] = &[
+    Holiday::Easter { offset: 60, name: "Fronleichnam" },
+    Holiday::Fixed { month: 11, day: 1, name: "Allerheiligen" },
+];
+
+impl LandLaw for Rp {
+    fn land(&self) -> Land {
+        Land::Rp
+    }
+
+    fn validate(&self, s: &Snapshot) -> Result<(), ValidationError> {
+        if s.body.electoral_system == ElectoralSystem::Majority && s.lists.len() != 1 {
+            return Err(ValidationError::new(
+                "lists",
+                format!(
+                    "a majority election (§ 22 KWG) is recorded as exactly one list of the persons who received votes, found {}",
+                    s.lists.len()
+                ),
+            ));
+        }
+        for (li, list) in s.lists.iter().enumerate() {
+            for (ci, c) in list.candidates.iter().enumerate() {
+                if c.votes.is_none() {
+                    return Err(ValidationError::new(
+                        format!("lists[{li}].candidates[{ci}].votes"),
+                        "is required in a Rheinland-Pfalz body (§ 45 Abs. 2 Satz 2, Abs. 3 Satz 1 KWG rank by votes)",
+                    ));
+                }
+                if c.substitute_for.is_some() || c.substitute_designation.is_some() {
+                    return Err(ValidationError::new(
+                        format!("lists[{li}].candidates[{ci}].substitute_for"),
+                        "Ersatzbewerber exist only in NRW (§ 45 Abs. 2 KWahlG NRW); in Rheinland-Pfalz the votes decide (§ 45 Abs. 2 KWG)",
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn validate_cause(&self, cause: Cause) -> Result<(), ValidationError> {
+        match cause {
+            Cause::Ordinary => Ok(()),
+            Cause::PartyBan { .. } => Err(ValidationError::new(
+                "reason",
+                "party_banned is an NRW reason (§ 46 KWahlG NRW); no rule for a party ban is modelled for Rheinland-Pfalz (docs/legal.md)",
+            )),
+            Cause::Merger => Err(ValidationError::new(
+                "reason",
+                "merger is a Hessen reason (§ 33 Abs. 1 Nr. 4 KWG Hessen); the KWG Rheinland-Pfalz has no such rule — report the departure with its own reason",
+            )),
+        }
+    }
+
+    fn decide(&self, body: &Body, q: &Query) -> Result<Decision, DecideError> {
+        rules::rp::decide(body, q)
+    }
+
+    fn list_order(&self, body: &Body, s: &Standing, list: usize) -> ListOrder {
+        rules::rp::list_order(s, body.list(list), body.info().electoral_system == ElectoralSystem::Majority)
+    }
+
+    /// § 2 Abs. 1 Landesgesetz über den Schutz der Sonn- und Feiertage (LFtG). A holiday the Landesregierung
+    /// declares once by Rechtsverordnung (§ 2 Abs. 2 LFtG) is not known here (docs/legal.md).
+    fn holiday_name(&self, d: NaiveDate) -> Option<&'static str> {
+        holiday_in(&[NATIONWIDE, HOLIDAYS], d)
+    }
+
+    fn service_act(&self) -> &'static str {
+        "VwZG i. V. m. § 1 Abs. 1 LVwZG"
+    }
+
+    /// The LVwVfG does not apply to procedures under the KWG (§ 1 Abs. 3 Nr. 6 LVwVfG); see
+    /// [`LandLaw::extension_citation`].
+    fn procedure_act(&self) -> &'static str {
+        "LVwVfG"
+    }
+
+    /// [decision] § 31 Abs. 3 VwVfG does not apply (§ 1 Abs. 3 Nr. 6 LVwVfG); a declaration due within a
+    /// period that ends on a Saturday, Sunday or public holiday may be made on the next working day (§ 193
+    /// BGB, applied to periods of public law).
+    fn extension_citation(&self) -> String {
+        "§ 193 BGB".to_owned()
+    }
+
+    /// § 193 BGB knows no fixed end: the period is always extended.
+    fn fixed_end_citation(&self) -> Option<String> {
+        None
+    }
+
+    fn procedure(&self) -> &'static Procedure {
+        &PROCEDURE
+    }
+}

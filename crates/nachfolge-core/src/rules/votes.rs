@@ -1,0 +1,185 @@
+//! Succession by personal votes: the one implementation of the Länder that rank a Wahlvorschlag's
+//! candidates by the votes they received (Hessen § 34 KWG, Rheinland-Pfalz § 45 KWG).
+//!
+//! Proportional election: the not-yet-called candidate of the departed's Wahlvorschlag with the most
+//! personal votes; on equal votes the order of the Wahlvorschlag decides; candidates without votes follow
+//! in list order. Majority election (where the Land has one): the same by votes, but on equal votes the
+//! Wahlleiter draws a lot. A Land brings its citations, its exclusions and the facts it notes without
+//! effect ([`VoteLaw`]); what a Land does before the ranking (a Hessen merger) stays in its own module.
+
+use std::cmp::Reverse;
+
+use super::order::{barred_note, passed};
+use super::{DecideError, Decision, ListOrder, Outcome, Query, Standing, VacancyReason};
+use crate::model::{Body, Candidate, List, ListKind};
+use crate::trail::{TrailStep, Verdict};
+
+/// One Land's vote-ranking law: its citations, exclusions and notes.
+pub(crate) struct VoteLaw {
+    /// The departed himself is not his own successor.
+    pub departed: &'static str,
+    /// Chosen for the most personal votes (proportional election).
+    pub most_votes: &'static str,
+    /// Chosen among equal votes by the order of the Wahlvorschlag (proportional election).
+    pub list_order_tie: &'static str,
+    /// Chosen for the most votes in a majority election.
+    pub majority: &'static str,
+    /// Equal votes in a majority election: the Wahlleiter draws the lot.
+    pub lot: &'static str,
+    /// Nobody left on the Wahlvorschlag.
+    pub exhausted: &'static str,
+    /// The statutory size falls when a seat stays vacant.
+    pub size_reduced: &'static str,
+    /// An individual candidate has no Ersatzpersonen: his seat stays vacant (`None`: his Wahlvorschlag is
+    /// treated as a list, exhausted with him).
+    pub individual: Option<&'static str>,
+    /// Why a barred successor must prove the end of the bar.
+    pub bar: &'static str,
+    /// The reason a candidate is passed over, with its citation; `None` if he can succeed.
+    pub exclusion: fn(&Standing, &Candidate) -> Option<(&'static str, String)>,
+    /// Recorded facts without effect in the Land; noted in the trail.
+    pub notes: fn(&Candidate, &mut Vec<TrailStep>),
+}
+
+/// The ranking by personal votes: most votes first; equal votes by the order of the Wahlvorschlag (a
+/// candidate without a position after all with one, then as listed); candidates without votes after all
+/// with votes, in list order (§ 60 Abs. 2 Satz 2 BbgKWahlG, § 41 Abs. 2 Satz 2 KWG LSA; where votes are
+/// required the case does not arise).
+fn ranking(list: &List) -> Vec<&Candidate> {
+    let mut ranking: Vec<(usize, &Candidate)> = list.candidates.iter().enumerate().collect();
+    ranking
+        .sort_by_key(|(i, c)| (c.votes.is_none(), Reverse(c.votes.unwrap_or(0)), c.position.unwrap_or(u32::MAX), *i));
+    ranking.into_iter().map(|(_, c)| c).collect()
+}
+
+fn vacant(body: &Body, reason: VacancyReason, mut trail: Vec<TrailStep>, law: &VoteLaw) -> Decision {
+    trail.push(TrailStep::new(None, Verdict::Noted, "statutory_size_reduced", law.size_reduced));
+    let statutory_size = body.info().statutory_size.saturating_sub(1);
+    Decision { outcome: Outcome::Vacant { reason, statutory_size }, trail }
+}
+
+/// Determine the successor of `q.departed` by personal votes under `law`.
+pub(crate) fn decide(body: &Body, q: &Query, law: &VoteLaw, majority: bool) -> Result<Decision, DecideError> {
+    let loc = body.locate(q.departed).ok_or_else(|| DecideError::UnknownMember(q.departed.to_owned()))?;
+    let list = body.list(loc.list);
+    let s = Standing::new(body, q);
+    let mut trail = Vec::new();
+
+    if let (ListKind::Individual, Some(citation)) = (list.kind, law.individual) {
+        trail.push(TrailStep::new(None, Verdict::Noted, "individual_candidate", citation));
+        return Ok(vacant(body, VacancyReason::IndividualCandidate, trail, law));
+    }
+
+    // Why a candidate is passed over (the departed included); `None` if he can succeed.
+    let passed_over = |c: &Candidate| -> Option<(&'static str, String)> {
+        if c.id == q.departed {
+            Some(("departed", law.departed.to_owned()))
+        } else {
+            (law.exclusion)(&s, c)
+        }
+    };
+
+    // Pass over, in ranking order, everyone ahead of the first candidate who can succeed. The trail lists
+    // exactly those: a candidate ranked behind the successor is not "passed over" (docs/contract.md, "The trail").
+    let mut rest = ranking(list).into_iter();
+    let mut first = None;
+    for c in rest.by_ref() {
+        match passed_over(c) {
+            Some((reason, citation)) => trail.push(TrailStep::new(Some(&c.id), Verdict::Skipped, reason, citation)),
+            None => {
+                first = Some(c);
+                break;
+            }
+        }
+    }
+    let Some(first) = first else {
+        trail.push(TrailStep::new(None, Verdict::Noted, "list_exhausted", law.exhausted));
+        return Ok(vacant(body, VacancyReason::ListExhausted, trail, law));
+    };
+    // Only the eligible candidates with the same votes matter for ties; stop the scan there. In a majority
+    // election the list order plays no part among equal votes, so a candidate with equal votes who is passed
+    // over is listed too, wherever his list position; in a proportional election he ranks behind the
+    // successor and is not.
+    let mut tied: Vec<&Candidate> = vec![first];
+    for c in rest.take_while(|c| c.votes == first.votes) {
+        match passed_over(c) {
+            None => tied.push(c),
+            Some((reason, citation)) if majority => {
+                trail.push(TrailStep::new(Some(&c.id), Verdict::Skipped, reason, citation))
+            }
+            Some(_) => {}
+        }
+    }
+
+    let successor =
+        |c: &Candidate| Outcome::Successor { candidate: c.id.clone(), list: list.id.clone(), barred: s.barred(c) };
+    let chosen: &Candidate = if tied.len() > 1 && majority {
+        // the Wahlleiter draws the lot; the worker never draws it
+        match q.lot_winner {
+            None => {
+                for c in &tied {
+                    (law.notes)(c, &mut trail);
+                    trail.push(TrailStep::new(Some(&c.id), Verdict::Tied, "equal_votes_lot", law.lot));
+                }
+                let tied = tied.iter().map(|c| c.id.clone()).collect();
+                return Ok(Decision { outcome: Outcome::LotRequired { tied }, trail });
+            }
+            Some(w) => {
+                let winner =
+                    tied.iter().find(|c| c.id == w).ok_or_else(|| DecideError::LotWinnerNotTied(w.to_owned()))?;
+                for c in tied.iter().filter(|c| c.id != w) {
+                    trail.push(TrailStep::new(Some(&c.id), Verdict::Tied, "lost_lot", law.lot));
+                }
+                (law.notes)(winner, &mut trail);
+                trail.push(TrailStep::new(Some(&winner.id), Verdict::Chosen, "won_lot", law.lot));
+                winner
+            }
+        }
+    } else {
+        (law.notes)(first, &mut trail);
+        let (reason, citation) = match (majority, tied.len() > 1) {
+            (false, true) => ("most_votes_list_order", law.list_order_tie),
+            (false, false) => ("most_votes", law.most_votes),
+            (true, _) => ("most_votes", law.majority),
+        };
+        trail.push(TrailStep::new(Some(&first.id), Verdict::Chosen, reason, citation));
+        first
+    };
+    if s.barred(chosen) {
+        trail.push(TrailStep::new(Some(&chosen.id), Verdict::Noted, "barred_must_prove_end", law.bar));
+    }
+    Ok(Decision { outcome: successor(chosen), trail })
+}
+
+/// The Nachrückerliste of one list (see [`super::order`]), by the same ranking and exclusions as [`decide`].
+pub(crate) fn list_order(s: &Standing, list: &List, law: &VoteLaw, majority: bool) -> ListOrder {
+    let mut out = ListOrder::new(&list.id);
+    if let (ListKind::Individual, Some(citation)) = (list.kind, law.individual) {
+        out.notes.push(TrailStep::new(None, Verdict::Noted, "individual_candidate", citation));
+        return out;
+    }
+    let mut eligible: Vec<&Candidate> = vec![];
+    for c in ranking(list) {
+        match (law.exclusion)(s, c) {
+            Some((reason, citation)) => out.passed_over.push(passed(c, reason, citation)),
+            None => {
+                (law.notes)(c, &mut out.notes);
+                barred_note(s, c, law.bar, &mut out.notes);
+                out.order.push(c.id.clone());
+                eligible.push(c);
+            }
+        }
+    }
+    if majority {
+        // equal votes → lot
+        for group in eligible.chunk_by(|a, b| a.votes == b.votes) {
+            if group.len() > 1 {
+                out.lot_groups.push(group.iter().map(|c| c.id.clone()).collect());
+            }
+        }
+    }
+    if out.order.is_empty() {
+        out.notes.push(TrailStep::new(None, Verdict::Noted, "list_exhausted", law.exhausted));
+    }
+    out
+}
