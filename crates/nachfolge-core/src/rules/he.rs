@@ -7,7 +7,7 @@
 //! one week to end it (§ 34 Abs. 3 Satz 2 i. V. m. § 23 Abs. 2). Exhausted: vacant, size − 1 (Abs. 1 Satz 2).
 
 use super::votes::{self, VoteLaw};
-use super::{Cause, DecideError, Decision, ListOrder, Outcome, Query, Standing, VacancyReason};
+use super::{Cause, DecideError, Decision, Exclusion, ListOrder, Outcome, Query, Standing, VacancyReason};
 use crate::model::{Body, Candidate, ElectoralSystem, Fact, List};
 use crate::trail::{TrailStep, Verdict};
 
@@ -23,7 +23,7 @@ pub const MERGER_CITATION: &str = "§ 33 Abs. 1 Nr. 4 Halbsatz 2 KWG";
 pub const BAR_CITATION: &str = "§ 34 Abs. 3 Satz 2 KWG i. V. m. § 23 Abs. 2 KWG";
 
 /// The reason a candidate is passed over, with its citation; `None` if he can succeed.
-pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<(&'static str, String)> {
+pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<Exclusion> {
     let r = if s.seated(c) || s.former_member(c) || s.pending(c) {
         // "der nächste noch nicht berufene Bewerber": holds or held a seat, or is offered another vacancy
         ("already_called", cite("Abs. 1 Satz 1"))
@@ -39,7 +39,7 @@ pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<(&'static str, St
     } else {
         return None;
     };
-    Some(r)
+    Some(Exclusion { reason: r.0, citation: r.1 })
 }
 
 /// Recorded facts without effect in Hessen; noted in the trail.

@@ -132,6 +132,15 @@ pub enum DecideError {
     Cause(ValidationError),
 }
 
+/// Why a candidate is passed over: the reason code of the trail and the statute it rests on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exclusion {
+    /// Machine-readable reason, e.g. `left_party` (its German wording: `trail::reason_de`).
+    pub reason: &'static str,
+    /// The statute, e.g. `§ 45 Abs. 3 Satz 1 KWahlG NRW`.
+    pub citation: String,
+}
+
 /// Facts of one candidate evaluated at the reference time; shared by the rule sets.
 pub struct Standing<'a> {
     pub body: &'a Body,

@@ -7,7 +7,8 @@
 
 use super::order::{barred_note, passed};
 use super::{
-    in_list_order, Cause, DecideError, Decision, ListOrder, Outcome, Query, Standing, SubstitutePriority, VacancyReason,
+    in_list_order, Cause, DecideError, Decision, Exclusion, ListOrder, Outcome, Query, Standing, SubstitutePriority,
+    VacancyReason,
 };
 use crate::model::{Body, Candidate, Fact, List, ListKind, SeatVia, SubstituteDesignation, WaiverForm};
 use crate::trail::{TrailStep, Verdict};
@@ -26,7 +27,7 @@ pub const PARTY_BAN_SUCCESSION: &str = "§ 46 Abs. 2 Satz 2 KWahlG NRW";
 pub const BAR_CITATION: &str = "§ 13 KWahlG NRW, § 69 Abs. 2 i. V. m. § 62 Nr. 5 KWahlO NRW";
 
 /// The reason a candidate is passed over, with its citation; `None` if he can succeed.
-pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<(&'static str, String)> {
+pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<Exclusion> {
     let r = if s.seated(c) {
         // holds a seat: not "der nächste Bewerber" (§ 45 Abs. 2 Satz 1)
         ("seated", cite("Abs. 2 Satz 1"))
@@ -53,7 +54,7 @@ pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<(&'static str, St
     } else {
         return None;
     };
-    Some(r)
+    Some(Exclusion { reason: r.0, citation: r.1 })
 }
 
 /// Facts that are recorded but have no effect; noted in the trail.
@@ -77,7 +78,7 @@ pub(super) fn notes(c: &Candidate, trail: &mut Vec<TrailStep>) {
 
 /// Evaluate one candidate: passed over (trail step) or chosen.
 fn consider(s: &Standing, c: &Candidate, chosen_reason: &str, trail: &mut Vec<TrailStep>) -> bool {
-    if let Some((reason, citation)) = exclusion(s, c) {
+    if let Some(Exclusion { reason, citation }) = exclusion(s, c) {
         trail.push(TrailStep::new(Some(&c.id), Verdict::Skipped, reason, citation));
         return false;
     }
@@ -174,7 +175,7 @@ pub(crate) fn list_order(s: &Standing, list: &List) -> ListOrder {
     }
     for c in in_list_order(&list.candidates) {
         match exclusion(s, c) {
-            Some((reason, citation)) => out.passed_over.push(passed(c, reason, citation)),
+            Some(Exclusion { reason, citation }) => out.passed_over.push(passed(c, reason, citation)),
             None => {
                 notes(c, &mut out.notes);
                 barred_note(s, c, BAR_CITATION, &mut out.notes);

@@ -12,7 +12,7 @@
 //! (§ 29 Abs. 4 GemO). Readings taken: docs/legal.md, "Rheinland-Pfalz".
 
 use super::votes::{self, VoteLaw};
-use super::{DecideError, Decision, ListOrder, Query, Standing};
+use super::{DecideError, Decision, Exclusion, ListOrder, Query, Standing};
 use crate::model::{Body, Candidate, ElectoralSystem, Fact, List};
 use crate::trail::{TrailStep, Verdict};
 
@@ -41,7 +41,7 @@ static LAW: VoteLaw = VoteLaw {
 };
 
 /// The reason a candidate is passed over, with its citation; `None` if he can succeed.
-pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<(&'static str, String)> {
+pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<Exclusion> {
     let r = if s.seated(c) || s.former_member(c) || s.pending(c) {
         // "die nicht berufenen Bewerber": holds or held a seat, or is called to another vacancy
         ("already_called", cite("Abs. 2 Satz 1"))
@@ -63,7 +63,7 @@ pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<(&'static str, St
     } else {
         return None;
     };
-    Some(r)
+    Some(Exclusion { reason: r.0, citation: r.1 })
 }
 
 /// Recorded facts without effect in Rheinland-Pfalz; noted in the trail.

@@ -10,7 +10,7 @@
 use std::cmp::Reverse;
 
 use super::order::{barred_note, passed};
-use super::{DecideError, Decision, ListOrder, Outcome, Query, Standing, VacancyReason};
+use super::{DecideError, Decision, Exclusion, ListOrder, Outcome, Query, Standing, VacancyReason};
 use crate::model::{Body, Candidate, List, ListKind};
 use crate::trail::{TrailStep, Verdict};
 
@@ -36,7 +36,7 @@ pub(crate) struct VoteLaw {
     /// Why a barred successor must prove the end of the bar.
     pub bar: &'static str,
     /// The reason a candidate is passed over, with its citation; `None` if he can succeed.
-    pub exclusion: fn(&Standing, &Candidate) -> Option<(&'static str, String)>,
+    pub exclusion: fn(&Standing, &Candidate) -> Option<Exclusion>,
     /// Recorded facts without effect in the Land; noted in the trail.
     pub notes: fn(&Candidate, &mut Vec<TrailStep>),
 }
@@ -71,9 +71,9 @@ pub(crate) fn decide(body: &Body, q: &Query, law: &VoteLaw, majority: bool) -> R
     }
 
     // Why a candidate is passed over (the departed included); `None` if he can succeed.
-    let passed_over = |c: &Candidate| -> Option<(&'static str, String)> {
+    let passed_over = |c: &Candidate| -> Option<Exclusion> {
         if c.id == q.departed {
-            Some(("departed", law.departed.to_owned()))
+            Some(Exclusion { reason: "departed", citation: law.departed.to_owned() })
         } else {
             (law.exclusion)(&s, c)
         }
@@ -85,7 +85,9 @@ pub(crate) fn decide(body: &Body, q: &Query, law: &VoteLaw, majority: bool) -> R
     let mut first = None;
     for c in rest.by_ref() {
         match passed_over(c) {
-            Some((reason, citation)) => trail.push(TrailStep::new(Some(&c.id), Verdict::Skipped, reason, citation)),
+            Some(Exclusion { reason, citation }) => {
+                trail.push(TrailStep::new(Some(&c.id), Verdict::Skipped, reason, citation))
+            }
             None => {
                 first = Some(c);
                 break;
@@ -104,7 +106,7 @@ pub(crate) fn decide(body: &Body, q: &Query, law: &VoteLaw, majority: bool) -> R
     for c in rest.take_while(|c| c.votes == first.votes) {
         match passed_over(c) {
             None => tied.push(c),
-            Some((reason, citation)) if majority => {
+            Some(Exclusion { reason, citation }) if majority => {
                 trail.push(TrailStep::new(Some(&c.id), Verdict::Skipped, reason, citation))
             }
             Some(_) => {}
@@ -161,7 +163,7 @@ pub(crate) fn list_order(s: &Standing, list: &List, law: &VoteLaw, majority: boo
     let mut eligible: Vec<&Candidate> = vec![];
     for c in ranking(list) {
         match (law.exclusion)(s, c) {
-            Some((reason, citation)) => out.passed_over.push(passed(c, reason, citation)),
+            Some(Exclusion { reason, citation }) => out.passed_over.push(passed(c, reason, citation)),
             None => {
                 (law.notes)(c, &mut out.notes);
                 barred_note(s, c, law.bar, &mut out.notes);
