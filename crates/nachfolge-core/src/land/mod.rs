@@ -200,6 +200,9 @@ pub struct Texts {
     pub vacancy_title: &'static str,
     pub not_acquired_title: &'static str,
     pub review_title: &'static str,
+    /// Subject of the e-mail telling a barred successor that his membership is deemed not acquired; `None`:
+    /// the Land has no such rule.
+    pub not_acquired_subject: Option<&'static str>,
     /// Title of the correction of an announced deemed acceptance (docs/legal.md, "A declaration that arrived
     /// in time always wins").
     pub correction_title: &'static str,
@@ -211,6 +214,9 @@ pub struct Procedure {
     pub acceptance: Acceptance,
     /// The mail template to a determined successor (under `config/templates/mail/`).
     pub determination_mail: &'static str,
+    /// The mail template to a barred successor whose membership is deemed not acquired (Hessen § 23 Abs. 2
+    /// Satz 3 KWG, § 56 Abs. 2 KWO); `None`: the Land has no such rule.
+    pub not_acquired_mail: Option<&'static str>,
     /// Noted at the head of the trail of a round after a refusal in the same case; `None`: no note.
     pub next_round_citation: Option<&'static str>,
     /// Why a barred successor must prove the end of the bar.
