@@ -14,6 +14,8 @@ const BUILTIN: &[(&str, &str)] = &[
     ("mail/nrw_offer.html", include_str!("../config/templates/mail/nrw_offer.html")),
     ("mail/he_determination.txt", include_str!("../config/templates/mail/he_determination.txt")),
     ("mail/he_determination.html", include_str!("../config/templates/mail/he_determination.html")),
+    ("mail/he_not_acquired.txt", include_str!("../config/templates/mail/he_not_acquired.txt")),
+    ("mail/he_not_acquired.html", include_str!("../config/templates/mail/he_not_acquired.html")),
     ("announcement/nrw_successor.txt", include_str!("../config/templates/announcement/nrw_successor.txt")),
     ("announcement/nrw_vacancy.txt", include_str!("../config/templates/announcement/nrw_vacancy.txt")),
     ("announcement/he_successor.txt", include_str!("../config/templates/announcement/he_successor.txt")),

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use nachfolge::messages::*;
 use nachfolge::model::{Fact, Snapshot, WaiverForm};
-use nachfolge::procedure::{self, CaseState, Command, Council, Effect, Rejection, Settings, Timer};
+use nachfolge::procedure::{self, CaseState, Command, Council, Effect, MailKind, Rejection, Settings, Timer};
 
 // ---------------------------------------------------------------------------------------------------------
 // Builders
@@ -378,6 +378,18 @@ fn nrw_45_abs_6_satz_7_switch_announces_at_determination() {
     );
     // announced once, at the determination
     assert_eq!(kinds(&fx), ["publish:declaration.recorded", "cancel:rat-1#1", "publish:membership.changed"]);
+
+    // the body's reading wins over the deployment's setting, both ways (docs/legal.md, "Per-body readings")
+    let mut s = nrw_snapshot();
+    s["body"]["readings"] = json!({ "announcement": "at_membership" });
+    let mut b = body_from(s);
+    let fx = run_with(&mut b, vacancy("rat", "L1-02", DepartureReason::Resigned, OPENED), OPENED, &settings);
+    assert!(!kinds(&fx).contains(&"announce:successor".to_owned()), "{:?}", kinds(&fx));
+    let mut s = nrw_snapshot();
+    s["body"]["readings"] = json!({ "announcement": "at_determination" });
+    let mut b = body_from(s);
+    let fx = run(&mut b, vacancy("rat", "L1-02", DepartureReason::Resigned, OPENED), OPENED);
+    assert!(kinds(&fx).contains(&"announce:successor".to_owned()), "{:?}", kinds(&fx));
 }
 
 #[test]
@@ -396,21 +408,19 @@ fn nrw_45_abs_6_satz_2_notification_sent_reports_successor_notified_without_dead
     assert!(o.deadline.is_none());
 }
 
+/// Formerly `nrw_45_abs_6_satz_2_email_fiction_starts_period_when_sent`: the e-mail fiction was removed — a
+/// plain e-mail is no Zustellung, and the fiction of § 5 Abs. 7 LZG NRW holds only for a procedure conducted
+/// electronically at the recipient's request (docs/legal.md, "Service fiction").
 #[test]
-fn nrw_45_abs_6_satz_2_email_fiction_starts_period_when_sent() {
+fn lzg_nrw_5_abs_7_email_is_no_service_sending_starts_no_period() {
     let mut b = nrw_open();
-    let settings = Settings { email_fiction_days: Some(3), ..Settings::default() };
-    let fx = run_with(&mut b, sent(CASE, 1, SENT), SENT, &settings);
-    assert_eq!(kinds(&fx), ["publish:successor.notified", "schedule:rat-1#1", "publish:deadline.set"]);
-    // sent Mon 2 Jun → deemed served Thu 5 Jun → the week ends Thu 12 Jun 2025 24:00
-    let ds = event(&fx, "deadline.set");
-    assert_eq!(ds["candidate"], "L1-03");
-    assert_eq!(ds["served_on"], "2025-06-05");
-    assert_eq!(ds["last_day"], "2025-06-12");
-    same_instant(&ds["ends_at"], "2025-06-13T00:00:00+02:00");
-    assert!(ds["trail"].as_array().expect("trail").iter().any(|s| s["reason"] == "service_fiction"));
-    assert_eq!(schedule(&fx), (Timer::deadline("rat-1", 1), t("2025-06-13T00:00:00+02:00"), 1));
-    assert_eq!(offer(&b, CASE).deadline.as_ref().map(|d| d.last_day), Some(d("2025-06-12")));
+    let fx = run(&mut b, sent(CASE, 1, SENT), SENT);
+    assert_eq!(kinds(&fx), ["publish:successor.notified"]);
+    assert!(offer(&b, CASE).deadline.is_none());
+    // three days later nothing has been served: a timer for the round (there is none) would change nothing
+    let fx = run(&mut b, expired(CASE, 1), "2025-06-13T00:00:00+02:00");
+    assert!(fx.is_empty(), "{:?}", kinds(&fx));
+    assert!(matches!(state(&b, CASE), CaseState::Offered(_)));
 }
 
 #[test]
@@ -431,26 +441,117 @@ fn nrw_45_abs_6_satz_2_service_starts_one_week_period() {
     assert_eq!((dl.served_on, dl.last_day, dl.ends_at), (d("2025-06-03"), d("2025-06-10"), t(ENDS)));
 }
 
+/// Formerly `…_explicit_service_overrides_email_fiction_…`: without the e-mail fiction the registered letter
+/// is the first service; a later certificate still moves the period.
 #[test]
-fn lzg_nrw_4_abs_2_explicit_service_overrides_email_fiction_and_registered_letter_counts_4th_day() {
+fn lzg_nrw_4_abs_2_registered_letter_counts_4th_day_a_later_certificate_moves_the_period() {
     let mut b = nrw_open();
-    let settings = Settings { email_fiction_days: Some(3), ..Settings::default() };
-    run_with(&mut b, sent(CASE, 1, SENT), SENT, &settings);
-    // registered letter posted Fri 6 Jun 2025 → served Tue 10 Jun → ends Tue 17 Jun 2025 24:00; moves the timer
-    let fx = run_with(
+    let fx = run(&mut b, sent(CASE, 1, SENT), SENT);
+    assert_eq!(kinds(&fx), ["publish:successor.notified"]);
+    // Übergabe-Einschreiben posted Fri 6 Jun 2025 → served Tue 10 Jun → ends Tue 17 Jun 2025 24:00
+    let fx = run(
         &mut b,
         served("rat", CASE, "L1-03", ServiceMethod::RegisteredLetterPosted, "2025-06-06"),
         "2025-06-06T15:00:00+02:00",
-        &settings,
     );
     assert_eq!(kinds(&fx), ["schedule:rat-1#1", "publish:deadline.set"]);
     let ds = event(&fx, "deadline.set");
     assert_eq!((ds["served_on"].as_str(), ds["last_day"].as_str()), (Some("2025-06-10"), Some("2025-06-17")));
     assert_eq!(schedule(&fx).1, t("2025-06-18T00:00:00+02:00"));
-    // the old fiction's end is no longer the end: a timer at that moment does nothing
-    let fx = run(&mut b, expired(CASE, 1), "2025-06-13T00:00:00+02:00");
+    // a Postzustellungsurkunde of Thu 12 Jun 2025 → ends Fri 20 Jun (Fronleichnam); moves the timer
+    let fx = run(
+        &mut b,
+        served("rat", CASE, "L1-03", ServiceMethod::Certificate, "2025-06-12"),
+        "2025-06-12T15:00:00+02:00",
+    );
+    assert_eq!(event(&fx, "deadline.set")["last_day"], "2025-06-20");
+    // the letter's end is no longer the end: a timer at that moment does nothing
+    let fx = run(&mut b, expired(CASE, 1), "2025-06-18T00:00:00+02:00");
     assert!(fx.is_empty(), "{:?}", kinds(&fx));
     assert!(matches!(state(&b, CASE), CaseState::Offered(_)));
+}
+
+#[test]
+fn lzg_nrw_4_abs_1_einwurf_einschreiben_is_no_service_and_starts_no_period() {
+    let mut b = nrw_notified();
+    let fx = run(
+        &mut b,
+        served("rat", CASE, "L1-03", ServiceMethod::RegisteredLetterMailbox, "2025-06-03"),
+        "2025-06-04T09:00:00+02:00",
+    );
+    // recorded in the file and answered, not dead-lettered; no fiction, no period
+    assert_eq!(kinds(&fx), ["publish:service.rejected"]);
+    let r = event(&fx, "service.rejected");
+    assert_eq!(
+        (r["candidate"].as_str(), r["reason"].as_str(), r["round"].as_u64()),
+        (Some("L1-03"), Some("no_formal_service"), Some(1))
+    );
+    assert!(offer(&b, CASE).deadline.is_none());
+    let rec = b.cases[CASE].history.services.last().expect("recorded");
+    assert_eq!(rec.method, ServiceMethod::RegisteredLetterMailbox);
+    assert_eq!(rec.rejected, Some(ServiceRejection::NoFormalService));
+}
+
+#[test]
+fn lzg_nrw_8_actual_receipt_heals_the_service_and_starts_the_period() {
+    let mut b = nrw_notified();
+    run(
+        &mut b,
+        served("rat", CASE, "L1-03", ServiceMethod::RegisteredLetterMailbox, "2025-06-03"),
+        "2025-06-04T09:00:00+02:00",
+    );
+    // the Wahlleitung proves that the letter reached him on Wed 4 Jun 2025: served that day, week ends 11 Jun
+    let fx = run(
+        &mut b,
+        served("rat", CASE, "L1-03", ServiceMethod::ActualReceipt, "2025-06-04"),
+        "2025-06-05T09:00:00+02:00",
+    );
+    assert_eq!(kinds(&fx), ["schedule:rat-1#1", "publish:deadline.set"]);
+    let ds = event(&fx, "deadline.set");
+    assert_eq!((ds["served_on"].as_str(), ds["last_day"].as_str()), (Some("2025-06-04"), Some("2025-06-11")));
+    assert_eq!(ds["trail"][0]["reason"], "served");
+    assert_eq!(ds["trail"][0]["citation"], "§ 8 LZG NRW");
+}
+
+#[test]
+fn lzg_nrw_4_abs_2_fiction_day_on_a_holiday_moves_to_the_next_working_day_by_default() {
+    // posted Thu 2 Apr 2026: the 4th day is Mon 6 Apr, Ostermontag → served Tue 7 Apr → week ends Tue 14 Apr
+    let mut snapshot = nrw_snapshot();
+    snapshot["body"]["term"] = json!({ "start": "2025-11-01", "end": "2030-10-31" });
+    for kept in [false, true] {
+        let mut s = snapshot.clone();
+        if kept {
+            s["body"]["readings"] = json!({ "fiction_day": "kept" });
+        }
+        let mut b = body_from(s);
+        run(
+            &mut b,
+            vacancy("rat", "L1-02", DepartureReason::Resigned, "2026-03-30T10:00:00+02:00"),
+            "2026-03-30T10:00:00+02:00",
+        );
+        run(&mut b, sent(CASE, 1, "2026-03-30T11:00:00+02:00"), "2026-03-30T11:00:00+02:00");
+        let fx = run(
+            &mut b,
+            served("rat", CASE, "L1-03", ServiceMethod::RegisteredLetterPosted, "2026-04-02"),
+            "2026-04-02T15:00:00+02:00",
+        );
+        let ds = event(&fx, "deadline.set");
+        let reasons: Vec<&str> =
+            ds["trail"].as_array().expect("trail").iter().filter_map(|s| s["reason"].as_str()).collect();
+        if kept {
+            // OVG Nds 7 PA 184/06: the fiction day is a day, not the end of a period
+            assert_eq!((ds["served_on"].as_str(), ds["last_day"].as_str()), (Some("2026-04-06"), Some("2026-04-13")));
+            assert_eq!(reasons, ["service_fiction", "period_one_week"]);
+        } else {
+            // BFH IX R 68/98: moved like the end of a period
+            assert_eq!((ds["served_on"].as_str(), ds["last_day"].as_str()), (Some("2026-04-07"), Some("2026-04-14")));
+            assert_eq!(reasons, ["service_fiction", "fiction_day_moved_public_holiday:Ostermontag", "period_one_week"]);
+            assert_eq!(ds["trail"][1]["citation"], "§ 31 Abs. 3 Satz 1 VwVfG NRW entsprechend");
+            assert!(ds["trail"][1]["detail"]
+                .as_str()
+                .is_some_and(|d| d.contains("IX R 68/98") && d.contains("7 PA 184/06")));
+        }
+    }
 }
 
 #[test]
@@ -482,8 +583,10 @@ fn vwvfg_nrw_31_abs_3_satz_1_period_ending_on_fronleichnam_ends_next_working_day
     assert_eq!(event(&fx, "membership.changed")["basis"], "acceptance");
 }
 
+/// The deployment setting `rules.fixed_end_date` (formerly read as § 31 Abs. 3 Satz 2 VwVfG NRW) is the
+/// default of `body.readings.period_end`; the body's reading wins.
 #[test]
-fn vwvfg_nrw_31_abs_3_satz_2_fixed_end_date_is_not_extended() {
+fn readings_period_end_fixed_week_is_not_extended_setting_or_body() {
     let mut b = nrw_open();
     let settings = Settings { fixed_end_date: true, ..Settings::default() };
     run_with(&mut b, sent(CASE, 1, SENT), SENT, &settings);
@@ -492,6 +595,34 @@ fn vwvfg_nrw_31_abs_3_satz_2_fixed_end_date_is_not_extended() {
         served("rat", CASE, "L1-03", ServiceMethod::Acknowledgement, "2025-06-12"),
         "2025-06-12T18:00:00+02:00",
         &settings,
+    );
+    let ds = event(&fx, "deadline.set");
+    assert_eq!(ds["last_day"], "2025-06-19");
+    assert_eq!(ds["trail"][2]["reason"], "fixed_period");
+    assert_eq!(ds["trail"][2]["citation"], "vgl. § 54 Abs. 1 BWahlG");
+
+    // the body's reading overrides the deployment's, either way
+    let mut s = nrw_snapshot();
+    s["body"]["readings"] = json!({ "period_end": "extended" });
+    let mut b = body_from(s);
+    run_with(&mut b, vacancy("rat", "L1-02", DepartureReason::Resigned, OPENED), OPENED, &settings);
+    run_with(&mut b, sent(CASE, 1, SENT), SENT, &settings);
+    let fx = run_with(
+        &mut b,
+        served("rat", CASE, "L1-03", ServiceMethod::Acknowledgement, "2025-06-12"),
+        "2025-06-12T18:00:00+02:00",
+        &settings,
+    );
+    assert_eq!(event(&fx, "deadline.set")["last_day"], "2025-06-20");
+    let mut s = nrw_snapshot();
+    s["body"]["readings"] = json!({ "period_end": "fixed" });
+    let mut b = body_from(s);
+    run(&mut b, vacancy("rat", "L1-02", DepartureReason::Resigned, OPENED), OPENED);
+    run(&mut b, sent(CASE, 1, SENT), SENT);
+    let fx = run(
+        &mut b,
+        served("rat", CASE, "L1-03", ServiceMethod::Acknowledgement, "2025-06-12"),
+        "2025-06-12T18:00:00+02:00",
     );
     assert_eq!(event(&fx, "deadline.set")["last_day"], "2025-06-19");
 }
@@ -1295,9 +1426,6 @@ fn he_34_abs_3_satz_2_23_membership_acquired_with_determination() {
     // the mail report closes nothing and sets no period (no acceptance step, no bar)
     let fx = run(&mut b, sent(HCASE, 1, SENT), SENT);
     assert_eq!(kinds(&fx), ["publish:successor.notified"]);
-    let fx =
-        run_with(&mut b, sent(HCASE, 1, SENT), SENT, &Settings { email_fiction_days: Some(3), ..Default::default() });
-    assert_eq!(kinds(&fx), ["publish:successor.notified"]);
     // [decision] a service report for a successor without a bar is taken without effect
     let fx = run(
         &mut b,
@@ -1424,6 +1552,7 @@ fn he_23_abs_2_satz_3_no_proof_membership_deemed_not_acquired_retroactively_next
         kinds(&fx),
         [
             "publish:membership.changed",
+            "mail:he_not_acquired",
             "announce:not_acquired",
             "schedule:hrat-1#objection#2",
             "publish:succession.determined",
@@ -1455,6 +1584,35 @@ fn he_23_abs_2_satz_3_no_proof_membership_deemed_not_acquired_retroactively_next
     // his late proof now changes nothing
     let fx = run(&mut b, cured("hrat", HCASE, "A-04", "2025-06-11T10:00:00+02:00"), "2025-06-11T10:00:00+02:00");
     assert_eq!(kinds(&fx), ["publish:declaration.rejected"]);
+}
+
+#[test]
+fn he_23_abs_2_satz_3_person_concerned_is_told_by_mail_that_membership_is_deemed_not_acquired_retroactively() {
+    let mut b = he_barred();
+    let fx = run(&mut b, expired(HCASE, 1), "2025-06-11T09:00:00+02:00");
+    let mails: Vec<&procedure::MailRequest> = fx
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Mail(m) => Some(m),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(mails.len(), 2, "{:?}", kinds(&fx));
+    let m = mails[0];
+    // the person concerned, in his own round; the kind keeps its Message-ID apart from round 1's notification
+    assert_eq!((m.kind, m.round, m.candidate.as_str()), (MailKind::NotAcquired, 1, "A-04"));
+    assert_eq!(m.template, "he_not_acquired");
+    assert_eq!(m.to.as_deref(), Some("a-04@example.org"));
+    assert!(m.subject.contains("rückwirkend nicht erworben"), "{}", m.subject);
+    assert!(m.subject.contains("§ 23 Abs. 2 Satz 3 KWG"), "{}", m.subject);
+    assert_eq!(m.context["not_acquired"]["member_since"], "02.06.2025");
+    assert_eq!(m.context["not_acquired"]["last_day"], "10.06.2025");
+    assert_eq!(m.context["round"], 1);
+    // the next successor's notification is the next round's mail of the ordinary kind
+    assert_eq!((mails[1].kind, mails[1].round, mails[1].candidate.as_str()), (MailKind::Determination, 2, "A-05"));
+    // the sender's report of the not-acquired mail concerns a past round: it changes nothing
+    let fx = run(&mut b, sent(HCASE, 1, "2025-06-11T09:05:00+02:00"), "2025-06-11T09:05:00+02:00");
+    assert!(fx.is_empty(), "{:?}", kinds(&fx));
 }
 
 #[test]

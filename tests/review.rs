@@ -13,7 +13,7 @@ use chrono::{DateTime, FixedOffset, NaiveDate, Utc};
 use serde_json::{json, Value};
 
 use nachfolge::calendar::add_months_bgb;
-use nachfolge::deadline::objection_period;
+use nachfolge::deadline::{objection_period, PeriodEnd};
 use nachfolge::messages::*;
 use nachfolge::model::{Fact, Land, Snapshot};
 use nachfolge::procedure::{self, CaseState, Command, Council, Effect, Rejection, Settings, Timer};
@@ -694,14 +694,27 @@ fn bgb_188_abs_2_month_ends_on_the_day_with_the_same_number() {
 
 #[test]
 fn nrw_39_abs_1_one_month_after_the_announcement_ends_at_24_00_berlin() {
-    // announced Sat 31 Jan 2026, 10:00 → last day Sat 28 Feb 2026 (§ 188 Abs. 3 BGB), not extended
-    let p = objection_period(Land::Nw, t("2026-01-31T10:00:00+01:00"));
+    // announced Sat 31 Jan 2026, 10:00 → last day Sat 28 Feb 2026 (§ 188 Abs. 3 BGB); read as fixed, not
+    // extended (this test used to encode the fixed reading as the only one)
+    let p = objection_period(Land::Nw, t("2026-01-31T10:00:00+01:00"), PeriodEnd::Fixed);
     assert_eq!(p.last_day, d("2026-02-28"));
     assert_eq!(p.ends_at, t("2026-03-01T00:00:00+01:00"));
     let cites: Vec<&str> = p.trail.iter().map(|s| s.citation.as_str()).collect();
-    assert_eq!(cites, ["§ 45 Abs. 6 Satz 8 i. V. m. § 39 Abs. 1 KWahlG NRW", "§ 187 Abs. 1 BGB", "§ 188 Abs. 3 BGB"]);
+    assert_eq!(
+        cites,
+        [
+            "§ 45 Abs. 6 Satz 8 i. V. m. § 39 Abs. 1 KWahlG NRW",
+            "§ 187 Abs. 1 BGB",
+            "§ 188 Abs. 3 BGB",
+            "vgl. § 54 Abs. 1 BWahlG"
+        ]
+    );
+    // by the default reading, like the one-week period: Sat 28 Feb → Mon 2 Mar 2026, 24:00 CET
+    let p = objection_period(Land::Nw, t("2026-01-31T10:00:00+01:00"), PeriodEnd::Extended);
+    assert_eq!((p.last_day, p.ends_at), (d("2026-03-02"), t("2026-03-03T00:00:00+01:00")));
+    assert_eq!(p.trail[3].citation, "§ 31 Abs. 3 Satz 1 VwVfG NRW");
     // over the change to summer time: ends 2 Apr 00:00 CEST
-    let p = objection_period(Land::Nw, t("2026-03-01T12:00:00+01:00"));
+    let p = objection_period(Land::Nw, t("2026-03-01T12:00:00+01:00"), PeriodEnd::Extended);
     assert_eq!((p.last_day, p.ends_at), (d("2026-04-01"), t("2026-04-02T00:00:00+02:00")));
     assert_eq!(p.trail[2].citation, "§ 188 Abs. 2 BGB");
 }
@@ -709,16 +722,16 @@ fn nrw_39_abs_1_one_month_after_the_announcement_ends_at_24_00_berlin() {
 #[test]
 fn nrw_39_abs_1_the_announcement_day_is_the_berlin_calendar_day() {
     // 00:30 on 1 Feb in Berlin is still 31 Jan in UTC: the period counts from 1 Feb
-    let p = objection_period(Land::Nw, t("2026-02-01T00:30:00+01:00"));
+    let p = objection_period(Land::Nw, t("2026-02-01T00:30:00+01:00"), PeriodEnd::Fixed);
     assert_eq!(p.last_day, d("2026-03-01"));
-    let p = objection_period(Land::Nw, t("2026-01-31T23:30:00+01:00"));
+    let p = objection_period(Land::Nw, t("2026-01-31T23:30:00+01:00"), PeriodEnd::Fixed);
     assert_eq!(p.last_day, d("2026-02-28"));
 }
 
 #[test]
 fn he_25_abs_1_two_weeks_after_the_announcement_end_on_the_same_weekday() {
     // announced Tue 2 Jun 2026 → Tue 16 Jun 2026, 24:00 CEST
-    let p = objection_period(Land::He, t("2026-06-02T15:00:00+02:00"));
+    let p = objection_period(Land::He, t("2026-06-02T15:00:00+02:00"), PeriodEnd::Extended);
     assert_eq!((p.last_day, p.ends_at), (d("2026-06-16"), t("2026-06-17T00:00:00+02:00")));
     assert_eq!(p.trail[0].citation, "§ 34 Abs. 4 Satz 1 i. V. m. § 25 Abs. 1 KWG");
 }
@@ -761,6 +774,62 @@ fn nrw_39_abs_1_announcement_schedules_the_objection_timer_and_reports_its_end()
     // the state does not change; a second firing reports nothing
     assert!(matches!(state(&b, CASE), CaseState::Filled { .. }));
     assert!(run(&mut b, Command::ObjectionPeriodEnded { case: CASE.into(), n: 1 }, LATER).is_empty());
+}
+
+/// One reading for both periods (docs/legal.md): the objection period is extended like the acceptance week
+/// unless the body reads both as fixed; a period stored under the former fixed reading never ends before
+/// the date the body's reading gives now.
+#[test]
+fn nrw_39_abs_1_objection_period_ended_never_before_the_extended_date() {
+    // accepted (and announced) Thu 3 Sep 2026 → one month → Sat 3 Oct 2026 → extended to Mon 5 Oct
+    let accepted = "2026-09-03T11:00:00+02:00";
+    let filled = |readings: Value| {
+        let mut s = nrw_snapshot();
+        if !readings.is_null() {
+            s["body"]["readings"] = readings;
+        }
+        let mut b = body_from(s);
+        run(&mut b, vacancy("rat", "L1-02", "2026-09-01T10:00:00+02:00"), "2026-09-01T10:00:00+02:00");
+        run(&mut b, sent(CASE, 1, "2026-09-01T10:00:00+02:00"), "2026-09-01T10:00:00+02:00");
+        let fx = run(&mut b, declare(CASE, "L1-03", accepted), accepted);
+        (b, fx)
+    };
+    let timer_due = |fx: &[Effect]| {
+        fx.iter()
+            .find_map(|e| match e {
+                Effect::Schedule { timer, due_at } if *timer == Timer::objection(CASE, 1) => Some(*due_at),
+                _ => None,
+            })
+            .expect("objection timer")
+    };
+    let ended = |b: &mut Council, at: &str| run(b, Command::ObjectionPeriodEnded { case: CASE.into(), n: 1 }, at);
+
+    // default reading: extended, like the week
+    let (mut b, fx) = filled(Value::Null);
+    assert_eq!(timer_due(&fx), t("2026-10-06T00:00:00+02:00"));
+    assert_eq!(announcement(&fx, "successor").context["objection_period_ends"]["last_day"], "2026-10-05");
+    // a period stored under the former fixed reading (Sat 3 Oct): its timer fires on Sunday and is moved
+    let fixed = objection_period(Land::Nw, t(accepted), PeriodEnd::Fixed);
+    assert_eq!(fixed.last_day, d("2026-10-03"));
+    b.cases.get_mut(CASE).expect("case").history.announcements[0].objection = Some(fixed);
+    let fx = ended(&mut b, "2026-10-04T00:00:00+02:00");
+    assert_eq!(kinds(&fx), ["schedule:rat-1#objection#1"]);
+    assert_eq!(timer_due(&fx), t("2026-10-06T00:00:00+02:00"));
+    assert!(ended(&mut b, "2026-10-05T23:59:00+02:00").is_empty());
+    let fx = ended(&mut b, "2026-10-06T00:00:00+02:00");
+    assert_eq!(kinds(&fx), ["publish:objection_period.ended"]);
+    let e = event(&fx, "objection_period.ended");
+    assert_eq!(e["last_day"], "2026-10-05");
+    same_instant(&e["ended_at"], "2026-10-06T00:00:00+02:00");
+    assert!(e["trail"].as_array().expect("trail").iter().any(|s| s["reason"] == "extended_weekend:Saturday"));
+
+    // a body that reads both periods as fixed: Sat 3 Oct, and its week is not extended either
+    let (mut b, fx) = filled(json!({ "period_end": "fixed" }));
+    assert_eq!(timer_due(&fx), t("2026-10-04T00:00:00+02:00"));
+    let fx = ended(&mut b, "2026-10-04T00:00:00+02:00");
+    let e = event(&fx, "objection_period.ended");
+    assert_eq!(e["last_day"], "2026-10-03");
+    assert_eq!(e["trail"].as_array().and_then(|t| t.last()).map(|s| s["reason"].clone()), Some(json!("fixed_period")));
 }
 
 #[test]

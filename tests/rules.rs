@@ -10,7 +10,9 @@ mod fixtures;
 
 use fixtures::*;
 use nachfolge::messages::{DepartureReason, Inbound, VacancyReported};
-use nachfolge::model::{parse_snapshot, Body, Candidate, Fact, SeatVia, Snapshot, SubstituteDesignation, WaiverForm};
+use nachfolge::model::{
+    parse_snapshot, Body, Candidate, DistrictSubstitute, Fact, SeatVia, Snapshot, SubstituteDesignation, WaiverForm,
+};
 use nachfolge::procedure::{self, Command, Effect, Settings};
 use nachfolge::rules::{Cause, DecideError, Decision, Outcome, Query, VacancyReason};
 use nachfolge::trail::{TrailStep, Verdict};
@@ -252,6 +254,36 @@ fn nrw_45_abs_4_substitute_for_district_candidate_entered_by_list_keeps_list_pos
             chosen("L1-04", "next_on_list", NW_2_1),
         ],
     );
+}
+
+#[test]
+fn nrw_45_abs_4_reading_excluded_passes_the_district_substitute_over_in_this_succession() {
+    // body.readings.district_substitute = excluded: "bleibt … unberücksichtigt" as a full exclusion
+    let mut snapshot = nrw_abs_4_body(cand("L1-03", 3).died()).snapshot;
+    snapshot.body.readings.district_substitute = Some(DistrictSubstitute::Excluded);
+    let body = Body::from_snapshot(snapshot).expect("valid");
+    let d = decide(&body, &query("L1-01").via(SeatVia::List)).unwrap();
+    assert_decision(
+        d,
+        successor("L1-05", "L1"),
+        vec![
+            noted("L1-04", "substitute_without_priority", NW_4),
+            skipped("L1-01", "departed", NW_1_1),
+            skipped("L1-02", "seated", NW_2_1),
+            skipped("L1-03", "died", NW_2_2),
+            skipped("L1-04", "district_substitute_excluded", NW_4),
+            chosen("L1-05", "next_on_list", NW_2_1),
+        ],
+    );
+    // the Nachrückerliste says so for his member; for any other seat he keeps his place
+    let order = body.succession_order(t(REFERENCE));
+    assert!(order.lists[0].notes.iter().any(|n| n.reason == "substitute_excluded_for_his_member"));
+    assert!(order.lists[0].order.iter().any(|c| c == "L1-04"));
+    // a Hessen snapshot may not carry the reading
+    let mut he = he_abc(hcand("W1-02", 2, 500)).snapshot;
+    he.body.readings.district_substitute = Some(DistrictSubstitute::KeepsListPlace);
+    let err = Body::from_snapshot(he).expect_err("NRW reading in Hessen");
+    assert_eq!(err.field, "body.readings.district_substitute");
 }
 
 /// `nrw_abs_4_body` with the Ersatzbewerber L1-04 named for `designation` of L1-01's candidacies.
@@ -1600,6 +1632,43 @@ fn validation_substitute_outside_nrw_or_list_refused() {
             .snapshot(),
         "lists[1].candidates[0].substitute_for",
     );
+}
+
+#[test]
+fn validation_readings_per_land_and_range() {
+    // docs/legal.md, "Per-body readings": validated, named by field; unknown readings refused
+    let mut nw = nrw_abs_4_body(cand("L1-03", 3)).snapshot;
+    nw.body.readings.deadline_grace_hours = Some(169);
+    let err = Body::from_snapshot(nw.clone()).expect_err("grace over a week");
+    assert_eq!(err.field, "body.readings.deadline_grace_hours");
+    nw.body.readings.deadline_grace_hours = Some(168);
+    Body::from_snapshot(nw).expect("a week is allowed");
+    let mut he = he_abc(hcand("W1-02", 2, 500)).snapshot;
+    he.body.readings.announcement = Some(nachfolge::model::AnnouncementTime::AtDetermination);
+    assert_eq!(Body::from_snapshot(he).expect_err("NRW reading").field, "body.readings.announcement");
+    // the wire form: snake_case values, unknown fields refused, an unset object not written
+    let json = serde_json::json!({"period_end": "fixed", "fiction_day": "kept", "announcement": "at_determination",
+        "deadline_grace_hours": 24, "district_substitute": "excluded"});
+    let r: nachfolge::model::Readings = serde_json::from_value(json.clone()).expect("readings");
+    assert_eq!(serde_json::to_value(r).expect("serialise"), json);
+    assert!(serde_json::from_value::<nachfolge::model::Readings>(serde_json::json!({"period": "fixed"})).is_err());
+    let body = nrw_abs_4_body(cand("L1-03", 3));
+    assert!(!serde_json::to_string(&body.snapshot).expect("snapshot").contains("readings"));
+}
+
+/// Rheinland-Pfalz: § 193 BGB extends every period over Saturdays, Sundays and holidays, so the body cannot
+/// choose fixed periods; and there are no Ersatzbewerber whose § 45 Abs. 4 KWahlG NRW reading it could set.
+#[test]
+fn rp_193_bgb_period_end_and_nrw_readings_refused_in_a_rp_snapshot() {
+    let mut rp = rp_abc(hcand("R1-02", 2, 500)).snapshot;
+    rp.body.readings.period_end = Some(nachfolge::model::PeriodEnd::Fixed);
+    assert_eq!(Body::from_snapshot(rp.clone()).expect_err("§ 193 BGB").field, "body.readings.period_end");
+    rp.body.readings.period_end = None;
+    rp.body.readings.district_substitute = Some(DistrictSubstitute::Excluded);
+    assert_eq!(Body::from_snapshot(rp.clone()).expect_err("NRW only").field, "body.readings.district_substitute");
+    rp.body.readings.district_substitute = None;
+    rp.body.readings.fiction_day = Some(nachfolge::model::FictionDay::Kept);
+    Body::from_snapshot(rp).expect("the fiction-day reading is open in RP too");
 }
 
 #[test]

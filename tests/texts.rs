@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use nachfolge::messages::Inbound;
 use nachfolge::model::Snapshot;
-use nachfolge::procedure::{self, Command, Council, Effect, Settings};
+use nachfolge::procedure::{self, Command, Council, Effect, MailKind, Settings};
 use nachfolge::templates::Templates;
 
 fn now() -> DateTime<Utc> {
@@ -51,8 +51,13 @@ fn render(effects: &[Effect], prefix: &str) {
         match e {
             Effect::Mail(m) => {
                 let r = t.mail(&m.template, &m.context).expect("mail renders");
-                golden(&format!("{prefix}.mail.txt"), &format!("Betreff: {}\n\n{}", m.subject, r.text));
-                golden(&format!("{prefix}.mail.html"), &r.html);
+                // the notification is `<prefix>.mail.*`; another kind of mail names its kind
+                let name = match m.kind {
+                    MailKind::Determination => "mail".to_owned(),
+                    other => format!("mail-{}", other.as_str()),
+                };
+                golden(&format!("{prefix}.{name}.txt"), &format!("Betreff: {}\n\n{}", m.subject, r.text));
+                golden(&format!("{prefix}.{name}.html"), &r.html);
                 check_german(&r.text);
             }
             Effect::Announce(a) => {

@@ -511,14 +511,26 @@ async fn no_email_address_notification_failed_and_case_waits_for_service() {
     assert_ne!(dl["data"]["served_on"], today(&app).as_str(), "the fiction moves the service date");
 }
 
+/// Formerly `email_fiction_starts_the_deadline_when_the_mail_is_sent`: an e-mail is no formal service, so
+/// sending it starts no period (the e-mail fiction was removed, docs/legal.md "Service fiction"); the period
+/// starts with the certificate of service.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn email_fiction_starts_the_deadline_when_the_mail_is_sent() {
-    let app = App::spawn_with(|c| c.service.email_fiction_days = Some(3)).await;
+async fn email_sent_starts_no_deadline_the_certificate_of_service_does() {
+    let app = App::spawn().await;
     register(&app, nrw()).await;
     app.send("vacancy.reported", vacancy("musterstadt-rat", "L1-01", "died", "2026-05-04T10:00:00+02:00")).await;
+    let det = app.wait_event("succession.determined", |_| true).await;
+    app.wait_event("successor.notified", |_| true).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(app.events.of("deadline.set").is_empty(), "the e-mail alone started a period");
+    let case = det["data"]["case"].as_str().expect("case").to_owned();
+    app.send(
+        "notification.served",
+        json!({"body": "musterstadt-rat", "case": case, "candidate": det["data"]["successor"]["id"], "method": "certificate", "on": today(&app)}),
+    )
+    .await;
     let dl = app.wait_event("deadline.set", |_| true).await;
-    let expected = (nachfolge::deadline::local_date(app.now()) + chrono::Duration::days(3)).to_string();
-    assert_eq!(dl["data"]["served_on"], expected.as_str());
+    assert_eq!(dl["data"]["served_on"], today(&app).as_str());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

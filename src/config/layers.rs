@@ -18,7 +18,6 @@ pub(super) fn schema() -> Schema {
     }
     // Optional keys are skipped when `None`; they are known all the same.
     for (section, key) in [
-        ("service", "email_fiction_days"),
         ("templates", "dir"),
         ("amqp", "ca_file"),
         ("database", "ca_file"),
@@ -63,6 +62,15 @@ pub(super) fn merge_file(schema: &Schema, table: &mut toml::Table, path: &Path) 
     let origin = Origin::File(path.to_path_buf());
     for (section, value) in parsed {
         let Some(keys) = schema.get(&section) else {
+            // a section whose keys were all removed may stay, empty; a removed key is named with why
+            if let toml::Value::Table(inner) = &value {
+                if let Some((key, why)) = inner.keys().find_map(|k| removed_key(&section, k).map(|why| (k, why))) {
+                    return Err(removed(&section, key, why, &origin));
+                }
+                if inner.is_empty() && REMOVED_KEYS.iter().any(|(s, _, _)| *s == section) {
+                    continue;
+                }
+            }
             return Err(ConfigError::UnknownKey { key: section, origin: origin.to_string() });
         };
         let toml::Value::Table(inner) = value else {
@@ -73,6 +81,9 @@ pub(super) fn merge_file(schema: &Schema, table: &mut toml::Table, path: &Path) 
             });
         };
         for (key, value) in inner {
+            if let Some(why) = removed_key(&section, &key) {
+                return Err(removed(&section, &key, why, &origin));
+            }
             if !keys.contains_key(&key) {
                 return Err(ConfigError::UnknownKey { key: format!("{section}.{key}"), origin: origin.to_string() });
             }
@@ -85,6 +96,11 @@ pub(super) fn merge_file(schema: &Schema, table: &mut toml::Table, path: &Path) 
         }
     }
     Ok(())
+}
+
+/// The error for a removed key.
+fn removed(section: &str, key: &str, why: &str, origin: &Origin) -> ConfigError {
+    ConfigError::RemovedKey { key: format!("{section}.{key}"), origin: origin.to_string(), why: why.to_owned() }
 }
 
 pub(super) fn has_env_prefix(name: &str) -> bool {
@@ -117,6 +133,9 @@ pub(super) fn merge_env(
         }
         let section = section.to_ascii_lowercase();
         let key = key.to_ascii_lowercase();
+        if let Some(why) = removed_key(&section, &key) {
+            return Err(removed(&section, &key, why, &Origin::Env(var)));
+        }
         let Some(keys) = schema.get(&section) else {
             return Err(ConfigError::UnknownKey { key: section, origin: Origin::Env(var).to_string() });
         };

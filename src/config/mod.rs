@@ -47,7 +47,6 @@ pub struct Config {
     pub database: DatabaseConfig,
     pub smtp: SmtpConfig,
     pub http: HttpConfig,
-    pub service: ServiceConfig,
     pub clock: ClockConfig,
     pub templates: TemplatesConfig,
     pub worker: WorkerConfig,
@@ -209,14 +208,20 @@ impl Default for HttpConfig {
     }
 }
 
-/// Service of the notification.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct ServiceConfig {
-    /// Unset: no deadline runs until `notification.served`. `Some(n)`: the e-mail counts as served
-    /// `n` days after sending.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub email_fiction_days: Option<u32>,
+/// Keys that were removed, with why: a configuration that still sets one is refused with this message
+/// (docs/legal.md, "Service fiction"). A section left with no keys may stay in a file, empty.
+pub(super) const REMOVED_KEYS: &[(&str, &str, &str)] = &[(
+    "service",
+    "email_fiction_days",
+    "removed: an e-mail is no formal service (Zustellung) — the fiction of § 5 Abs. 7 LZG NRW / HVwZG holds only for electronic service in a procedure conducted electronically at the recipient's request, with the instruction it requires, which the § 45 KWahlG NRW / § 34 KWG notification is not; the period starts with notification.served. Delete the key (docs/legal.md, \"Service fiction\")",
+)];
+
+/// Why a key was removed, if it was.
+pub(super) fn removed_key(section: &str, key: &str) -> Option<&'static str> {
+    REMOVED_KEYS
+        .iter()
+        .find(|(s, k, _)| *s == section && (*k == key || key.strip_suffix(FILE_SUFFIX) == Some(*k)))
+        .map(|(_, _, why)| *why)
 }
 
 /// The worker's clock.
@@ -305,13 +310,16 @@ impl Default for TelemetryConfig {
     }
 }
 
-/// Deployment choices where the statutes leave room.
+/// Deployment choices where the statutes leave room: the defaults of the readings a body may set itself
+/// (`body.readings` in its snapshot wins; docs/legal.md, "Per-body readings").
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct RulesConfig {
-    /// NRW: issue the announcement at determination instead of at the start of membership.
+    /// NRW: issue the announcement at determination instead of at the start of membership (default of
+    /// `readings.announcement`).
     pub announce_at_determination: bool,
-    /// § 31 Abs. 3 Satz 2 VwVfG: the notification names a fixed end date for the deadline.
+    /// Read the periods of the election statutes as fixed: neither the one-week period nor the objection
+    /// period is extended over a Saturday, Sunday or holiday (default of `readings.period_end`).
     pub fixed_end_date: bool,
     /// Hours after the end of a period before the deadline is acted on (deemed acceptance, deemed
     /// refusal, deemed non-acquisition), so that a declaration that reached the Wahlleitung in time but is
@@ -332,6 +340,8 @@ pub enum ConfigError {
     Parse { path: PathBuf, line: usize, column: usize, message: String },
     #[error("unknown configuration key `{key}` (from {origin})")]
     UnknownKey { key: String, origin: String },
+    #[error("configuration key `{key}` (from {origin}) was {why}")]
+    RemovedKey { key: String, origin: String, why: String },
     #[error("invalid value for configuration key `{key}` (from {origin}): {message}")]
     InvalidValue { key: String, origin: String, message: String },
     #[error("environment variable `{var}` is malformed: expected {ENV_PREFIX}SECTION__KEY")]

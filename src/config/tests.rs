@@ -39,7 +39,6 @@ fn built_in_defaults_are_valid() {
     Config::default().validate().expect("defaults validate");
     let config = Config::from_env_and_file(Some(&default_toml_path()), Vec::new()).expect("load");
     assert_eq!(config.amqp.prefetch, 32);
-    assert_eq!(config.service.email_fiction_days, None);
     assert_eq!(config.templates.dir, None);
 }
 
@@ -58,7 +57,6 @@ fn env_overrides_nested_keys_case_insensitively() {
         env(&[
             ("NACHFOLGE__AMQP__URL", "amqps://u:p@broker:5671/vh"),
             ("nachfolge__amqp__prefetch", "7"),
-            ("NACHFOLGE__Service__Email_Fiction_Days", "3"),
             ("NACHFOLGE__RULES__FIXED_END_DATE", "TRUE"),
             ("NACHFOLGE__CLOCK__OFFSET_SECS", "-3600"),
             ("NACHFOLGE__TEMPLATES__DIR", "/etc/nachfolge/templates"),
@@ -69,7 +67,6 @@ fn env_overrides_nested_keys_case_insensitively() {
     .expect("load");
     assert_eq!(config.amqp.url, "amqps://u:p@broker:5671/vh");
     assert_eq!(config.amqp.prefetch, 7);
-    assert_eq!(config.service.email_fiction_days, Some(3));
     assert!(config.rules.fixed_end_date);
     assert_eq!(config.clock.offset_secs, -3600);
     assert_eq!(config.templates.dir.as_deref(), Some(Path::new("/etc/nachfolge/templates")));
@@ -273,4 +270,35 @@ fn redacts_urls() {
     );
     assert_eq!(redact_url("user:pw@host"), "user:***@host");
     assert!(!redact_url("amqp://a:topsecret@h").contains("topsecret"));
+}
+
+#[test]
+fn removed_email_fiction_days_is_refused_naming_the_key_and_why() {
+    // docs/legal.md, "Service fiction": an e-mail is no formal service
+    let path = temp_file("fiction.toml", "[service]\nemail_fiction_days = 3\n");
+    let err = Config::from_env_and_file(Some(&path), Vec::new()).expect_err("removed key in a file");
+    assert!(matches!(err, ConfigError::RemovedKey { .. }), "{err}");
+    let text = err.to_string();
+    assert!(text.contains("`service.email_fiction_days`"), "{text}");
+    assert!(text.contains("fiction.toml"), "{text}");
+    assert!(text.contains("no formal service"), "{text}");
+    assert!(text.contains("notification.served"), "{text}");
+
+    for var in ["NACHFOLGE__SERVICE__EMAIL_FICTION_DAYS", "NACHFOLGE__Service__Email_Fiction_Days_FILE"] {
+        let err = Config::from_env_and_file(None::<&Path>, env(&[(var, "3")])).expect_err("removed key in env");
+        let text = err.to_string();
+        assert!(text.contains("`service.email_fiction_days"), "{text}");
+        assert!(text.contains(var), "{text}");
+        assert!(text.contains("no formal service"), "{text}");
+    }
+
+    // an old file whose [service] section is empty (the former default.toml) still loads
+    let path =
+        temp_file("empty-service.toml", "[service]\n# email_fiction_days = 3\n\n[rules]\nfixed_end_date = true\n");
+    let config = Config::from_env_and_file(Some(&path), Vec::new()).expect("empty removed section");
+    assert!(config.rules.fixed_end_date);
+    // another unknown key of the removed section is still unknown
+    let path = temp_file("other-service.toml", "[service]\nsomething = 1\n");
+    let err = Config::from_env_and_file(Some(&path), Vec::new()).expect_err("unknown key");
+    assert!(matches!(err, ConfigError::UnknownKey { .. }), "{err}");
 }

@@ -2,6 +2,7 @@
 //! marked sent or failed for good.
 
 use super::*;
+use crate::procedure::MailKind;
 
 /// A claimed e-mail to send.
 #[derive(Debug, Clone)]
@@ -85,9 +86,26 @@ pub(super) async fn mark_mail(
     Ok(done.rows_affected() > 0)
 }
 
-/// The deterministic Message-ID of a case round's e-mail.
-pub fn mail_message_id(case: &str, round: u32) -> String {
+/// The deterministic Message-ID of a case round's e-mail of a kind: the determination's is
+/// `<case.r<round>@nachfolge.invalid>` (as it always was), any other kind adds its name
+/// (`<case.r<round>.not-acquired@nachfolge.invalid>`), so two mails of one round never share an id.
+pub fn mail_message_id(case: &str, round: u32, kind: MailKind) -> String {
     let safe: String =
         case.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '.' { c } else { '_' }).collect();
-    format!("<{safe}.r{round}@nachfolge.invalid>")
+    match kind {
+        MailKind::Determination => format!("<{safe}.r{round}@nachfolge.invalid>"),
+        other => format!("<{safe}.r{round}.{}@nachfolge.invalid>", other.as_str().replace('_', "-")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn message_id_of_the_determination_is_unchanged_other_kinds_differ() {
+        assert_eq!(mail_message_id("rat-1", 2, MailKind::Determination), "<rat-1.r2@nachfolge.invalid>");
+        assert_eq!(mail_message_id("r a/t", 1, MailKind::Determination), "<r_a_t.r1@nachfolge.invalid>");
+        assert_eq!(mail_message_id("rat-1", 2, MailKind::NotAcquired), "<rat-1.r2.not-acquired@nachfolge.invalid>");
+    }
 }

@@ -198,8 +198,8 @@ impl Writes {
                 }
                 Effect::Mail(m) => {
                     let rendered = templates.mail(&m.template, &m.context)?;
-                    let message_id = mail_message_id(&m.case, m.round);
-                    let audit = json!({"case": m.case, "round": m.round, "candidate": m.candidate, "message_id": message_id, "template": m.template});
+                    let message_id = mail_message_id(&m.case, m.round, m.kind);
+                    let audit = json!({"case": m.case, "round": m.round, "kind": m.kind, "candidate": m.candidate, "message_id": message_id, "template": m.template});
                     let entry =
                         Entry { kind: "effect", ty: "mail.queued", id: Some(&message_id), payload: audit.to_string() };
                     self.audit.push(body_id, seq, now, entry);

@@ -146,7 +146,6 @@ impl Worker {
         let templates = Templates::load(config.templates.dir.as_deref()).context("templates")?;
         let mailer = Mailer::new(&config.smtp).context("smtp")?;
         let settings = Settings {
-            email_fiction_days: config.service.email_fiction_days,
             fixed_end_date: config.rules.fixed_end_date,
             announce_at_determination: config.rules.announce_at_determination,
             deadline_grace: chrono::Duration::hours(i64::from(config.rules.deadline_grace_hours)),

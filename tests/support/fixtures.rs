@@ -81,6 +81,7 @@ fn builder(land: Land) -> SnapshotBuilder {
                     address: None,
                 },
                 determination: Default::default(),
+                readings: Default::default(),
             },
             lists: vec![],
         },

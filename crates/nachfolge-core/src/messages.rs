@@ -91,8 +91,16 @@ pub enum ServiceMethod {
     ReturnReceipt,
     /// Empfangsbekenntnis
     Acknowledgement,
-    /// Einschreiben: `on` is the day of posting; the service fiction applies
+    /// Einschreiben durch Übergabe: `on` is the day of posting; the service fiction applies (§ 4 Abs. 2
+    /// Satz 2 LZG NRW / HVwZG)
     RegisteredLetterPosted,
+    /// Einwurf-Einschreiben: no formal service (§ 4 Abs. 1 LZG NRW / HVwZG name only the Übergabe-Einschreiben
+    /// and the Einschreiben mit Rückschein; BVerwG 9 C 7/00). Recorded and answered with `service.rejected`
+    /// (`no_formal_service`); no period starts.
+    RegisteredLetterMailbox,
+    /// The day the document demonstrably reached the person after a service that cannot be proven or broke
+    /// a mandatory rule (Heilung, § 8 LZG NRW / HVwZG): served on that day.
+    ActualReceipt,
 }
 
 /// `notification.served`: the certificate of service (Zustellungsnachweis) of a round's notification. It is
@@ -449,6 +457,8 @@ pub enum ServiceRejection {
     NotPendingSuccessor,
     /// The certificate names a round other than the case's current round.
     RoundMismatch,
+    /// The method is no formal service (an Einwurf-Einschreiben): no period starts.
+    NoFormalService,
 }
 
 /// `service.rejected`: a certificate of service that is not applied to the current successor; it is

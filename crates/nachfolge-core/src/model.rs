@@ -86,6 +86,92 @@ pub enum DeterminationMode {
     Confirm,
 }
 
+/// How a period of the election statute ends when its last day is a Saturday, Sunday or public holiday
+/// (docs/legal.md, "Per-body readings"). One reading for the one-week period after service (§ 45 Abs. 6
+/// Satz 2 KWahlG NRW, § 23 Abs. 2 Satz 2 KWG) **and** the objection period (§ 39 Abs. 1 KWahlG NRW, § 25
+/// Abs. 1 KWG).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum PeriodEnd {
+    /// Extended to the next working day (§ 31 Abs. 3 Satz 1 VwVfG NRW / HVwVfG).
+    #[default]
+    Extended,
+    /// Not extended: election-law periods are fixed (the rule § 54 Abs. 1 BWahlG states for federal
+    /// elections; for the KWahlG NRW expected in its § 49 — unverified; none found in the KWG).
+    Fixed,
+}
+
+/// The day a registered letter (Übergabe-Einschreiben) is deemed served when the fourth day after posting
+/// (§ 4 Abs. 2 Satz 2 LZG NRW / HVwZG) is a Saturday, Sunday or public holiday (docs/legal.md, "Service
+/// fiction").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum FictionDay {
+    /// The next working day (BFH, Urt. v. 14.10.2003 – IX R 68/98): the later of the two readings, taken
+    /// because a deemed acceptance, refusal or non-acquisition depends on it.
+    #[default]
+    NextWorkingDay,
+    /// The fourth day itself, whatever day it is (OVG Niedersachsen 7 PA 184/06; OVG Rheinland-Pfalz
+    /// 10 A 11170/13).
+    Kept,
+}
+
+/// When an NRW determination is announced (§ 45 Abs. 6 Satz 7 KWahlG NRW).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum AnnouncementTime {
+    /// When membership starts (acceptance, deemed acceptance), or at once for a vacancy.
+    #[default]
+    AtMembership,
+    /// At the determination.
+    AtDetermination,
+}
+
+/// NRW § 45 Abs. 4 KWahlG: what becomes of an Ersatzbewerber named only for the district candidacy of a
+/// departed who won his seat through the list ("bleibt … unberücksichtigt").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum DistrictSubstitute {
+    /// He has no priority as Ersatzbewerber and keeps his own list place (§ 16 Abs. 2 "unbeschadet der
+    /// Reihenfolge im übrigen").
+    #[default]
+    KeepsListPlace,
+    /// He is passed over in this succession altogether.
+    Excluded,
+}
+
+/// The readings a body takes where the statutes are open (docs/legal.md, "Per-body readings"). Every field
+/// is optional: unset means the deployment's setting where one exists (`rules.fixed_end_date`,
+/// `rules.announce_at_determination`, `rules.deadline_grace_hours`), otherwise the default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Readings {
+    /// `extended` (default) or `fixed`: the end of the one-week period **and** of the objection period.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub period_end: Option<PeriodEnd>,
+    /// `next_working_day` (default) or `kept`: a registered letter's fiction day on a Saturday, Sunday or
+    /// holiday.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fiction_day: Option<FictionDay>,
+    /// NRW: `at_membership` (default) or `at_determination` (§ 45 Abs. 6 Satz 7 KWahlG NRW).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub announcement: Option<AnnouncementTime>,
+    /// Hours (at most 168) after the end of a period before its deemed effect is applied; the effect stays
+    /// dated at the end of the period.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline_grace_hours: Option<u32>,
+    /// NRW: `keeps_list_place` (default) or `excluded` (§ 45 Abs. 4 KWahlG NRW).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub district_substitute: Option<DistrictSubstitute>,
+}
+
+impl Readings {
+    /// Whether no reading is set (the object is then not written).
+    pub fn is_unset(&self) -> bool {
+        *self == Readings::default()
+    }
+}
+
 /// Vertretung: the council (or district council, Kreistag …).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -105,6 +191,9 @@ pub struct BodyInfo {
     /// it takes effect.
     #[serde(default)]
     pub determination: DeterminationMode,
+    /// The readings this body takes where the statutes are open (docs/legal.md, "Per-body readings").
+    #[serde(default, skip_serializing_if = "Readings::is_unset")]
+    pub readings: Readings,
 }
 
 /// Kind of the Wahlvorschlag.
@@ -413,6 +502,9 @@ impl Body {
     }
 }
 
+/// The longest delay between the end of a period and acting on it (`body.readings.deadline_grace_hours`).
+pub const MAX_GRACE_HOURS: u32 = 168;
+
 /// The checks every Land shares; the Land's own follow in `Body::from_snapshot`.
 pub(crate) fn validate(s: &Snapshot) -> Result<(), ValidationError> {
     let b = &s.body;
@@ -424,6 +516,12 @@ pub(crate) fn validate(s: &Snapshot) -> Result<(), ValidationError> {
     }
     if b.statutory_size == 0 {
         return Err(ValidationError::new("body.statutory_size", "must be at least 1"));
+    }
+    if let Some(h) = b.readings.deadline_grace_hours.filter(|h| *h > MAX_GRACE_HOURS) {
+        return Err(ValidationError::new(
+            "body.readings.deadline_grace_hours",
+            format!("at most {MAX_GRACE_HOURS} (one week), got {h}"),
+        ));
     }
     let mut list_ids = HashMap::new();
     let mut cand_ids: HashMap<&str, String> = HashMap::new();

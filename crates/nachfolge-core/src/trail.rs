@@ -76,6 +76,9 @@ pub fn reason_de(reason: &str) -> String {
         "waived" => "hat auf die Anwartschaft verzichtet",
         "departed" => "ist das ausgeschiedene Mitglied",
         "no_list_position" => "steht nicht auf der Reserveliste",
+        "district_substitute_excluded" => {
+            "ist ausschließlich als Ersatzbewerberin oder Ersatzbewerber für die Bewerbung des ausgeschiedenen Mitglieds im Wahlbezirk benannt und bleibt bei dieser Nachfolge unberücksichtigt"
+        }
         other => other,
     };
     text.to_owned()

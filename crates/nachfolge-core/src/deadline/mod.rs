@@ -10,6 +10,7 @@ use chrono::{DateTime, Datelike, NaiveDate, Utc, Weekday};
 use crate::calendar::{add_days, add_months_bgb, is_weekend};
 pub use crate::calendar::{end_of_day, local_date};
 use crate::land::{Land, Span};
+pub use crate::model::{FictionDay, PeriodEnd};
 use crate::trail::{TrailStep, Verdict};
 
 /// How the service (Zustellung) date became known.
@@ -22,28 +23,48 @@ pub enum ServiceBasis {
     ReturnReceipt,
     /// Empfangsbekenntnis (§ 5 LZG NRW / HVwZG): served on the given day.
     Acknowledgement,
-    /// Einschreiben, posted on the given day. Zustellungsfiktion (§ 4 Abs. 2 Satz 2 LZG NRW / HVwZG;
-    /// § 4 Abs. 2 VwZG): deemed served on the 3rd day after posting if posted until 31 Dec 2024, on
-    /// the 4th day if posted from 1 Jan 2025 (Postrechtsmodernisierungsgesetz).
+    /// Einschreiben durch Übergabe, posted on the given day. Zustellungsfiktion (§ 4 Abs. 2 Satz 2 LZG NRW /
+    /// HVwZG; § 4 Abs. 2 VwZG): deemed served on the 3rd day after posting if posted until 31 Dec 2024, on
+    /// the 4th day if posted from 1 Jan 2025 (Postrechtsmodernisierungsgesetz). An Einwurf-Einschreiben is
+    /// no formal service and has no fiction (BVerwG, Urt. v. 19.9.2000 – 9 C 7/00).
     RegisteredLetterPosted,
-    /// E-mail sent on the given day, deemed served `fiction_days` days later (configured per channel).
-    Email {
-        /// Days between sending and the deemed service.
-        fiction_days: u32,
-    },
+    /// Heilung (§ 8 LZG NRW / HVwZG): the day the document demonstrably reached the person.
+    ActualReceipt,
 }
+
+/// The detail of a moved fiction day: the reading and the dispute.
+const FICTION_DAY_DISPUTE: &str = "body.readings.fiction_day = next_working_day: BFH, Urt. v. 14.10.2003 – IX R 68/98; a. A. OVG Niedersachsen, Beschl. v. 26.10.2006 – 7 PA 184/06, OVG Rheinland-Pfalz, Urt. v. 30.10.2014 – 10 A 11170/13";
+
+/// The detail of a period read as fixed.
+const FIXED_PERIOD: &str = "body.readings.period_end = fixed: Wahlrechtsfristen verlängern sich nicht, wenn ihr letzter Tag auf einen Sonnabend, Sonntag oder Feiertag fällt";
 
 /// First posting day for which the registered-letter fiction is the 4th instead of the 3rd day.
 fn fourth_day_rule_from() -> NaiveDate {
     NaiveDate::from_ymd_opt(2025, 1, 1).unwrap_or(NaiveDate::MIN)
 }
 
+/// Why `day` is no working day of the Land: `weekend:Saturday`, `public_holiday:Fronleichnam`.
+fn non_working(land: Land, day: NaiveDate) -> String {
+    if is_weekend(day) {
+        let name = if day.weekday() == Weekday::Sat { "Saturday" } else { "Sunday" };
+        format!("weekend:{name}")
+    } else {
+        format!("public_holiday:{}", land.holiday_name(day).unwrap_or("unknown"))
+    }
+}
+
 /// The service date (Zustellung) for a notification with `basis`, and the trail explaining it.
 ///
-/// Explicit service messages (certificate, return receipt, acknowledgement) give the service day
-/// itself; the fictions count from the day of posting / sending. No shift over weekends or
-/// holidays applies to the fiction itself.
-pub fn service_date(basis: &ServiceBasis, on: NaiveDate, land: Land) -> (NaiveDate, Vec<TrailStep>) {
+/// Explicit service messages (certificate, return receipt, acknowledgement, actual receipt) give the service
+/// day itself; the fiction counts from the day of posting. A fiction day on a Saturday, Sunday or public
+/// holiday stays where it is under [`FictionDay::Kept`] and moves to the next working day under
+/// [`FictionDay::NextWorkingDay`] (docs/legal.md, "Service fiction": the dispute).
+pub fn service_date(
+    basis: &ServiceBasis,
+    on: NaiveDate,
+    land: Land,
+    fiction_day: FictionDay,
+) -> (NaiveDate, Vec<TrailStep>) {
     let law = land.law().service_act();
     let served = |citation: String| TrailStep::new(None, Verdict::Noted, "served", citation);
     match basis {
@@ -53,28 +74,31 @@ pub fn service_date(basis: &ServiceBasis, on: NaiveDate, land: Land) -> (NaiveDa
         ServiceBasis::ReturnReceipt => (on, vec![served(format!("§ 4 Abs. 2 Satz 1 {law}"))]),
         // Empfangsbekenntnis
         ServiceBasis::Acknowledgement => (on, vec![served(format!("§ 5 {law}"))]),
+        // Heilung von Zustellungsmängeln
+        ServiceBasis::ActualReceipt => (on, vec![served(format!("§ 8 {law}"))]),
         ServiceBasis::RegisteredLetterPosted => {
             let days: u64 = if on < fourth_day_rule_from() { 3 } else { 4 };
-            let date = add_days(on, days);
-            let step = TrailStep {
-                candidate: None,
-                verdict: Verdict::Noted,
-                reason: "service_fiction".to_owned(),
-                citation: format!("§ 4 Abs. 2 {law}"),
-                detail: None,
-            };
-            (date, vec![step])
-        }
-        ServiceBasis::Email { fiction_days } => {
-            let date = add_days(on, u64::from(*fiction_days));
-            let step = TrailStep {
-                candidate: None,
-                verdict: Verdict::Noted,
-                reason: "service_fiction".to_owned(),
-                citation: format!("§ 5 Abs. 7 {law}"),
-                detail: None,
-            };
-            (date, vec![step])
+            let mut date = add_days(on, days);
+            let mut trail = vec![TrailStep::new(None, Verdict::Noted, "service_fiction", format!("§ 4 Abs. 2 {law}"))];
+            if fiction_day == FictionDay::NextWorkingDay {
+                let vwvfg = land.law().procedure_act();
+                while !land.is_working_day(date) {
+                    trail.push(
+                        TrailStep::new(
+                            None,
+                            Verdict::Noted,
+                            format!("fiction_day_moved_{}", non_working(land, date)),
+                            format!("§ 31 Abs. 3 Satz 1 {vwvfg} entsprechend"),
+                        )
+                        .with_detail(FICTION_DAY_DISPUTE),
+                    );
+                    match date.succ_opt() {
+                        Some(next) => date = next,
+                        None => break,
+                    }
+                }
+            }
+            (date, trail)
         }
     }
 }
@@ -92,45 +116,55 @@ pub struct Deadline {
     pub trail: Vec<TrailStep>,
 }
 
-/// One-week period (§§ 187 Abs. 1, 188 Abs. 2 BGB) after service, extended over Sat/Sun/public
-/// holidays of the Land to the next working day under the Land's rule (`LandLaw::extension_citation`: § 31
-/// Abs. 3 Satz 1 VwVfG NRW / HVwVfG; Rheinland-Pfalz § 193 BGB) unless `fixed_end_date` is true and the Land
-/// lets the authority fix the end (`LandLaw::fixed_end_citation`, § 31 Abs. 3 Satz 2).
-pub fn one_week_deadline(basis: &ServiceBasis, on: NaiveDate, land: Land, fixed_end_date: bool) -> Deadline {
-    let (served_on, mut trail) = service_date(basis, on, land);
-    let noted = |reason: String, citation: String| TrailStep {
-        candidate: None,
-        verdict: Verdict::Noted,
-        reason,
-        citation,
-        detail: None,
-    };
+/// How the body reads the law on periods and service (its `readings`, resolved against the deployment's
+/// settings): what [`one_week_deadline`] and [`objection_period`] need.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PeriodRules {
+    pub period_end: PeriodEnd,
+    pub fiction_day: FictionDay,
+}
 
-    // § 187 Abs. 1 BGB: the day of service is not counted; § 188 Abs. 2 BGB: the period ends with
-    // the day of the next week that has the same weekday as the day of service.
-    let mut last_day = add_days(served_on, 7);
-    trail.push(noted("period_one_week".to_owned(), "§§ 187 Abs. 1, 188 Abs. 2 BGB".to_owned()));
-
-    let law = land.law();
-    if let (true, Some(citation)) = (fixed_end_date, law.fixed_end_citation()) {
-        trail.push(noted("fixed_end_date".to_owned(), citation));
-    } else {
-        let citation = law.extension_citation();
-        while !land.is_working_day(last_day) {
-            let reason = if is_weekend(last_day) {
-                let day = if last_day.weekday() == Weekday::Sat { "Saturday" } else { "Sunday" };
-                format!("extended_weekend:{day}")
-            } else {
-                let name = land.holiday_name(last_day).unwrap_or("unknown");
-                format!("extended_public_holiday:{name}")
-            };
-            trail.push(noted(reason, citation.clone()));
-            match last_day.succ_opt() {
-                Some(next) => last_day = next,
-                None => break,
+/// Extend `last_day` over Saturdays, Sundays and the Land's public holidays (`LandLaw::extension_citation`:
+/// § 31 Abs. 3 Satz 1 VwVfG NRW / HVwVfG; Rheinland-Pfalz § 193 BGB) under [`PeriodEnd::Extended`], or note that it is not extended under [`PeriodEnd::Fixed`]; one
+/// reading for the one-week period and the objection period (docs/legal.md, "One reading for both periods").
+fn period_end(land: Land, mut last_day: NaiveDate, rule: PeriodEnd, trail: &mut Vec<TrailStep>) -> NaiveDate {
+    match rule {
+        PeriodEnd::Fixed => {
+            trail.push(
+                TrailStep::new(None, Verdict::Noted, "fixed_period", "vgl. § 54 Abs. 1 BWahlG")
+                    .with_detail(FIXED_PERIOD),
+            );
+        }
+        PeriodEnd::Extended => {
+            // § 31 Abs. 3 Satz 1 of the Land's VwVfG, or what the Land's law says instead (RP: § 193 BGB)
+            let citation = land.law().extension_citation();
+            while !land.is_working_day(last_day) {
+                trail.push(TrailStep::new(
+                    None,
+                    Verdict::Noted,
+                    format!("extended_{}", non_working(land, last_day)),
+                    citation.clone(),
+                ));
+                match last_day.succ_opt() {
+                    Some(next) => last_day = next,
+                    None => break,
+                }
             }
         }
     }
+    last_day
+}
+
+/// One-week period (§§ 187 Abs. 1, 188 Abs. 2 BGB) after service, extended over Sat/Sun/public holidays of
+/// the Land to the next working day (§ 31 Abs. 3 Satz 1 VwVfG NRW / HVwVfG) unless the body reads election
+/// periods as fixed ([`PeriodEnd::Fixed`]).
+pub fn one_week_deadline(basis: &ServiceBasis, on: NaiveDate, land: Land, rules: PeriodRules) -> Deadline {
+    let (served_on, mut trail) = service_date(basis, on, land, rules.fiction_day);
+
+    // § 187 Abs. 1 BGB: the day of service is not counted; § 188 Abs. 2 BGB: the period ends with
+    // the day of the next week that has the same weekday as the day of service.
+    trail.push(TrailStep::new(None, Verdict::Noted, "period_one_week", "§§ 187 Abs. 1, 188 Abs. 2 BGB"));
+    let last_day = period_end(land, add_days(served_on, 7), rules.period_end, &mut trail);
 
     Deadline { served_on, last_day, ends_at: end_of_day(last_day), trail }
 }
@@ -148,18 +182,19 @@ pub struct ObjectionPeriod {
 /// [`crate::land::Objection`]): the day of the announcement is not counted (§ 187 Abs. 1 BGB); a period of
 /// months ends with the day of the last month that has the announcement day's number, or that month's last
 /// day if it has no such day (§ 188 Abs. 2 and 3 BGB: 31 Jan → 28/29 Feb); a period of weeks with the same
-/// weekday (§ 188 Abs. 2 BGB). It ends at 24:00 Europe/Berlin. **[decision]** Not extended over Saturdays,
-/// Sundays or holidays: election periods are fixed (docs/legal.md, "Objection period").
-pub fn objection_period(land: Land, issued_at: DateTime<Utc>) -> ObjectionPeriod {
-    let rule = land.law().procedure().objection;
+/// weekday (§ 188 Abs. 2 BGB). A last day on a Saturday, Sunday or holiday is extended like the one-week
+/// period, or not at all, by the same reading ([`PeriodEnd`]; docs/legal.md, "One reading for both
+/// periods"). It ends at 24:00 Europe/Berlin.
+pub fn objection_period(land: Land, issued_at: DateTime<Utc>, rule: PeriodEnd) -> ObjectionPeriod {
+    let objection = land.law().procedure().objection;
     let day = local_date(issued_at);
-    let last_day = match rule.span {
+    let last_day = match objection.span {
         Span::Months(n) => add_months_bgb(day, n),
         Span::Weeks(n) => add_days(day, 7 * u64::from(n)),
     };
-    let clamped = matches!(rule.span, Span::Months(_)) && last_day.day() != day.day();
-    let trail = vec![
-        TrailStep::new(None, Verdict::Noted, rule.reason, rule.citation),
+    let clamped = matches!(objection.span, Span::Months(_)) && last_day.day() != day.day();
+    let mut trail = vec![
+        TrailStep::new(None, Verdict::Noted, objection.reason, objection.citation),
         TrailStep::new(None, Verdict::Noted, "announcement_day_not_counted", "§ 187 Abs. 1 BGB"),
         TrailStep::new(
             None,
@@ -168,6 +203,7 @@ pub fn objection_period(land: Land, issued_at: DateTime<Utc>) -> ObjectionPeriod
             if clamped { "§ 188 Abs. 3 BGB" } else { "§ 188 Abs. 2 BGB" },
         ),
     ];
+    let last_day = period_end(land, last_day, rule, &mut trail);
     ObjectionPeriod { last_day, ends_at: end_of_day(last_day), trail }
 }
 

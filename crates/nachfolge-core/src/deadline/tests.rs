@@ -16,8 +16,12 @@ fn reasons(d: &Deadline) -> Vec<&str> {
 }
 
 fn served(on: &str, land: Land) -> Deadline {
-    one_week_deadline(&ServiceBasis::Certificate, date(on), land, false)
+    one_week_deadline(&ServiceBasis::Certificate, date(on), land, PeriodRules::default())
 }
+
+const FIXED: PeriodRules = PeriodRules { period_end: PeriodEnd::Fixed, fiction_day: FictionDay::NextWorkingDay };
+const KEPT: FictionDay = FictionDay::Kept;
+const MOVED: FictionDay = FictionDay::NextWorkingDay;
 
 const NW_HOLIDAYS: &[(i32, &[(&str, &str)])] = &[
     (
@@ -365,58 +369,102 @@ fn vwvfg_31_abs_3_satz_1_new_year_extends_into_next_year() {
     assert_eq!(d.last_day, date("2028-01-03"));
 }
 
+/// Formerly `vwvfg_31_abs_3_satz_2_fixed_end_date_no_extension`: a fixed end is the election-law reading
+/// (`readings.period_end = fixed`), not § 31 Abs. 3 Satz 2 VwVfG (which needs the notice to name the day).
 #[test]
-fn vwvfg_31_abs_3_satz_2_fixed_end_date_no_extension() {
-    let d = one_week_deadline(&ServiceBasis::Certificate, date("2025-06-12"), Land::Nw, true);
+fn period_end_fixed_no_extension_of_the_week() {
+    let d = one_week_deadline(&ServiceBasis::Certificate, date("2025-06-12"), Land::Nw, FIXED);
     assert_eq!(d.last_day, date("2025-06-19"));
     assert_eq!(d.ends_at, instant("2025-06-19T22:00:00Z"));
-    assert_eq!(reasons(&d), ["served", "period_one_week", "fixed_end_date"]);
-    assert_eq!(d.trail[2].citation, "§ 31 Abs. 3 Satz 2 VwVfG NRW");
-    let he = one_week_deadline(&ServiceBasis::Certificate, date("2025-03-08"), Land::He, true);
+    assert_eq!(reasons(&d), ["served", "period_one_week", "fixed_period"]);
+    assert_eq!(d.trail[2].citation, "vgl. § 54 Abs. 1 BWahlG");
+    assert!(d.trail[2].detail.as_deref().is_some_and(|t| t.contains("period_end = fixed")));
+    let he = one_week_deadline(&ServiceBasis::Certificate, date("2025-03-08"), Land::He, FIXED);
     assert_eq!(he.last_day, date("2025-03-15")); // a Saturday
-    assert_eq!(he.trail[2].citation, "§ 31 Abs. 3 Satz 2 HVwVfG");
+}
+
+#[test]
+fn one_reading_for_both_periods_objection_period_extended_like_the_week() {
+    // NRW, announced Sat 30 May 2026: one month → Tue 30 Jun (a working day): no extension either way
+    let p = objection_period(Land::Nw, instant("2026-05-30T10:00:00+02:00"), PeriodEnd::Extended);
+    assert_eq!(p.last_day, date("2026-06-30"));
+    // NRW, announced Mon 31 Aug 2026: one month → Wed 30 Sep (§ 188 Abs. 3 BGB); Sat 3 Oct 2026 case below
+    // announced Thu 3 Sep 2026 → Sat 3 Oct 2026 (Tag der Deutschen Einheit, a Saturday) → Mon 5 Oct
+    let p = objection_period(Land::Nw, instant("2026-09-03T10:00:00+02:00"), PeriodEnd::Extended);
+    assert_eq!(p.last_day, date("2026-10-05"));
+    assert_eq!(p.ends_at, instant("2026-10-05T22:00:00Z"));
+    let r: Vec<&str> = p.trail.iter().map(|s| s.reason.as_str()).collect();
+    assert_eq!(
+        r,
+        [
+            "one_month_after_announcement",
+            "announcement_day_not_counted",
+            "ends_at_end_of_last_day",
+            "extended_weekend:Saturday",
+            "extended_weekend:Sunday"
+        ]
+    );
+    assert_eq!(p.trail[3].citation, "§ 31 Abs. 3 Satz 1 VwVfG NRW");
+    // the same announcement read as fixed: Sat 3 Oct, with the note
+    let p = objection_period(Land::Nw, instant("2026-09-03T10:00:00+02:00"), PeriodEnd::Fixed);
+    assert_eq!(p.last_day, date("2026-10-03"));
+    assert_eq!(p.trail.last().map(|s| s.reason.as_str()), Some("fixed_period"));
+    // Hessen, two weeks from Thu 21 May 2026 → Thu 4 Jun 2026, Fronleichnam → Fri 5 Jun
+    let p = objection_period(Land::He, instant("2026-05-21T10:00:00+02:00"), PeriodEnd::Extended);
+    assert_eq!(p.last_day, date("2026-06-05"));
+    assert_eq!(p.trail.last().map(|s| s.reason.as_str()), Some("extended_public_holiday:Fronleichnam"));
+    assert_eq!(p.trail.last().map(|s| s.citation.as_str()), Some("§ 31 Abs. 3 Satz 1 HVwVfG"));
 }
 
 #[test]
 fn lzg_nrw_4_abs_2_fourth_day_from_2025() {
     // worked example (docs/legal.md, "One-week period"): posted Fri 6 Jun 2025 → served Tue 10 Jun → ends Tue 17 Jun.
     let basis = ServiceBasis::RegisteredLetterPosted;
-    let (served_on, trail) = service_date(&basis, date("2025-06-06"), Land::Nw);
+    let (served_on, trail) = service_date(&basis, date("2025-06-06"), Land::Nw, MOVED);
     assert_eq!(served_on, date("2025-06-10"));
     assert_eq!(trail.len(), 1);
     assert_eq!(trail[0].reason, "service_fiction");
     assert_eq!(trail[0].citation, "§ 4 Abs. 2 LZG NRW");
-    let d = one_week_deadline(&basis, date("2025-06-06"), Land::Nw, false);
+    let d = one_week_deadline(&basis, date("2025-06-06"), Land::Nw, PeriodRules::default());
     assert_eq!(d.served_on, date("2025-06-10"));
     assert_eq!(d.last_day, date("2025-06-17"));
     assert_eq!(d.ends_at, instant("2025-06-17T22:00:00Z"));
     assert_eq!(reasons(&d), ["service_fiction", "period_one_week"]);
-    // First posting day of the new rule.
-    let (served_on, _) = service_date(&basis, date("2025-01-01"), Land::Nw);
+    // First posting day of the new rule: the 4th day is Sun 5 Jan 2025 (kept), or Mon 6 Jan (moved, the default).
+    let (served_on, _) = service_date(&basis, date("2025-01-01"), Land::Nw, KEPT);
     assert_eq!(served_on, date("2025-01-05"));
+    let (served_on, trail) = service_date(&basis, date("2025-01-01"), Land::Nw, MOVED);
+    assert_eq!(served_on, date("2025-01-06"));
+    assert_eq!(trail[1].reason, "fiction_day_moved_weekend:Sunday");
 }
 
 #[test]
 fn lzg_nrw_4_abs_2_third_day_until_2024() {
     // worked example (docs/legal.md, "One-week period"): posted Mon 30 Dec 2024 → served Thu 2 Jan 2025.
     let basis = ServiceBasis::RegisteredLetterPosted;
-    let (served_on, _) = service_date(&basis, date("2024-12-30"), Land::Nw);
+    let (served_on, _) = service_date(&basis, date("2024-12-30"), Land::Nw, MOVED);
     assert_eq!(served_on, date("2025-01-02"));
-    let (served_on, _) = service_date(&basis, date("2024-12-31"), Land::Nw);
+    let (served_on, _) = service_date(&basis, date("2024-12-31"), Land::Nw, MOVED);
     assert_eq!(served_on, date("2025-01-03"));
 }
 
 #[test]
 fn hvwzg_4_abs_2_citation_in_hessen() {
-    let (served_on, trail) = service_date(&ServiceBasis::RegisteredLetterPosted, date("2025-06-06"), Land::He);
+    let (served_on, trail) = service_date(&ServiceBasis::RegisteredLetterPosted, date("2025-06-06"), Land::He, MOVED);
     assert_eq!(served_on, date("2025-06-10"));
     assert_eq!(trail[0].citation, "§ 4 Abs. 2 HVwZG");
 }
 
 #[test]
 fn explicit_service_on_given_day() {
-    for basis in [ServiceBasis::Certificate, ServiceBasis::ReturnReceipt, ServiceBasis::Acknowledgement] {
-        let (served_on, trail) = service_date(&basis, date("2025-06-07"), Land::He);
+    for basis in [
+        ServiceBasis::Certificate,
+        ServiceBasis::ReturnReceipt,
+        ServiceBasis::Acknowledgement,
+        ServiceBasis::ActualReceipt,
+    ] {
+        // a Saturday: an explicit service day is a fact, never moved
+        let (served_on, trail) = service_date(&basis, date("2025-06-07"), Land::He, MOVED);
         assert_eq!(served_on, date("2025-06-07"));
         assert_eq!(trail.len(), 1);
         assert_eq!(trail[0].reason, "served");
@@ -424,16 +472,35 @@ fn explicit_service_on_given_day() {
     }
 }
 
+/// Formerly `email_fiction_configured_days`: the e-mail fiction was removed (docs/legal.md, "Service
+/// fiction"); § 4 Abs. 2 LZG NRW with the fiction day on a weekend or holiday takes its place.
 #[test]
-fn email_fiction_configured_days() {
-    let (served_on, trail) = service_date(&ServiceBasis::Email { fiction_days: 3 }, date("2025-06-02"), Land::Nw);
-    assert_eq!(served_on, date("2025-06-05"));
-    assert_eq!(trail[0].reason, "service_fiction");
-    let (served_on, _) = service_date(&ServiceBasis::Email { fiction_days: 0 }, date("2025-06-02"), Land::Nw);
-    assert_eq!(served_on, date("2025-06-02"));
-    let d = one_week_deadline(&ServiceBasis::Email { fiction_days: 2 }, date("2025-06-10"), Land::He, false);
-    assert_eq!(d.served_on, date("2025-06-12"));
-    assert_eq!(d.last_day, date("2025-06-20")); // 19 Jun Fronleichnam
+fn lzg_nrw_4_abs_2_fiction_day_on_weekend_or_holiday_moved_or_kept() {
+    let basis = ServiceBasis::RegisteredLetterPosted;
+    // posted Tue 1 Dec 2026 → 4th day Sat 5 Dec → Mon 7 Dec
+    let (served_on, trail) = service_date(&basis, date("2026-12-01"), Land::Nw, MOVED);
+    assert_eq!(served_on, date("2026-12-07"));
+    let r: Vec<&str> = trail.iter().map(|s| s.reason.as_str()).collect();
+    assert_eq!(r, ["service_fiction", "fiction_day_moved_weekend:Saturday", "fiction_day_moved_weekend:Sunday"]);
+    assert_eq!(trail[1].citation, "§ 31 Abs. 3 Satz 1 VwVfG NRW entsprechend");
+    let (served_on, trail) = service_date(&basis, date("2026-12-01"), Land::Nw, KEPT);
+    assert_eq!((served_on, trail.len()), (date("2026-12-05"), 1));
+    // a Land's own holiday: posted Wed 28 Oct 2026 → Sun 1 Nov (Allerheiligen, NRW only) → Mon 2 Nov either way
+    let (nw, _) = service_date(&basis, date("2026-10-28"), Land::Nw, MOVED);
+    let (he, _) = service_date(&basis, date("2026-10-28"), Land::He, MOVED);
+    assert_eq!((nw, he), (date("2026-11-02"), date("2026-11-02")));
+    // posted Wed 27 Oct 2027 → Sun 31 Oct → Mon 1 Nov 2027: Allerheiligen in NRW → Tue 2 Nov; Hessen Mon 1 Nov
+    let (nw, trail) = service_date(&basis, date("2027-10-27"), Land::Nw, MOVED);
+    assert_eq!(nw, date("2027-11-02"));
+    assert_eq!(trail.last().map(|s| s.reason.as_str()), Some("fiction_day_moved_public_holiday:Allerheiligen"));
+    let (he, _) = service_date(&basis, date("2027-10-27"), Land::He, MOVED);
+    assert_eq!(he, date("2027-11-01"));
+    // the week counts from the moved day, then its own end is extended (or not) by its own reading
+    let d = one_week_deadline(&basis, date("2026-12-01"), Land::Nw, PeriodRules::default());
+    assert_eq!((d.served_on, d.last_day), (date("2026-12-07"), date("2026-12-14")));
+    let kept = PeriodRules { period_end: PeriodEnd::Fixed, fiction_day: KEPT };
+    let d = one_week_deadline(&basis, date("2026-12-01"), Land::Nw, kept);
+    assert_eq!((d.served_on, d.last_day), (date("2026-12-05"), date("2026-12-12")));
 }
 
 #[test]
@@ -471,7 +538,8 @@ fn local_date_in_berlin() {
 fn extreme_dates_do_not_panic() {
     let d = served("2025-06-12", Land::Nw);
     assert!(d.ends_at > instant("2025-06-12T00:00:00Z"));
-    let far = one_week_deadline(&ServiceBasis::Email { fiction_days: u32::MAX }, NaiveDate::MAX, Land::Nw, false);
+    let far =
+        one_week_deadline(&ServiceBasis::RegisteredLetterPosted, NaiveDate::MAX, Land::Nw, PeriodRules::default());
     assert_eq!(far.last_day, NaiveDate::MAX);
     assert_eq!(far.ends_at, DateTime::<Utc>::MAX_UTC);
     assert!(Land::He.holidays(i32::MAX).is_empty());
@@ -486,10 +554,7 @@ fn serde_names() {
         serde_json::to_string(&ServiceBasis::RegisteredLetterPosted).ok().as_deref(),
         Some("\"registered_letter_posted\"")
     );
-    assert_eq!(
-        serde_json::to_string(&ServiceBasis::Email { fiction_days: 3 }).ok().as_deref(),
-        Some(r#"{"email":{"fiction_days":3}}"#)
-    );
+    assert_eq!(serde_json::to_string(&ServiceBasis::ActualReceipt).ok().as_deref(), Some("\"actual_receipt\""));
     let d = served("2025-06-12", Land::Nw);
     let json = serde_json::to_string(&d).expect("serialize");
     assert!(json.contains(r#""ends_at":"2025-06-20T22:00:00Z""#), "{json}");

@@ -16,6 +16,8 @@ static PROCEDURE: Procedure = Procedure {
     // § 34 Abs. 3 Satz 2 i. V. m. § 23 KWG
     acceptance: Acceptance::WithDetermination,
     determination_mail: "he_determination",
+    // § 56 Abs. 2 KWO
+    not_acquired_mail: Some("he_not_acquired"),
     next_round_citation: None,
     bar_citation: rules::he::BAR_CITATION,
     objection: Objection {
@@ -44,6 +46,7 @@ static PROCEDURE: Procedure = Procedure {
         successor_title: "Bekanntmachung über das Nachrücken in die Vertretung „{name}“",
         vacancy_title: "Bekanntmachung über das Leerbleiben eines Sitzes in der Vertretung „{name}“",
         not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft in der Vertretung „{name}“",
+        not_acquired_subject: Some("Mitgliedschaft in der Vertretung „{name}“ rückwirkend nicht erworben (§ 23 Abs. 2 Satz 3 KWG)"),
         review_title: "Bekanntmachung der Entscheidung im Wahlprüfungsverfahren über das Nachrücken in die Vertretung „{name}“",
         correction_title: "Berichtigung der Bekanntmachung über das Nachrücken in die Vertretung „{name}“",
     },
@@ -67,6 +70,19 @@ impl LandLaw for He {
             return Err(ValidationError::new(
                 "lists",
                 format!("a majority election has exactly one admitted list (§ 1 Abs. 2 KWG), found {}", s.lists.len()),
+            ));
+        }
+        let readings = &s.body.readings;
+        if readings.announcement.is_some() {
+            return Err(ValidationError::new(
+                "body.readings.announcement",
+                "is an NRW reading (§ 45 Abs. 6 Satz 7 KWahlG NRW); in Hessen the determination is announced at once (§ 34 Abs. 3 Satz 1 KWG)",
+            ));
+        }
+        if readings.district_substitute.is_some() {
+            return Err(ValidationError::new(
+                "body.readings.district_substitute",
+                "is an NRW reading (§ 45 Abs. 4 KWahlG NRW); Ersatzbewerber exist only in NRW",
             ));
         }
         for (li, list) in s.lists.iter().enumerate() {

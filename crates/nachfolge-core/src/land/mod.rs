@@ -122,16 +122,16 @@ pub trait LandLaw: Sync {
     /// The Land's Verwaltungsverfahrensgesetz, as cited (e.g. `VwVfG NRW`).
     fn procedure_act(&self) -> &'static str;
 
+    /// Whether the Land's law leaves open if its periods end fixed or are extended over weekends and holidays,
+    /// so that the body's `readings.period_end` decides; `false`: always extended (Rheinland-Pfalz, § 193 BGB).
+    fn period_end_open(&self) -> bool {
+        true
+    }
+
     /// The rule that extends a period ending on a Saturday, Sunday or public holiday to the next working
     /// day, as cited (default: § 31 Abs. 3 Satz 1 of the Land's VwVfG).
     fn extension_citation(&self) -> String {
         format!("§ 31 Abs. 3 Satz 1 {}", self.procedure_act())
-    }
-
-    /// The rule that lets the authority fix the end of a period instead (`rules.fixed_end_date`), as cited;
-    /// `None`: the Land has none, the period is always extended (default: § 31 Abs. 3 Satz 2 of its VwVfG).
-    fn fixed_end_citation(&self) -> Option<String> {
-        Some(format!("§ 31 Abs. 3 Satz 2 {}", self.procedure_act()))
     }
 
     // --- the procedure after the determination ---------------------------------------------------------
@@ -214,6 +214,9 @@ pub struct Texts {
     pub vacancy_title: &'static str,
     pub not_acquired_title: &'static str,
     pub review_title: &'static str,
+    /// Subject of the e-mail telling a barred successor that his membership is deemed not acquired; `None`:
+    /// the Land has no such rule.
+    pub not_acquired_subject: Option<&'static str>,
     /// Title of the correction of an announced deemed acceptance (docs/legal.md, "A declaration that arrived
     /// in time always wins").
     pub correction_title: &'static str,
@@ -225,6 +228,9 @@ pub struct Procedure {
     pub acceptance: Acceptance,
     /// The mail template to a determined successor (under `config/templates/mail/`).
     pub determination_mail: &'static str,
+    /// The mail template to a barred successor whose membership is deemed not acquired (Hessen § 23 Abs. 2
+    /// Satz 3 KWG, § 56 Abs. 2 KWO); `None`: the Land has no such rule.
+    pub not_acquired_mail: Option<&'static str>,
     /// Noted at the head of the trail of a round after a refusal in the same case; `None`: no note.
     pub next_round_citation: Option<&'static str>,
     /// Why a barred successor must prove the end of the bar.

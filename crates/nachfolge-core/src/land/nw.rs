@@ -16,6 +16,7 @@ static PROCEDURE: Procedure = Procedure {
     // § 45 Abs. 6 Satz 2–6 KWahlG NRW
     acceptance: Acceptance::Declaration,
     determination_mail: "nrw_offer",
+    not_acquired_mail: None,
     next_round_citation: Some("§ 45 Abs. 2 Satz 2 KWahlG NRW"),
     bar_citation: rules::nw::BAR_CITATION,
     objection: Objection {
@@ -47,6 +48,7 @@ static PROCEDURE: Procedure = Procedure {
         successor_title: "Bekanntmachung über die Feststellung eines Listennachfolgers für die Vertretung „{name}“",
         vacancy_title: "Bekanntmachung über das Freibleiben eines Sitzes in der Vertretung „{name}“",
         not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft in der Vertretung „{name}“",
+        not_acquired_subject: None,
         review_title: "Bekanntmachung der Entscheidung über Einsprüche gegen die Feststellung der Listennachfolge für die Vertretung „{name}“",
         correction_title: "Berichtigung der Bekanntmachung über die Listennachfolge in der Vertretung „{name}“",
     },
@@ -119,7 +121,7 @@ impl LandLaw for Nw {
     }
 
     fn list_order(&self, body: &Body, s: &Standing, list: usize) -> ListOrder {
-        rules::nw::list_order(s, body.list(list))
+        rules::nw::list_order(s, body.list(list), body.info().readings.district_substitute.unwrap_or_default())
     }
 
     fn holiday_name(&self, d: NaiveDate) -> Option<&'static str> {

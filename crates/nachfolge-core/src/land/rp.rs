@@ -18,6 +18,8 @@ static PROCEDURE: Procedure = Procedure {
     // acceptance, a reservation is refusal, a refusal cannot be withdrawn, a barred successor must prove
     acceptance: Acceptance::Declaration,
     determination_mail: "rp_offer",
+    // the declaration model: a barred Ersatzperson who does not prove is deemed to refuse; nothing is undone
+    not_acquired_mail: None,
     // a refusal: "ist eine Ersatzperson einzuberufen" again
     next_round_citation: Some("§ 45 Abs. 1 KWG"),
     bar_citation: rules::rp::BAR_CITATION,
@@ -50,6 +52,7 @@ static PROCEDURE: Procedure = Procedure {
         vacancy_title: "Bekanntmachung über das Fehlen einer Ersatzperson für einen Sitz in der Vertretung „{name}“",
         not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft in der Vertretung „{name}“",
         review_title: "Bekanntmachung der Entscheidung über Widersprüche gegen die Einberufung einer Ersatzperson in die Vertretung „{name}“",
+        not_acquired_subject: None,
         correction_title: "Berichtigung der Bekanntmachung über die Einberufung einer Ersatzperson in die Vertretung „{name}“",
     },
 };
@@ -67,6 +70,19 @@ impl LandLaw for Rp {
     }
 
     fn validate(&self, s: &Snapshot) -> Result<(), ValidationError> {
+        let readings = &s.body.readings;
+        if readings.period_end.is_some() {
+            return Err(ValidationError::new(
+                "body.readings.period_end",
+                "is not a reading in Rheinland-Pfalz: § 193 BGB extends every period over Saturdays, Sundays and holidays",
+            ));
+        }
+        if readings.district_substitute.is_some() {
+            return Err(ValidationError::new(
+                "body.readings.district_substitute",
+                "Ersatzbewerber exist only in NRW (§ 45 Abs. 4 KWahlG NRW)",
+            ));
+        }
         if s.body.electoral_system == ElectoralSystem::Majority && s.lists.len() != 1 {
             return Err(ValidationError::new(
                 "lists",
@@ -93,6 +109,12 @@ impl LandLaw for Rp {
             }
         }
         Ok(())
+    }
+
+    /// § 193 BGB extends every period that ends on a Saturday, Sunday or holiday (docs/legal.md,
+    /// "Rheinland-Pfalz"): no reading to choose.
+    fn period_end_open(&self) -> bool {
+        false
     }
 
     fn validate_cause(&self, cause: Cause) -> Result<(), ValidationError> {
@@ -138,11 +160,6 @@ impl LandLaw for Rp {
     /// BGB, applied to periods of public law).
     fn extension_citation(&self) -> String {
         "§ 193 BGB".to_owned()
-    }
-
-    /// § 193 BGB knows no fixed end: the period is always extended.
-    fn fixed_end_citation(&self) -> Option<String> {
-        None
     }
 
     fn procedure(&self) -> &'static Procedure {

@@ -134,7 +134,6 @@ impl Machine<'_> {
             "lot": lot,
             "member_since": member_since,
             "member_since_past": member_since_past,
-            "email_fiction_days": self.settings.email_fiction_days,
             "today": german_date(local_date(self.now)),
             "place": place_of(info.returning_officer.address.as_deref()),
         })
@@ -178,7 +177,7 @@ impl Machine<'_> {
         let title = Texts::with_name(title, &self.body.info().name);
         // the announcement's number, and its objection period (none against a review decision: court only)
         let n = self.cases.get(case_id).map_or(0, |c| c.history.announcements.len()) as u32 + 1;
-        let objection = (kind != "review").then(|| objection_period(land, self.now));
+        let objection = (kind != "review").then(|| objection_period(land, self.now, self.period_rules().period_end));
         if let (Some(obj), Some(case)) = (context.as_object_mut(), self.cases.get(case_id)) {
             if let CaseState::Filled { since, basis, .. } = &case.state {
                 obj.insert("member_since".into(), json!(german_date(local_date(*since))));
@@ -212,10 +211,8 @@ impl Machine<'_> {
             context,
         }));
         if let Some(p) = &objection {
-            self.effects.push(Effect::Schedule {
-                timer: Timer::objection(case_id, n),
-                due_at: p.ends_at + self.settings.deadline_grace,
-            });
+            self.effects
+                .push(Effect::Schedule { timer: Timer::objection(case_id, n), due_at: p.ends_at + self.grace() });
         }
         let record = AnnouncementRecord {
             n,
@@ -243,8 +240,23 @@ impl Machine<'_> {
             .cloned()
             .collect();
         let review_pending = self.case(case_id)?.history.reviews.last().is_some_and(|r| !r.is_final);
+        let (land, rule) = (self.body.land(), self.period_rules().period_end);
         for a in due {
-            let Some(p) = &a.objection else { continue };
+            let Some(stored) = &a.objection else { continue };
+            // Never earlier than the body's reading gives now: a period stored under another reading (before
+            // the objection period followed the one-week period's, or before the body changed its reading)
+            // ends at the later of the two (docs/legal.md, "One reading for both periods").
+            let current = objection_period(land, a.issued_at, rule);
+            let p = if current.ends_at > stored.ends_at { &current } else { stored };
+            if now < p.ends_at {
+                let due_at = p.ends_at + self.grace();
+                let moved = p.clone();
+                if let Some(r) = self.case_mut(case_id)?.history.announcements.iter_mut().find(|r| r.n == a.n) {
+                    r.objection = Some(moved);
+                }
+                self.effects.push(Effect::Schedule { timer: Timer::objection(case_id, a.n), due_at });
+                continue;
+            }
             let data = ObjectionPeriodEnded {
                 body: self.body.id().to_owned(),
                 case: case_id.to_owned(),
@@ -259,7 +271,9 @@ impl Machine<'_> {
                 trail: p.trail.clone(),
             };
             self.emit(&data)?;
+            let ended = p.clone();
             if let Some(r) = self.case_mut(case_id)?.history.announcements.iter_mut().find(|r| r.n == a.n) {
+                r.objection = Some(ended);
                 r.ended = true;
             }
         }

@@ -224,7 +224,7 @@ impl Machine<'_> {
 
     /// The one-week period after service on `on` under this body's reading of the period's end.
     pub(super) fn week(&self, basis: &ServiceBasis, on: NaiveDate) -> Deadline {
-        one_week_deadline(basis, on, self.body.land(), self.settings.fixed_end_date)
+        one_week_deadline(basis, on, self.body.land(), self.period_rules())
     }
 
     /// The service date is known now: decide the declarations held until then, in the order they were
@@ -347,7 +347,7 @@ impl Machine<'_> {
         self.emit(&m)?;
         // a successor a review installed was named in the review's announcement already
         let by_review = case.history.installed_by_review == Some(case.round);
-        if !self.settings.announce_at_determination && !by_review {
+        if !self.announce_at_determination() && !by_review {
             self.announce(case_id, "successor", Some(&successor), &trail);
         }
         Ok(())
@@ -451,6 +451,8 @@ impl Machine<'_> {
                 );
                 self.emit(&m)?;
                 self.case_mut(case_id)?.refused.push(offer.successor.clone());
+                // the person concerned is told (§ 56 Abs. 2 KWO: served, with the hint at the Einspruch)
+                self.not_acquired_mail(case_id, offer, since, ends)?;
                 self.announce(case_id, "not_acquired", Some(&offer.successor), &offer.trail);
                 self.determine(case_id, None)?;
             }

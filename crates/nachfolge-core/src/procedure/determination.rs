@@ -269,7 +269,7 @@ impl Machine<'_> {
         match self.procedure().acceptance {
             Acceptance::Declaration => {
                 self.mail(case_id, &trail)?;
-                if announce && self.settings.announce_at_determination {
+                if announce && self.announce_at_determination() {
                     self.announce(case_id, "successor", Some(candidate), &trail);
                 }
             }

@@ -33,24 +33,29 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::calendar::{berlin, german_date, local_date, start_of_day};
-use crate::deadline::{objection_period, one_week_deadline, Deadline, ObjectionPeriod, ServiceBasis};
+use crate::deadline::{
+    objection_period, one_week_deadline, Deadline, ObjectionPeriod, PeriodEnd, PeriodRules, ServiceBasis,
+};
 use crate::land::{Acceptance, LandLaw, Procedure, Texts};
 use crate::messages::*;
-use crate::model::{Body, Candidate, DeterminationMode, Fact, ListKind, Seat, SeatVia, Snapshot};
+use crate::model::{
+    AnnouncementTime, Body, Candidate, DeterminationMode, Fact, ListKind, Readings, Seat, SeatVia, Snapshot,
+};
 use crate::rules::{Cause, Outcome, Query, VacancyReason};
 use crate::trail::{self, TrailStep, Verdict};
 
-/// Settings of the procedure that a deployment chooses (documented configuration switches).
+/// Settings of the procedure that a deployment chooses: the deployment-wide defaults of readings a body may
+/// set itself in its snapshot (`body.readings`, which wins; docs/legal.md, "Per-body readings").
 #[derive(Debug, Clone, Default)]
 pub struct Settings {
-    /// E-mail notification counts as served N days after sending; `None`: only `notification.served`.
-    pub email_fiction_days: Option<u32>,
-    /// The notification names a fixed end date (§ 31 Abs. 3 Satz 2 VwVfG NRW / HVwVfG): no extension.
+    /// Default of `readings.period_end`: `true` reads both the one-week period and the objection period as
+    /// fixed (`rules.fixed_end_date`).
     pub fixed_end_date: bool,
-    /// NRW: announce at the determination instead of when membership starts (§ 45 Abs. 6 Satz 7).
+    /// Default of `readings.announcement` (NRW, § 45 Abs. 6 Satz 7): announce at the determination.
     pub announce_at_determination: bool,
-    /// Delay between the end of a period and acting on it (the timer's due time); the legal effect is
-    /// dated at the end of the period. Declarations received before the end still count meanwhile.
+    /// Default of `readings.deadline_grace_hours`: delay between the end of a period and acting on it (the
+    /// timer's due time); the legal effect is dated at the end of the period. Declarations received before
+    /// the end still count meanwhile.
     pub deadline_grace: chrono::Duration,
 }
 
@@ -117,11 +122,36 @@ pub enum Effect {
     Cancel { timer: Timer },
 }
 
+/// What an e-mail is: part of its Message-ID (the determination's keeps the id it always had).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum MailKind {
+    /// The notification of the determination (NRW: with the acceptance request).
+    #[default]
+    Determination,
+    /// Hessen: the membership of a barred successor is deemed not acquired, retroactively (§ 23 Abs. 2 Satz 3
+    /// KWG, § 56 Abs. 2 KWO).
+    NotAcquired,
+}
+
+impl MailKind {
+    /// `determination`, `not_acquired`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MailKind::Determination => "determination",
+            MailKind::NotAcquired => "not_acquired",
+        }
+    }
+}
+
 /// An e-mail to render and send.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MailRequest {
     pub case: String,
+    /// The round the mail belongs to (a not-acquired mail: the round of the person concerned).
     pub round: u32,
+    #[serde(default)]
+    pub kind: MailKind,
     pub candidate: String,
     pub to: Option<String>,
     pub reply_to: String,
@@ -316,6 +346,39 @@ impl Machine<'_> {
     /// The procedure of the council's Land.
     fn procedure(&self) -> &'static Procedure {
         self.law.procedure()
+    }
+
+    /// The body's readings (`body.readings`).
+    fn readings(&self) -> Readings {
+        self.body.info().readings
+    }
+
+    /// How periods end and when a registered letter counts as served: the body's readings, else the
+    /// deployment's setting, else the default.
+    fn period_rules(&self) -> PeriodRules {
+        let r = self.readings();
+        let deployment = if self.settings.fixed_end_date { PeriodEnd::Fixed } else { PeriodEnd::Extended };
+        let period_end = match self.law.period_end_open() {
+            true => r.period_end.unwrap_or(deployment),
+            false => PeriodEnd::Extended,
+        };
+        PeriodRules { period_end, fiction_day: r.fiction_day.unwrap_or_default() }
+    }
+
+    /// NRW: the determination is announced at once (§ 45 Abs. 6 Satz 7 KWahlG NRW, `readings.announcement`).
+    fn announce_at_determination(&self) -> bool {
+        match self.readings().announcement {
+            Some(a) => a == AnnouncementTime::AtDetermination,
+            None => self.settings.announce_at_determination,
+        }
+    }
+
+    /// Delay between the end of a period and acting on it (`readings.deadline_grace_hours`).
+    fn grace(&self) -> chrono::Duration {
+        match self.readings().deadline_grace_hours {
+            Some(h) => chrono::Duration::hours(i64::from(h)),
+            None => self.settings.deadline_grace,
+        }
     }
 
     /// The successor becomes a member only by declaring (NRW), not with the determination (Hessen).

@@ -21,11 +21,60 @@ impl Machine<'_> {
         let req = MailRequest {
             case: case_id.to_owned(),
             round,
+            kind: MailKind::Determination,
             candidate: successor.clone(),
             to: c.email.clone(),
             reply_to: info.returning_officer.email.clone(),
             template: procedure.determination_mail.to_owned(),
             subject,
+            context,
+        };
+        self.effects.push(Effect::Mail(req));
+        Ok(())
+    }
+
+    /// Hessen: the e-mail to a barred successor whose membership is deemed not acquired, retroactively
+    /// (§ 34 Abs. 3 Satz 2 i. V. m. § 23 Abs. 2 Satz 3 KWG; § 56 Abs. 2 KWO: the Wahlleiter serves him the
+    /// notice with the hint at the Einspruch). Its Message-ID carries its kind, so it never collides with the
+    /// round's notification.
+    pub(super) fn not_acquired_mail(
+        &mut self,
+        case_id: &str,
+        offer: &Offer,
+        since: DateTime<Utc>,
+        ended: DateTime<Utc>,
+    ) -> Result<(), Rejection> {
+        let procedure = self.procedure();
+        let (Some(template), Some(subject)) = (procedure.not_acquired_mail, procedure.texts.not_acquired_subject)
+        else {
+            return Ok(());
+        };
+        let round = self.case(case_id)?.round;
+        let mut context = self.context(case_id, Some(&offer.successor), &offer.trail);
+        if let Some(obj) = context.as_object_mut() {
+            let last_day = offer.deadline.as_ref().map(|d| german_date(d.last_day));
+            obj.insert(
+                "not_acquired".into(),
+                json!({
+                    "member_since": german_date(local_date(since)),
+                    "determined_date": german_date(local_date(offer.determined_at)),
+                    "served_on": offer.deadline.as_ref().map(|d| german_date(d.served_on)),
+                    "last_day": last_day,
+                    "ended_date": german_date(local_date(ended)),
+                }),
+            );
+        }
+        let c = self.candidate(&offer.successor)?;
+        let info = self.body.info();
+        let req = MailRequest {
+            case: case_id.to_owned(),
+            round,
+            kind: MailKind::NotAcquired,
+            candidate: offer.successor.clone(),
+            to: c.email.clone(),
+            reply_to: info.returning_officer.email.clone(),
+            template: template.to_owned(),
+            subject: Texts::with_name(subject, &info.name),
             context,
         };
         self.effects.push(Effect::Mail(req));
@@ -53,13 +102,11 @@ impl Machine<'_> {
             sent_at: berlin(sent_at),
         };
         self.emit(&data)?;
-        let fiction = self.settings.email_fiction_days;
-        let Some(o) = self.offer_mut(case_id) else { return Ok(()) };
-        o.notified_at = Some(sent_at);
-        if o.deadline.is_none() {
-            if let Some(days) = fiction {
-                self.set_deadline(case_id, &ServiceBasis::Email { fiction_days: days }, local_date(sent_at))?;
-            }
+        // An e-mail is no formal service (§ 5 Abs. 4, 5, 7 LZG NRW / HVwZG: the fiction of Abs. 7 only for a
+        // procedure conducted electronically at the recipient's request): no period starts with it
+        // (docs/legal.md, "Service fiction").
+        if let Some(o) = self.offer_mut(case_id) {
+            o.notified_at = Some(sent_at);
         }
         Ok(())
     }
@@ -95,7 +142,12 @@ impl Machine<'_> {
         // "Service"): a late certificate for a candidate who refused in round 1 must never start the week
         // of the round-2 successor (§ 45 Abs. 6 Satz 2, 4 KWahlG NRW).
         let round = s.round.unwrap_or(case.round);
-        let rejected = if round != case.round {
+        let rejected = if s.method == ServiceMethod::RegisteredLetterMailbox {
+            // § 4 Abs. 1 LZG NRW / HVwZG: only the Übergabe-Einschreiben and the Einschreiben mit Rückschein
+            // serve; an Einwurf-Einschreiben is no formal service and has no fiction (BVerwG 9 C 7/00). It is
+            // part of the file; a proven actual receipt heals it (§ 8: `actual_receipt`).
+            Some(ServiceRejection::NoFormalService)
+        } else if round != case.round {
             Some(ServiceRejection::RoundMismatch)
         } else if case.successor() != Some(s.candidate.as_str()) {
             Some(ServiceRejection::NotPendingSuccessor)
@@ -142,9 +194,12 @@ impl Machine<'_> {
             ServiceMethod::ReturnReceipt => ServiceBasis::ReturnReceipt,
             ServiceMethod::Acknowledgement => ServiceBasis::Acknowledgement,
             ServiceMethod::RegisteredLetterPosted => ServiceBasis::RegisteredLetterPosted,
+            ServiceMethod::ActualReceipt => ServiceBasis::ActualReceipt,
+            // refused above
+            ServiceMethod::RegisteredLetterMailbox => return Err(Rejection::Internal("no formal service".into())),
         };
         self.case_mut(&s.case)?.history.services.push(record);
-        // an explicit service message overrides the fiction
+        // the latest certificate of the round sets the period
         self.set_deadline(&s.case, &basis, s.on)
     }
 
@@ -167,7 +222,7 @@ impl Machine<'_> {
             trail: deadline.trail.clone(),
         };
         let timer = Timer::deadline(case_id, round);
-        let due_at = deadline.ends_at + self.settings.deadline_grace;
+        let due_at = deadline.ends_at + self.grace();
         self.effects.push(Effect::Schedule { timer, due_at });
         if let Some(o) = self.offer_mut(case_id) {
             o.deadline = Some(deadline);

@@ -10,7 +10,9 @@ use super::{
     in_list_order, Cause, DecideError, Decision, Exclusion, ListOrder, Outcome, Query, Standing, SubstitutePriority,
     VacancyReason,
 };
-use crate::model::{Body, Candidate, Fact, List, ListKind, SeatVia, SubstituteDesignation, WaiverForm};
+use crate::model::{
+    Body, Candidate, DistrictSubstitute, Fact, List, ListKind, SeatVia, SubstituteDesignation, WaiverForm,
+};
 use crate::trail::{TrailStep, Verdict};
 
 /// Citation of § 45 KWahlG NRW, e.g. `cite("Abs. 3 Satz 1")`.
@@ -125,6 +127,8 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
     let successor =
         |c: &Candidate| Outcome::Successor { candidate: c.id.clone(), list: list.id.clone(), barred: s.barred(c) };
 
+    // § 45 Abs. 4 read as a full exclusion (`readings.district_substitute = excluded`): passed over below
+    let mut excluded: Option<&str> = None;
     // Ersatzbewerber (§ 45 Abs. 2 Satz 1): named for the departed.
     if let Some(sub) = list.candidates.iter().find(|c| c.substitute_for.as_deref() == Some(departed.id.as_str())) {
         // How the departed won his seat: the query says, else his seat in the snapshot. Unknown either way, a
@@ -136,8 +140,12 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
         let district_via_list = departed.district.is_some() && !won_directly;
         if district_via_list && sub.designation() == SubstituteDesignation::District {
             // § 45 Abs. 4: named "ausschließlich" for the district candidacy of a candidate who entered through
-            // the list: no priority; [decision] he keeps his own list position.
+            // the list: no priority; he keeps his own list position, unless the body reads "unberücksichtigt"
+            // as a full exclusion (docs/legal.md, "Per-body readings")
             trail.push(TrailStep::new(Some(&sub.id), Verdict::Noted, "substitute_without_priority", cite("Abs. 4")));
+            if body.info().readings.district_substitute == Some(DistrictSubstitute::Excluded) {
+                excluded = Some(sub.id.as_str());
+            }
         } else {
             if district_via_list {
                 // named (also) for the list candidacy: not "ausschließlich" for the district, Abs. 4 does not apply
@@ -155,6 +163,10 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
             trail.push(TrailStep::new(Some(&c.id), Verdict::Skipped, "departed", cite("Abs. 1 Satz 1")));
             continue;
         }
+        if excluded == Some(c.id.as_str()) && exclusion(&s, c).is_none() {
+            trail.push(TrailStep::new(Some(&c.id), Verdict::Skipped, "district_substitute_excluded", cite("Abs. 4")));
+            continue;
+        }
         if consider(&s, c, "next_on_list", &mut trail) {
             return Ok(Decision { outcome: successor(c), trail });
         }
@@ -166,7 +178,7 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
 }
 
 /// The Nachrückerliste of one list (see [`super::order`]).
-pub(crate) fn list_order(s: &Standing, list: &List) -> ListOrder {
+pub(crate) fn list_order(s: &Standing, list: &List, reading: DistrictSubstitute) -> ListOrder {
     let mut out = ListOrder::new(&list.id);
     if list.kind == ListKind::Individual {
         // § 45 Abs. 5 Satz 1: no list behind an individual candidate; his seat stays vacant
@@ -198,12 +210,12 @@ pub(crate) fn list_order(s: &Standing, list: &List) -> ListOrder {
         }
         let district_via_list = member.district.is_some() && seat.via != SeatVia::District;
         if district_via_list && sub.designation() == SubstituteDesignation::District {
-            out.notes.push(TrailStep::new(
-                Some(&sub.id),
-                Verdict::Noted,
-                "substitute_without_priority",
-                cite("Abs. 4"),
-            ));
+            // under the reading `excluded` he is passed over when that member leaves (not for other seats)
+            let reason = match reading {
+                DistrictSubstitute::KeepsListPlace => "substitute_without_priority",
+                DistrictSubstitute::Excluded => "substitute_excluded_for_his_member",
+            };
+            out.notes.push(TrailStep::new(Some(&sub.id), Verdict::Noted, reason, cite("Abs. 4")));
         } else {
             if district_via_list {
                 out.notes.push(TrailStep::new(
