@@ -1,4 +1,4 @@
-//! A fake OpenTelemetry collector for the trace-export tests (tests/ops.rs): OTLP/HTTP with
+//! A fake OpenTelemetry collector for the trace-export tests (tests/ops.rs, tests/tls.rs): OTLP/HTTP with
 //! protobuf bodies, decoded with `opentelemetry-proto`.
 #![allow(dead_code)]
 
