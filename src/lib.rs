@@ -5,8 +5,8 @@
 //! same module names): it stores, sends and schedules what the core returns, and knows no election law.
 //!
 //! * shell: [`config`], [`store`] (PostgreSQL), [`bus`] (RabbitMQ), [`mail`] (SMTP), [`templates`] (the
-//!   German texts, rendered), [`worker`] (the loops), [`http`], [`metrics`], [`telemetry`], [`otlp`],
-//!   [`ops`] (operator commands).
+//!   German texts, rendered), [`worker`] (the loops), [`http`], [`metrics`], [`telemetry`] (logs, trace
+//!   export), [`ops`] (operator commands).
 //! * core (re-exported): [`calendar`], [`trail`], [`model`], [`rules`], [`land`], [`deadline`],
 //!   [`messages`], [`procedure`], [`offline`].
 
@@ -18,7 +18,6 @@ pub mod http;
 pub mod mail;
 pub mod metrics;
 pub mod ops;
-pub mod otlp;
 pub mod store;
 pub mod telemetry;
 pub mod templates;

@@ -168,12 +168,15 @@ fn main() -> ExitCode {
                 nachfolge::telemetry::init_worker(&config.telemetry)
             } else {
                 nachfolge::telemetry::init(true);
-                Ok(())
+                Ok(nachfolge::telemetry::Tracing::none())
             };
-            if let Err(e) = telemetry {
-                eprintln!("error: {e}");
-                return ExitCode::from(2);
-            }
+            let telemetry = match telemetry {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
             let rt = match tokio::runtime::Runtime::new() {
                 Ok(rt) => rt,
                 Err(e) => {
@@ -209,6 +212,8 @@ fn main() -> ExitCode {
                     Cmd::SuccessionOrder { .. } => Ok(()),
                 }
             });
+            // the worker has stopped: export the spans still queued (blocks until sent or timed out)
+            telemetry.shutdown();
             match result {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {

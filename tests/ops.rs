@@ -7,6 +7,7 @@
 
 mod support {
     pub mod app;
+    pub mod otlp;
     pub mod smtp_sink;
 }
 
@@ -24,6 +25,7 @@ use nachfolge::config::Config;
 use nachfolge::worker::{Clock, Worker};
 use serde_json::{json, Value};
 use support::app::{events_consumer, example, test_config, unique, AMQP_URL};
+use support::otlp::{self, hex};
 use support::smtp_sink::SmtpSink;
 
 const BODY: &str = "musterstadt-rat";
@@ -543,6 +545,84 @@ async fn traceparent_of_an_inbound_message_is_carried_to_its_events_and_logged()
     for tp in [TP1, TP2, TP3] {
         assert!(text.contains(&format!("\"trace_id\":\"{}\"", &tp[3..35])), "trace id of {tp} logged:\n{text}");
     }
+    assert!(!text.contains("Fuchs"), "no names in the log");
+    ops.finish().await;
+    let _ = std::fs::remove_file(&log);
+}
+
+/// With `telemetry.otlp_endpoint`, the worker (the real binary) exports one span per message to an
+/// OTLP/HTTP collector: the child of the inbound `traceparent`, and the events the message causes name
+/// that span in their `traceparent`, so a downstream consumer's span is its child. A message without trace
+/// context starts a trace. The export interval is set to an hour: only the flush at SIGTERM sends them.
+/// `RUST_LOG=warn` (as in `Ops::env`) filters the logs, not the export.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn otlp_export_has_a_span_per_message_whose_child_the_events_name() {
+    let (addr, received) = otlp::collector().await;
+    let ops = Ops::prepare(|_| {}).await;
+    let log = std::env::temp_dir().join(format!("nachfolge-ops-otlp-{}.log", unique()));
+    let mut env = ops.env();
+    env.push(("NACHFOLGE__TELEMETRY__OTLP_ENDPOINT".into(), format!("http://{addr}/")));
+    env.push(("NACHFOLGE__TELEMETRY__SERVICE_NAME".into(), "nachfolge-test".into()));
+    env.push(("OTEL_BSP_SCHEDULE_DELAY".into(), "3600000".into()));
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_nachfolge"))
+        .arg("run")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .envs(env)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&log).expect("log file"))
+        .kill_on_drop(true)
+        .spawn()
+        .expect("spawn worker");
+
+    ops.send(
+        "reg-1",
+        "election.registered",
+        example("nrw-election.json"),
+        &[("traceparent", TP1), ("tracestate", "muni=7")],
+    )
+    .await;
+    let (reg, header) = ops.wait_event("body.registered", |_| true).await;
+    let tp = reg["traceparent"].as_str().expect("traceparent").to_owned();
+    assert_eq!(header.as_deref(), Some(tp.as_str()), "also the AMQP header");
+    assert_eq!(reg["tracestate"], "muni=7");
+    assert!(nachfolge::bus::valid_traceparent(&tp).is_some(), "{tp}");
+    assert_eq!((&tp[..36], &tp[52..]), (&TP1[..36], "-01"), "same trace, sampled: {tp}");
+    assert_ne!(&tp[36..52], &TP1[36..52], "the worker's span, not the sender's: {tp}");
+
+    // no trace context inbound: the worker's span starts a trace, and the events carry it
+    ops.send("vac-1", "vacancy.reported", vacancy(), &[]).await;
+    let (det, header) = ops.wait_event("succession.determined", |_| true).await;
+    let root = det["traceparent"].as_str().expect("traceparent of a new trace").to_owned();
+    assert_eq!(header.as_deref(), Some(root.as_str()));
+    assert!(nachfolge::bus::valid_traceparent(&root).is_some() && !root.contains(&TP1[3..35]), "{root}");
+    let (left, _) = ops.wait_event("membership.changed", |e| e["data"]["change"] == "left").await;
+    assert_eq!(left["traceparent"].as_str(), Some(root.as_str()), "every event it causes");
+    assert!(received.lock().unwrap_or_else(|p| p.into_inner()).is_empty(), "nothing before the shutdown");
+
+    // SIGTERM: the worker stops and flushes the exporter
+    let pid = child.id().expect("pid").to_string();
+    let killed = std::process::Command::new("kill").args(["-TERM", &pid]).status().expect("kill");
+    assert!(killed.success());
+    let status = tokio::time::timeout(Duration::from_secs(40), child.wait()).await.expect("stops").expect("status");
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(status.success(), "{status}: {text}");
+
+    let spans = received.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    let span_of = |traceparent: &str| {
+        spans
+            .iter()
+            .find(|(_, s)| hex(&s.trace_id) == traceparent[3..35] && hex(&s.span_id) == traceparent[36..52])
+            .cloned()
+            .unwrap_or_else(|| panic!("no span {traceparent} among {spans:?}\n{text}"))
+    };
+    let (service, span) = span_of(&tp);
+    assert_eq!((service.as_str(), span.name.as_str()), ("nachfolge-test", "message"));
+    assert_eq!(hex(&span.parent_span_id), TP1[36..52], "the child of the inbound traceparent");
+    assert_eq!(span.kind, opentelemetry_proto::tonic::trace::v1::span::SpanKind::Consumer as i32);
+    assert!(span.events.iter().any(|e| e.name == "applied"), "the log events of the message: {:?}", span.events);
+    assert!(span.end_time_unix_nano >= span.start_time_unix_nano && span.start_time_unix_nano > 0);
+    let (_, span) = span_of(&root);
+    assert!(span.parent_span_id.is_empty(), "a root span: {span:?}");
     assert!(!text.contains("Fuchs"), "no names in the log");
     ops.finish().await;
     let _ = std::fs::remove_file(&log);

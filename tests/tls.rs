@@ -10,8 +10,11 @@
 //!   the test certificate, TCP only over TLS). `sslmode=verify-full` with `database.ca_file` connects,
 //!   migrates and runs over TLS; a different CA, or none, is refused naming the certificate problem;
 //!   `verify-full` checks the host name, `verify-ca` does not; `require` encrypts without a CA.
+//! * OTLP/HTTPS: the TLS proxy in front of an in-test OTLP collector (tests/support/otlp.rs). With
+//!   `telemetry.ca_file` the span arrives; without it the certificate is unknown and nothing is sent.
 
 mod support {
+    pub mod otlp;
     pub mod pg_tls;
     pub mod tls;
 }
@@ -25,7 +28,7 @@ use lapin::tcp::OwnedTLSConfig;
 use lapin::types::FieldTable;
 use lapin::DefaultConnectionBuilder;
 use nachfolge::bus;
-use nachfolge::config::{AmqpConfig, DatabaseConfig, SmtpConfig};
+use nachfolge::config::{AmqpConfig, DatabaseConfig, SmtpConfig, TelemetryConfig};
 use nachfolge::mail::{Mailer, SendResult};
 use nachfolge::store::tls::pg_connect_options;
 use nachfolge::store::{PendingMail, Store, StoreError};
@@ -409,4 +412,43 @@ async fn postgres_verify_full_with_the_test_ca_connects_over_tls_and_a_wrong_ca_
     let err = pg_connect(pg.url("localhost", "postgres", "disable"), None).await.expect_err("plaintext refused");
     assert!(err.to_string().contains("no encryption"), "{err}");
     drop(pg);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// OTLP/HTTPS
+
+/// The trace exporter trusts the webpki roots and `telemetry.ca_file`: to a collector with a certificate of
+/// the test CA it exports only with the CA file; without it the handshake fails and nothing arrives.
+#[test]
+fn otlp_export_over_https_trusts_telemetry_ca_file() {
+    use opentelemetry::trace::{Span, Tracer, TracerProvider};
+    let pki = TestPki::get();
+    let (received, proxy) = background_runtime().block_on(async {
+        let (addr, received) = support::otlp::collector().await;
+        (received, TlsProxy::start(pki, addr).await)
+    });
+    let endpoint = format!("https://localhost:{}", proxy.addr.port());
+    let export = |ca_file: Option<&std::path::Path>| {
+        let cfg = TelemetryConfig {
+            otlp_endpoint: Some(endpoint.clone()),
+            ca_file: ca_file.map(std::path::Path::to_path_buf),
+            ..TelemetryConfig::default()
+        };
+        let provider = nachfolge::telemetry::tracer_provider(&cfg, &endpoint).expect("tracer provider");
+        provider.tracer("test").start("message").end();
+        let flushed = provider.force_flush();
+        let _ = provider.shutdown();
+        flushed
+    };
+
+    let _ = export(None);
+    assert!(received.lock().expect("lock").is_empty(), "nothing without the CA");
+    assert_eq!(proxy.handshakes(), 0, "no TLS session without the CA");
+    assert!(!proxy.failures().is_empty(), "the client refused the certificate");
+
+    export(Some(&pki.ca_file)).expect("exported over TLS");
+    let spans = received.lock().expect("lock").clone();
+    assert_eq!(spans.len(), 1, "{spans:?}");
+    assert_eq!((spans[0].0.as_str(), spans[0].1.name.as_str()), ("nachfolge", "message"));
+    assert!(proxy.handshakes() >= 1);
 }

@@ -23,6 +23,7 @@ pub(super) fn schema() -> Schema {
         ("database", "ca_file"),
         ("smtp", "ca_file"),
         ("telemetry", "otlp_endpoint"),
+        ("telemetry", "ca_file"),
     ] {
         schema.entry(section.to_owned()).or_default().entry(key.to_owned()).or_insert(serde_json::Value::Null);
     }

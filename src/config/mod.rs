@@ -298,15 +298,18 @@ impl WorkerConfig {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TelemetryConfig {
-    /// OTLP/HTTP endpoint of an OpenTelemetry collector (`http://collector:4318`); unset: no trace export.
+    /// OTLP/HTTP endpoint of an OpenTelemetry collector (`http://collector:4318`, `https://…`); spans go to
+    /// `<endpoint>/v1/traces`. Unset: no trace export.
     pub otlp_endpoint: Option<String>,
     /// `service.name` of the exported spans.
     pub service_name: String,
+    /// PEM file of CA certificates trusted for an `https://` endpoint in addition to the built-in roots.
+    pub ca_file: Option<PathBuf>,
 }
 
 impl Default for TelemetryConfig {
     fn default() -> Self {
-        TelemetryConfig { otlp_endpoint: None, service_name: "nachfolge".into() }
+        TelemetryConfig { otlp_endpoint: None, service_name: "nachfolge".into(), ca_file: None }
     }
 }
 

@@ -253,6 +253,35 @@ fn ca_files_are_optional_paths_and_need_a_tls_url() {
 }
 
 #[test]
+fn otlp_endpoint_is_an_http_url_and_its_ca_file_needs_https() {
+    let config = Config::default();
+    assert_eq!((config.telemetry.otlp_endpoint, config.telemetry.ca_file), (None, None));
+    let config = Config::from_env_and_file(
+        None::<&Path>,
+        env(&[
+            ("NACHFOLGE__TELEMETRY__OTLP_ENDPOINT", "https://collector.example.org:4318"),
+            ("NACHFOLGE__TELEMETRY__CA_FILE", "/etc/nachfolge/otel-ca.pem"),
+        ]),
+    )
+    .expect("load");
+    assert_eq!(config.telemetry.ca_file.as_deref(), Some(Path::new("/etc/nachfolge/otel-ca.pem")));
+    Config::from_env_and_file(None::<&Path>, env(&[("NACHFOLGE__TELEMETRY__OTLP_ENDPOINT", "http://c:4318")]))
+        .expect("plain http");
+    let err = Config::from_env_and_file(None::<&Path>, env(&[("NACHFOLGE__TELEMETRY__OTLP_ENDPOINT", "c:4318")]))
+        .expect_err("no scheme");
+    assert!(err.to_string().contains("telemetry.otlp_endpoint"), "{err}");
+    let err = Config::from_env_and_file(
+        None::<&Path>,
+        env(&[("NACHFOLGE__TELEMETRY__OTLP_ENDPOINT", "http://c:4318"), ("NACHFOLGE__TELEMETRY__CA_FILE", "/ca.pem")]),
+    )
+    .expect_err("ca file with http://");
+    assert!(err.to_string().contains("telemetry.ca_file"), "{err}");
+    let err = Config::from_env_and_file(None::<&Path>, env(&[("NACHFOLGE__TELEMETRY__CA_FILE", "/ca.pem")]))
+        .expect_err("ca file without an endpoint");
+    assert!(err.to_string().contains("telemetry.ca_file"), "{err}");
+}
+
+#[test]
 fn redacts_urls() {
     assert_eq!(redact_url("amqp://guest:guest@127.0.0.1:5672/%2f"), "amqp://guest:***@127.0.0.1:5672/%2f");
     assert_eq!(

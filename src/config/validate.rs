@@ -66,6 +66,16 @@ impl Config {
                 "is only used with TLS: smtp.url must be smtps://… or smtp://…?tls=required",
             ));
         }
+        let otlp = self.telemetry.otlp_endpoint.as_deref().filter(|e| !e.is_empty());
+        if otlp.is_some_and(|e| !has_scheme(e, &["http", "https"])) {
+            return Err(invalid("telemetry.otlp_endpoint", "expected an http:// or https:// URL"));
+        }
+        if self.telemetry.ca_file.is_some() && !otlp.is_some_and(|e| has_scheme(e, &["https"])) {
+            return Err(invalid(
+                "telemetry.ca_file",
+                "is only used with TLS: telemetry.otlp_endpoint must be an https:// URL",
+            ));
+        }
         if self.http.addr.trim().is_empty() {
             return Err(invalid("http.addr", "must not be empty"));
         }

@@ -133,7 +133,7 @@ pub(super) fn lane_of(d: &Delivery, lanes: usize) -> usize {
     (h.finish() % lanes as u64) as usize
 }
 
-/// Record the 32-hex trace id of the inbound `traceparent` on the current delivery span.
+/// Record the 32-hex trace id of the message's `traceparent` on the current delivery span.
 pub(super) fn record_trace_id(traceparent: Option<&str>) {
     if let Some(id) = traceparent.and_then(bus::trace_id) {
         tracing::Span::current().record("trace_id", id);
@@ -154,8 +154,9 @@ pub(super) async fn handle_deliveries(shared: &Arc<Shared>, dlx: &Channel, jobs:
     let start = Instant::now();
     let mut parsed = Vec::with_capacity(jobs.len());
     for job in jobs {
-        // every log line of this delivery carries the inbound trace id (recorded once parsed)
-        let span = tracing::info_span!("message", trace_id = tracing::field::Empty);
+        // every log line of this delivery carries the trace id (recorded once parsed); with trace export
+        // the span is exported as the child of the inbound `traceparent` (`telemetry::continue_trace`)
+        let span = tracing::info_span!("message", trace_id = tracing::field::Empty, otel.kind = tracing::field::Empty);
         let d = job.delivery;
         match span.in_scope(|| parse_delivery(shared, &d)) {
             Ok((label, item)) => parsed.push(Parsed { delivery: d, span, label, item }),
@@ -202,26 +203,24 @@ pub(super) fn parse_delivery(shared: &Shared, d: &Delivery) -> Result<(String, I
     let env = match bus::parse_envelope(&d.data, &d.properties, max) {
         Ok(env) => env,
         Err(e) => {
+            let inbound = bus::header_text(&d.properties, "traceparent").and_then(|t| bus::valid_traceparent(&t));
+            let (traceparent, tracestate) = crate::telemetry::continue_trace(inbound, None);
             let cause = Cause {
                 key: e.id.clone().unwrap_or_default(),
                 ty: e.ty.clone().unwrap_or_default(),
                 // identifies the raw message, so each distinct bad message is reported once
                 payload: serde_json::json!({"invalid": true, "bytes": d.data.len(),
                     "digest": uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_OID, &d.data).to_string()}),
-                traceparent: bus::header_text(&d.properties, "traceparent").and_then(|t| bus::valid_traceparent(&t)),
-                tracestate: None,
+                traceparent,
+                tracestate,
             };
             record_trace_id(cause.traceparent.as_deref());
             return Err(Box::new(("invalid".to_owned(), cause, None, e.reason)));
         }
     };
-    let cause = Cause {
-        key: env.id.clone(),
-        ty: env.ty.clone(),
-        payload: env.data.clone(),
-        traceparent: env.traceparent.clone(),
-        tracestate: env.tracestate.clone(),
-    };
+    // the events carry the worker span's context with trace export, else the inbound one
+    let (traceparent, tracestate) = crate::telemetry::continue_trace(env.traceparent.clone(), env.tracestate.clone());
+    let cause = Cause { key: env.id.clone(), ty: env.ty.clone(), payload: env.data.clone(), traceparent, tracestate };
     record_trace_id(cause.traceparent.as_deref());
     let label =
         if crate::messages::INBOUND_TYPES.contains(&env.ty.as_str()) { env.ty.clone() } else { "unknown".into() };
