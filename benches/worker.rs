@@ -93,7 +93,12 @@ struct Worker {
 
 impl Worker {
     async fn start(c: &Config, offset_secs: i64) -> Worker {
-        let child = tokio::process::Command::new(env!("CARGO_BIN_EXE_nachfolge"))
+        // `NACHFOLGE_BENCH_WORKER=/path/to/nachfolge` measures another build of the worker (e.g. an older
+        // commit's, for alternating runs against this one) under the same harness
+        let bin = std::env::var_os("NACHFOLGE_BENCH_WORKER")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| env!("CARGO_BIN_EXE_nachfolge").into());
+        let child = tokio::process::Command::new(bin)
             .arg("run")
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .envs(env_of(c, offset_secs))
@@ -383,7 +388,7 @@ async fn drop_db(c: &Config) {
         let _ = conn.close(200, "bye".into()).await;
     }
     let name = c.database.url.rsplit('/').next().unwrap_or_default().to_owned();
-    if let Ok(pool) = sqlx::PgPool::connect("postgres://postgres@127.0.0.1:5432/postgres").await {
+    if let Ok(pool) = sqlx::PgPool::connect("postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable").await {
         let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)")).execute(&pool).await;
     }
 }
@@ -392,11 +397,11 @@ async fn drop_db(c: &Config) {
 async fn ceiling(prefetch: u16, size: &Size) -> Stats {
     let suffix = unique();
     let db = format!("nachfolge_b_{suffix}");
-    let admin = sqlx::PgPool::connect("postgres://postgres@127.0.0.1:5432/postgres").await.expect("pg");
+    let admin = sqlx::PgPool::connect("postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable").await.expect("pg");
     sqlx::query(&format!("CREATE DATABASE \"{db}\"")).execute(&admin).await.expect("create db");
     let pool = sqlx::postgres::PgPoolOptions::new()
         .max_connections(u32::from(prefetch.clamp(1, 12)))
-        .connect(&format!("postgres://postgres@127.0.0.1:5432/{db}"))
+        .connect(&format!("postgres://postgres@127.0.0.1:5432/{db}?sslmode=disable"))
         .await
         .expect("db");
     sqlx::raw_sql(

@@ -1,0 +1,107 @@
+//! The checks every Land shares (docs/contract.md, "Validation"); the Land's own follow in
+//! `Body::from_snapshot` (land/mod.rs).
+
+use super::*;
+
+/// The longest delay between the end of a period and acting on it (`body.readings.deadline_grace_hours`).
+pub const MAX_GRACE_HOURS: u32 = 168;
+
+/// The checks every Land shares; the Land's own follow in `Body::from_snapshot`.
+pub(crate) fn validate(s: &Snapshot) -> Result<(), ValidationError> {
+    let b = &s.body;
+    if b.id.trim().is_empty() {
+        return Err(ValidationError::new("body.id", "must not be empty"));
+    }
+    if b.term.end < b.term.start {
+        return Err(ValidationError::new("body.term.end", "lies before body.term.start"));
+    }
+    if b.statutory_size == 0 {
+        return Err(ValidationError::new("body.statutory_size", "must be at least 1"));
+    }
+    if let Some(h) = b.readings.deadline_grace_hours.filter(|h| *h > MAX_GRACE_HOURS) {
+        return Err(ValidationError::new(
+            "body.readings.deadline_grace_hours",
+            format!("at most {MAX_GRACE_HOURS} (one week), got {h}"),
+        ));
+    }
+    let mut list_ids = HashMap::new();
+    let mut cand_ids: HashMap<&str, String> = HashMap::new();
+    for (li, list) in s.lists.iter().enumerate() {
+        if list.id.trim().is_empty() {
+            return Err(ValidationError::new(format!("lists[{li}].id"), "must not be empty"));
+        }
+        if list_ids.insert(list.id.as_str(), li).is_some() {
+            return Err(ValidationError::new(format!("lists[{li}].id"), format!("duplicate list id {:?}", list.id)));
+        }
+        let mut positions = HashMap::new();
+        for (ci, c) in list.candidates.iter().enumerate() {
+            let path = format!("lists[{li}].candidates[{ci}]");
+            if c.id.trim().is_empty() {
+                return Err(ValidationError::new(format!("{path}.id"), "must not be empty"));
+            }
+            if cand_ids.insert(c.id.as_str(), path.clone()).is_some() {
+                return Err(ValidationError::new(format!("{path}.id"), format!("duplicate candidate id {:?}", c.id)));
+            }
+            if let Some(p) = c.position {
+                if p == 0 {
+                    return Err(ValidationError::new(format!("{path}.position"), "positions start at 1"));
+                }
+                if let Some(other) = positions.insert(p, ci) {
+                    return Err(ValidationError::new(
+                        format!("{path}.position"),
+                        format!("position {p} is also held by lists[{li}].candidates[{other}]"),
+                    ));
+                }
+            }
+            if let Some(v) = c.votes.filter(|v| *v < 0) {
+                return Err(ValidationError::new(format!("{path}.votes"), format!("must not be negative, got {v}")));
+            }
+            let former = c.facts.iter().any(|f| matches!(f, Fact::FormerMember { .. }));
+            if former && c.seat.is_some() {
+                return Err(ValidationError::new(
+                    format!("{path}.seat"),
+                    "a candidate with a former_member fact cannot hold a seat",
+                ));
+            }
+            for (fi, f) in c.facts.iter().enumerate() {
+                if let Fact::Ineligible { from, until: Some(until) } = f {
+                    if until < from {
+                        return Err(ValidationError::new(format!("{path}.facts[{fi}].until"), "lies before from"));
+                    }
+                }
+                if let Fact::Barred { reason, .. } = f {
+                    if reason.trim().is_empty() {
+                        return Err(ValidationError::new(format!("{path}.facts[{fi}].reason"), "must not be empty"));
+                    }
+                }
+            }
+        }
+    }
+    // substitute_for: known candidate, set only on list candidates, at most one per candidate.
+    let mut substituted: HashMap<&str, String> = HashMap::new();
+    for (li, list) in s.lists.iter().enumerate() {
+        for (ci, c) in list.candidates.iter().enumerate() {
+            let Some(target) = c.substitute_for.as_deref() else { continue };
+            let path = format!("lists[{li}].candidates[{ci}].substitute_for");
+            if !cand_ids.contains_key(target) {
+                return Err(ValidationError::new(path, format!("names unknown candidate {target:?}")));
+            }
+            if target == c.id {
+                return Err(ValidationError::new(path, "a candidate cannot be his own substitute"));
+            }
+            if !list.candidates.iter().any(|o| o.id == target) {
+                return Err(ValidationError::new(path, format!("names candidate {target:?} of another list")));
+            }
+            if c.position.is_none() {
+                return Err(ValidationError::new(
+                    path,
+                    "is set on a candidate without a list position (an Ersatzbewerber stands on the Reserveliste, § 16 Abs. 2 KWahlG NRW)",
+                ));
+            }
+            if let Some(first) = substituted.insert(target, path.clone()) {
+                return Err(ValidationError::new(path, format!("{target:?} already has a substitute ({first})")));
+            }
+        }
+    }
+    Ok(())
+}
