@@ -574,7 +574,7 @@ async fn round(smtp: &smtp_sink::SmtpSink, size: &Size) -> (Stats, f64) {
         follow.push((
             format!("s:{case}"),
             "notification.served",
-            json!({"body": body, "case": case, "method": "certificate", "on": today}),
+            json!({"body": body, "case": case, "candidate": cand, "method": "certificate", "on": today}),
         ));
         follow.push((
             format!("a:{case}"),
@@ -653,7 +653,7 @@ async fn timers(smtp: &str, due: usize, pending: usize) -> (Stats, f64) {
             (
                 format!("s:{case}"),
                 "notification.served",
-                json!({"body": d["body"], "case": case, "method": "certificate", "on": today}),
+                json!({"body": d["body"], "case": case, "candidate": d["successor"]["id"], "method": "certificate", "on": today}),
             )
         })
         .collect();
@@ -669,7 +669,7 @@ async fn timers(smtp: &str, due: usize, pending: usize) -> (Stats, f64) {
     // the other pending deadlines, far in the future
     let pool = sqlx::PgPool::connect(&c.database.url).await.expect("db");
     sqlx::query(
-        "INSERT INTO timers (key, body_id, case_id, round, due_at) SELECT 'filler-' || g, 't0', 'none', 1, now() + interval '400 days' FROM generate_series(1, $1) g",
+        "INSERT INTO timers (key, body_id, case_id, kind, round, due_at) SELECT 'filler-' || g, 't0', 'none', 'deadline', 1, now() + interval '400 days' FROM generate_series(1, $1) g",
     )
     .bind((pending.saturating_sub(due)) as i64)
     .execute(&pool)
