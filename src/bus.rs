@@ -40,20 +40,15 @@ pub async fn connect_with(url: &str, name: &str, ca_pem: Option<&str>) -> lapin:
 /// (the file is read at every call, so a renewed CA needs no restart).
 pub async fn connect_config(cfg: &AmqpConfig, name: &str) -> lapin::Result<Connection> {
     let ca = match &cfg.ca_file {
-        Some(path) => Some(read_ca_file(path)?),
+        Some(path) => Some(read_pem_ca_file("amqp.ca_file", path)?),
         None => None,
     };
     connect_with(&cfg.url, name, ca.as_deref()).await
 }
 
-/// Reads a PEM CA bundle; an unreadable file or one without a certificate is an error (lapin itself
-/// would silently ignore what it cannot parse and fall back to the built-in roots).
-pub fn read_ca_file(path: &std::path::Path) -> std::io::Result<String> {
-    read_pem_ca_file("amqp.ca_file", path)
-}
-
 /// Reads the PEM CA bundle named by the configuration key `key` (`amqp.ca_file`, `database.ca_file`);
 /// an unreadable file or one without a `-----BEGIN CERTIFICATE-----` is an error naming the key.
+/// (lapin itself would silently ignore what it cannot parse and fall back to the built-in roots)
 pub fn read_pem_ca_file(key: &str, path: &std::path::Path) -> std::io::Result<String> {
     let pem = std::fs::read_to_string(path)
         .map_err(|e| std::io::Error::new(e.kind(), format!("{key} {}: {e}", path.display())))?;

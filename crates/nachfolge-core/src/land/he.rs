@@ -4,7 +4,7 @@
 
 use chrono::NaiveDate;
 
-use super::{Acceptance, Land, LandLaw, Objection, Procedure, Review, Span, Texts};
+use super::{Acceptance, LandLaw, Objection, Procedure, Review, Span, Texts};
 use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
 use crate::model::{Body, ElectoralSystem, Snapshot, ValidationError};
 use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
@@ -61,10 +61,6 @@ const HOLIDAYS: &[Holiday] = &[
 ];
 
 impl LandLaw for He {
-    fn land(&self) -> Land {
-        Land::He
-    }
-
     fn validate(&self, s: &Snapshot) -> Result<(), ValidationError> {
         if s.body.electoral_system == ElectoralSystem::Majority && s.lists.len() != 1 {
             return Err(ValidationError::new(

@@ -89,9 +89,6 @@ impl Land {
 
 /// What a Land's law says, as far as the worker needs it. Implemented once per Land.
 pub trait LandLaw: Sync {
-    /// The Land's code.
-    fn land(&self) -> Land;
-
     // --- the snapshot ---------------------------------------------------------------------------------
 
     /// Land-specific validation of a snapshot (after the checks every Land shares); the error names the

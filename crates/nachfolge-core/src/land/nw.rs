@@ -4,7 +4,7 @@
 
 use chrono::NaiveDate;
 
-use super::{Acceptance, Land, LandLaw, Objection, Procedure, Review, Span, Texts};
+use super::{Acceptance, LandLaw, Objection, Procedure, Review, Span, Texts};
 use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
 use crate::model::{Body, ElectoralSystem, Snapshot, SubstituteDesignation, ValidationError};
 use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
@@ -61,10 +61,6 @@ const HOLIDAYS: &[Holiday] = &[
 ];
 
 impl LandLaw for Nw {
-    fn land(&self) -> Land {
-        Land::Nw
-    }
-
     fn validate(&self, s: &Snapshot) -> Result<(), ValidationError> {
         if s.body.electoral_system == ElectoralSystem::Majority {
             return Err(ValidationError::new(

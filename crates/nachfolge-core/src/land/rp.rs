@@ -5,7 +5,7 @@
 
 use chrono::NaiveDate;
 
-use super::{Acceptance, Land, LandLaw, Objection, Procedure, Review, Span, Texts};
+use super::{Acceptance, LandLaw, Objection, Procedure, Review, Span, Texts};
 use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
 use crate::model::{Body, ElectoralSystem, Snapshot, ValidationError};
 use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
@@ -65,10 +65,6 @@ const HOLIDAYS: &[Holiday] = &[
 ];
 
 impl LandLaw for Rp {
-    fn land(&self) -> Land {
-        Land::Rp
-    }
-
     fn validate(&self, s: &Snapshot) -> Result<(), ValidationError> {
         let readings = &s.body.readings;
         if readings.period_end.is_some() {
