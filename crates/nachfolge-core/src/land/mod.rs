@@ -7,6 +7,7 @@
 //! line in [`Land::law`] (docs/architecture.md, "Adding a Land").
 
 mod he;
+mod ni;
 mod nw;
 mod rp;
 
@@ -14,7 +15,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 
 use crate::calendar::berlin;
 pub use crate::model::Land;
-use crate::model::{Body, Snapshot, ValidationError};
+use crate::model::{Body, SeatVia, Snapshot, ValidationError};
 use crate::rules::{Cause, DecideError, Decision, ListOrder, Query, Standing, SuccessionOrder};
 
 impl Body {
@@ -53,6 +54,7 @@ impl Land {
             Land::Nw => &nw::Nw,
             Land::He => &he::He,
             Land::Rp => &rp::Rp,
+            Land::Ni => &ni::Ni,
         }
     }
 
@@ -132,6 +134,13 @@ pub trait LandLaw: Sync {
     }
 
     // --- the procedure after the determination ---------------------------------------------------------
+
+    /// How the seat of a successor who becomes a member is recorded, given how the departed held it
+    /// (default: `succession`). Niedersachsen: the seat keeps how it was won (`personal_vote` or `list`),
+    /// which decides its next succession (§ 44 Abs. 4, 5 NKWG; docs/legal.md, "Niedersachsen").
+    fn successor_seat_via(&self, _departed_via: Option<SeatVia>) -> SeatVia {
+        SeatVia::Succession
+    }
 
     /// How the procedure runs after a determination, with its citations and wording.
     fn procedure(&self) -> &'static Procedure;

@@ -23,6 +23,9 @@ pub enum Land {
     /// Rheinland-Pfalz.
     #[serde(rename = "RP")]
     Rp,
+    /// Niedersachsen.
+    #[serde(rename = "NI")]
+    Ni,
 }
 
 /// Grund des Ausscheidens (`vacancy.reported`).
@@ -178,7 +181,7 @@ impl Readings {
 pub struct BodyInfo {
     pub id: String,
     pub name: String,
-    /// `NW` (§ 45 KWahlG NRW), `HE` (§ 34 KWG Hessen) or `RP` (§ 45 KWG Rheinland-Pfalz).
+    /// `NW` (§ 45 KWahlG NRW), `HE` (§ 34 KWG Hessen), `RP` (§ 45 KWG Rheinland-Pfalz) or `NI` (§ 44 NKWG).
     pub land: Land,
     #[serde(default)]
     pub electoral_system: ElectoralSystem,
@@ -218,6 +221,10 @@ pub enum SeatVia {
     List,
     /// als Listennachfolger
     Succession,
+    /// Personenwahl (Niedersachsen, § 36 Abs. 5 NKWG): won by the candidate's own votes. Listenwahl there is
+    /// `list` (§ 36 Abs. 6). A seat that passed to an Ersatzperson keeps how it was won (docs/legal.md,
+    /// "Niedersachsen").
+    PersonalVote,
 }
 
 /// A seat held now.
@@ -302,6 +309,11 @@ pub enum Fact {
     FormerMember {
         on: NaiveDate,
     },
+    /// the party notified the returning officer in writing that the candidate left it or was expelled after
+    /// the election (Niedersachsen, § 44 Abs. 2 NKWG); `on`: the day the notice arrived
+    PartyExitNotified {
+        on: NaiveDate,
+    },
 }
 
 impl Fact {
@@ -317,6 +329,7 @@ impl Fact {
             Fact::Barred { .. } => "barred",
             Fact::BarCured { .. } => "bar_cured",
             Fact::FormerMember { .. } => "former_member",
+            Fact::PartyExitNotified { .. } => "party_exit_notified",
         }
     }
 }

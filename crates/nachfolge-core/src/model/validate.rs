@@ -56,6 +56,12 @@ pub(crate) fn validate(s: &Snapshot) -> Result<(), ValidationError> {
             if let Some(v) = c.votes.filter(|v| *v < 0) {
                 return Err(ValidationError::new(format!("{path}.votes"), format!("must not be negative, got {v}")));
             }
+            if c.seat.as_ref().is_some_and(|s| s.via == SeatVia::PersonalVote) && b.land != Land::Ni {
+                return Err(ValidationError::new(
+                    format!("{path}.seat.via"),
+                    "personal_vote (Personenwahl) is a Niedersachsen seat (§ 36 Abs. 5 NKWG)",
+                ));
+            }
             let former = c.facts.iter().any(|f| matches!(f, Fact::FormerMember { .. }));
             if former && c.seat.is_some() {
                 return Err(ValidationError::new(

@@ -195,7 +195,7 @@ impl Machine<'_> {
             "member_since": accepted.then(|| german_date(local_date(since))),
         }});
         if accepted {
-            self.seat(&successor, since);
+            self.seat(&successor, since, case.departed_via);
             let joined = self.membership(
                 &case.id,
                 &successor,
@@ -340,7 +340,7 @@ impl Machine<'_> {
             CaseState::Offered(o) => o.trail.clone(),
             _ => vec![],
         };
-        self.seat(&successor, since);
+        self.seat(&successor, since, case.departed_via);
         self.effects.push(Effect::Cancel { timer: Timer::deadline(case_id, case.round) });
         self.case_mut(case_id)?.state = CaseState::Filled { successor: successor.clone(), since, basis };
         let m = self.membership(case_id, &successor, MembershipChange::Joined, basis, since, true, None);

@@ -275,7 +275,8 @@ impl Machine<'_> {
             }
             Acceptance::WithDetermination => {
                 // § 23 KWG (since 2005): membership with the determination, not before the departure
-                self.seat(candidate, since);
+                let via = self.case(case_id)?.departed_via;
+                self.seat(candidate, since, via);
                 if let Some(o) = self.offer_mut(case_id) {
                     o.member_since = Some(since);
                 }
@@ -305,9 +306,11 @@ impl Machine<'_> {
         Ok(())
     }
 
-    pub(super) fn seat(&mut self, candidate: &str, since: DateTime<Utc>) {
+    /// Seat a successor; how his seat is recorded is the Land's (`LandLaw::successor_seat_via`).
+    pub(super) fn seat(&mut self, candidate: &str, since: DateTime<Utc>, departed_via: Option<SeatVia>) {
+        let via = self.law.successor_seat_via(departed_via);
         if let Some(c) = self.body.candidate_mut(candidate) {
-            c.seat = Some(Seat { since: local_date(since), via: SeatVia::Succession });
+            c.seat = Some(Seat { since: local_date(since), via });
         }
     }
 

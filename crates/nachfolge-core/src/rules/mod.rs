@@ -2,11 +2,14 @@
 //!
 //! * [`nw`]: § 45 KWahlG NRW (Ersatzbewerber, then list order).
 //! * [`he`]: § 34 KWG (most personal votes, list order on ties; lot in a majority election).
+//! * [`rp`]: § 45 KWG Rheinland-Pfalz (most personal votes).
+//! * [`ni`]: § 44 NKWG with § 38 (by how the seat was won: personal votes with lot, or list order).
 //!
 //! Rule sets are pure: the body and a [`Query`] in, a [`Decision`] with its trail out. What every rule set
 //! shares lives here: the [`Standing`] of a candidate at the reference time and the list order.
 
 pub mod he;
+pub mod ni;
 pub mod nw;
 pub mod order;
 pub mod rp;
