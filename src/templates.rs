@@ -38,6 +38,13 @@ const BUILTIN: &[(&str, &str)] = &[
     ("announcement/rp_vacancy.txt", include_str!("../config/templates/announcement/rp_vacancy.txt")),
     ("announcement/rp_review.txt", include_str!("../config/templates/announcement/rp_review.txt")),
     ("announcement/rp_correction.txt", include_str!("../config/templates/announcement/rp_correction.txt")),
+    ("law/ni.txt", include_str!("../config/templates/law/ni.txt")),
+    ("mail/ni_offer.txt", include_str!("../config/templates/mail/ni_offer.txt")),
+    ("mail/ni_offer.html", include_str!("../config/templates/mail/ni_offer.html")),
+    ("announcement/ni_successor.txt", include_str!("../config/templates/announcement/ni_successor.txt")),
+    ("announcement/ni_vacancy.txt", include_str!("../config/templates/announcement/ni_vacancy.txt")),
+    ("announcement/ni_review.txt", include_str!("../config/templates/announcement/ni_review.txt")),
+    ("announcement/ni_correction.txt", include_str!("../config/templates/announcement/ni_correction.txt")),
 ];
 
 /// A template could not be loaded or rendered.
