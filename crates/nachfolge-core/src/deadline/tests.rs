@@ -560,3 +560,16 @@ fn serde_names() {
     assert!(json.contains(r#""ends_at":"2025-06-20T22:00:00Z""#), "{json}");
     assert_eq!(serde_json::from_str::<Deadline>(&json).ok(), Some(d));
 }
+
+#[test]
+fn ni_nfeiertagsg_2_reformationstag_since_2017_no_fronleichnam_allerheiligen() {
+    let ni = Land::Ni;
+    assert_eq!(ni.holiday_name(date("2028-10-31")), Some("Reformationstag"));
+    assert_eq!(ni.holiday_name(date("2017-10-31")), Some("Reformationstag"));
+    assert_eq!(ni.holiday_name(date("2016-10-31")), None);
+    // § 7 NFeiertagsG: kirchliche Feiertage only, no gesetzliche
+    for d in ["2027-05-27", "2027-11-01", "2027-01-06"] {
+        assert!(!ni.is_public_holiday(date(d)), "NI {d}");
+    }
+    assert_eq!(ni.holidays(2027).len(), 10);
+}

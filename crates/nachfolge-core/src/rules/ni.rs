@@ -115,7 +115,8 @@ pub(super) fn exclusion(s: &Standing, list: &List, c: &Candidate, vacated: Naive
 
 /// Recorded facts without effect in Niedersachsen; noted in the trail.
 pub(super) fn notes(list: &List, c: &Candidate, vacated: NaiveDate, trail: &mut Vec<TrailStep>) {
-    let mut note = |reason: &str, citation: String| trail.push(TrailStep::new(Some(&c.id), Verdict::Noted, reason, citation));
+    let mut note =
+        |reason: &str, citation: String| trail.push(TrailStep::new(Some(&c.id), Verdict::Noted, reason, citation));
     let notified = c.has_fact(|f| matches!(f, Fact::PartyExitNotified { .. }));
     if notified && list.kind != ListKind::Party {
         // [decision] § 44 Abs. 2 names the Partei only
