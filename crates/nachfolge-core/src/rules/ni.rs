@@ -106,7 +106,7 @@ pub(super) fn exclusion(s: &Standing, list: &List, c: &Candidate, vacated: Naive
         // regained
         ("not_continuously_eligible", cite("§ 45 Abs. 3 Satz 1"))
     } else if list.kind == ListKind::Party && exit_notified_before(c, vacated) {
-        ("left_party", format!("{} i. V. m. § 45 Abs. 1 Satz 2 NKWG", cite("§ 44 Abs. 2")))
+        ("party_exit_notified", format!("{} i. V. m. § 45 Abs. 1 Satz 2 NKWG", cite("§ 44 Abs. 2")))
     } else {
         return None;
     };
