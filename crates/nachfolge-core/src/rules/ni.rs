@@ -89,8 +89,12 @@ fn exit_notified_before(c: &Candidate, vacated: NaiveDate) -> bool {
 /// the seat fell vacant (§ 44 Abs. 2: a notice counts only if it arrived before).
 pub(super) fn exclusion(s: &Standing, list: &List, c: &Candidate, vacated: NaiveDate) -> Option<Exclusion> {
     let day = s.reference;
-    let r = if s.seated(c) || s.former_member(c) || s.pending(c) {
-        // "die nicht gewählten Bewerberinnen und Bewerber": holds or held a seat, or is called to another one
+    // "die nicht gewählten Bewerberinnen und Bewerber": holds or held a seat, or is called to another one
+    let r = if s.seated(c) {
+        ("seated", cite("§ 38 Abs. 1"))
+    } else if s.former_member(c) {
+        ("former_member", cite("§ 38 Abs. 1"))
+    } else if s.pending(c) {
         ("already_called", cite("§ 38 Abs. 1"))
     } else if c.has_fact(|f| matches!(f, Fact::Declined { .. })) {
         // refused a seat: out as Ersatzperson for the Wahlperiode
