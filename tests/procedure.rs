@@ -2363,3 +2363,123 @@ fn rp_66_abs_3_satz_2_kwo_no_ersatzperson_announced_vacancy() {
     assert_eq!((v["reason"].as_str(), v["statutory_size"].as_u64()), (Some("list_exhausted"), Some(31)));
     assert_eq!(announcement(&fx).template, "rp_vacancy");
 }
+
+// =========================================================================================================
+// Niedersachsen — § 44 NKWG with § 40 NKWG, § 77 NKWO: the declaration model
+
+const NI: &str = "musterfeld-rat";
+const NI_CASE: &str = "musterfeld-rat-1";
+
+fn ni_snapshot() -> Value {
+    let path = format!("{}/examples/ni-election.json", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(path).expect("example")).expect("json")
+}
+
+/// N1-02 (Personenwahl) resigned on 1 May 2027; N1-04 is passed over (the party's notice of 16 Nov 2026), N1-05
+/// is determined (most votes).
+fn ni_open_at(effective_at: &str, now: &str) -> (Council, Vec<Effect>) {
+    let mut b = body_from(ni_snapshot());
+    let fx = run(&mut b, vacancy(NI, "N1-02", DepartureReason::Resigned, effective_at), now);
+    run(&mut b, sent(NI_CASE, 1, now), now);
+    (b, fx)
+}
+
+fn ni_open() -> (Council, Vec<Effect>) {
+    ni_open_at("2027-05-01T00:00:00+02:00", "2027-05-03T09:00:00+02:00")
+}
+
+#[test]
+fn ni_nkwo_77_abs_1_determination_mails_the_notification_without_membership() {
+    let (b, fx) = ni_open();
+    let det = event(&fx, "succession.determined");
+    assert_eq!(det["successor"]["id"], "N1-05");
+    let trail = det["trail"].as_array().expect("trail");
+    assert!(trail.iter().any(|s| s["candidate"] == "N1-04"
+        && s["reason"] == "party_exit_notified"
+        && s["citation"] == "§ 44 Abs. 2 NKWG i. V. m. § 45 Abs. 1 Satz 2 NKWG"));
+    assert_eq!(mail(&fx).template, "ni_offer");
+    assert!(!kinds(&fx).iter().any(|k| k.contains("membership.changed") && k.contains("joined")));
+    assert!(matches!(state(&b, NI_CASE), CaseState::Offered(_)));
+}
+
+#[test]
+fn ni_nkwg_40_abs_1_satz_4_silence_deemed_acceptance_with_the_beginning_of_the_next_day() {
+    let (mut b, _) = ni_open();
+    run(&mut b, served(NI, NI_CASE, "N1-05", ServiceMethod::Certificate, "2027-05-04"), "2027-05-04T10:00:00+02:00");
+    // served Tue 4 May → the week ends Tue 11 May; deemed accepted with the beginning of Wed 12 May
+    let fx = run(&mut b, expired(NI_CASE, 1), "2027-05-12T00:00:01+02:00");
+    let m = event(&fx, "membership.changed");
+    assert_eq!((m["change"].as_str(), m["basis"].as_str()), (Some("joined"), Some("deemed_acceptance")));
+    same_instant(&m["effective_at"], "2027-05-12T00:00:00+02:00");
+    assert_eq!(announcement(&fx).legal_basis, "§ 77 Abs. 1 Satz 3 NKWO");
+    assert_eq!(announcement(&fx).template, "ni_successor");
+}
+
+#[test]
+fn ni_nkwg_40_abs_1_acceptance_seat_keeps_personenwahl_for_the_next_succession() {
+    let (mut b, _) = ni_open();
+    run(&mut b, served(NI, NI_CASE, "N1-05", ServiceMethod::Certificate, "2027-05-04"), "2027-05-04T10:00:00+02:00");
+    let fx = run(
+        &mut b,
+        declare(NI, NI_CASE, "N1-05", DeclarationKind::Accept, "2027-05-06T10:00:00+02:00"),
+        "2027-05-06T10:00:00+02:00",
+    );
+    let m = event(&fx, "membership.changed");
+    assert_eq!((m["change"].as_str(), m["basis"].as_str()), (Some("joined"), Some("acceptance")));
+    // § 44 Abs. 1: the seat passed; it stays a Personenwahl seat (docs/legal.md, "Niedersachsen")
+    let seat = b.candidate("N1-05").expect("candidate").seat.clone().expect("seat");
+    assert_eq!(seat.via, nachfolge::model::SeatVia::PersonalVote);
+}
+
+#[test]
+fn ni_nkwg_40_abs_1_satz_5_reservation_is_refusal_next_ersatzperson_refusal_irrevocable() {
+    let (mut b, _) = ni_open();
+    let fx = run(
+        &mut b,
+        declare(NI, NI_CASE, "N1-05", DeclarationKind::AcceptWithReservation, "2027-05-04T10:00:00+02:00"),
+        "2027-05-04T10:00:00+02:00",
+    );
+    // N1-05 out for the Wahlperiode (§ 45 Abs. 1 Satz 1); N1-06 waived; nobody else with votes: N1-07 by the
+    // order of the Wahlvorschlag (§ 44 Abs. 4)
+    let det = event(&fx, "succession.determined");
+    assert_eq!((det["successor"]["id"].as_str(), det["round"].as_u64()), (Some("N1-07"), Some(2)));
+    assert_eq!(det["trail"][0]["citation"], "§ 45 Abs. 1 Satz 1 NKWG");
+    assert!(has_fact(&b, "N1-05", "declined"));
+    let fx = run(
+        &mut b,
+        declare(NI, NI_CASE, "N1-05", DeclarationKind::Accept, "2027-05-04T11:00:00+02:00"),
+        "2027-05-04T11:00:00+02:00",
+    );
+    assert_eq!(event(&fx, "declaration.rejected")["reason"], "refusal_irrevocable");
+}
+
+#[test]
+fn ni_nfeiertagsg_2_period_ending_on_reformationstag_ends_next_day_allerheiligen_no_holiday() {
+    let (mut b, _) = ni_open_at("2028-10-02T00:00:00+02:00", "2028-10-20T09:00:00+02:00");
+    // served Tue 24 Oct 2028 → the week ends Tue 31 Oct 2028, Reformationstag (§ 2 Abs. 1 Buchst. h
+    // NFeiertagsG) → Wed 1 Nov 2028; Allerheiligen is no holiday in Niedersachsen
+    let fx = run(
+        &mut b,
+        served(NI, NI_CASE, "N1-05", ServiceMethod::Acknowledgement, "2028-10-24"),
+        "2028-10-24T18:00:00+02:00",
+    );
+    let ds = event(&fx, "deadline.set");
+    assert_eq!(ds["last_day"], "2028-11-01");
+    let trail = ds["trail"].as_array().expect("trail");
+    assert!(trail.iter().any(|s| s["reason"] == "extended_public_holiday:Reformationstag"
+        && s["citation"] == "§ 31 Abs. 3 Satz 1 VwVfG i. V. m. § 1 Abs. 1 NVwVfG"));
+    assert_eq!(trail.iter().filter(|s| s["reason"].as_str().is_some_and(|r| r.starts_with("extended_"))).count(), 1);
+}
+
+#[test]
+fn ni_nkwg_44_abs_5_no_ersatzperson_announced_seat_stays_vacant_size_unchanged() {
+    let mut b = body_from(ni_snapshot());
+    let fx = run(
+        &mut b,
+        vacancy(NI, "N2-01", DepartureReason::Died, "2027-05-01T00:00:00+02:00"),
+        "2027-05-03T09:00:00+02:00",
+    );
+    let v = event(&fx, "seat.left_vacant");
+    assert_eq!((v["reason"].as_str(), v["statutory_size"].as_u64()), (Some("list_exhausted"), Some(26)));
+    assert_eq!(announcement(&fx).template, "ni_vacancy");
+}

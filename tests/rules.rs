@@ -1477,6 +1477,369 @@ fn rp_validation_votes_required_no_ersatzbewerber_no_foreign_causes() {
 }
 
 // =========================================================================================================
+// Niedersachsen — § 44 NKWG with §§ 38, 45
+
+const NI_44_1: &str = "§ 44 Abs. 1 NKWG";
+const NI_38_1: &str = "§ 38 Abs. 1 NKWG";
+const NI_38_2: &str = "§ 44 Abs. 1 i. V. m. § 38 Abs. 2 Satz 1 und 2 NKWG";
+const NI_38_2_3: &str = "§ 38 Abs. 2 Satz 3 NKWG";
+const NI_38_3: &str = "§ 44 Abs. 1 i. V. m. § 38 Abs. 3 NKWG";
+const NI_44_4: &str = "§ 44 Abs. 4 i. V. m. § 38 Abs. 4 NKWG";
+const NI_44_2: &str = "§ 44 Abs. 2 NKWG";
+const NI_44_2_45: &str = "§ 44 Abs. 2 NKWG i. V. m. § 45 Abs. 1 Satz 2 NKWG";
+const NI_44_3_1: &str = "§ 44 Abs. 3 Nr. 1 NKWG";
+const NI_44_3_2: &str = "§ 44 Abs. 3 Nr. 2 NKWG";
+const NI_44_5: &str = "§ 44 Abs. 5 NKWG, § 77 Abs. 3 NKWO";
+const NI_44_5_AREAS: &str = "§ 44 Abs. 5 Satz 1 i. V. m. § 37 Abs. 5 NKWG, § 38 Abs. 5 NKWG";
+const NI_45_1_1: &str = "§ 45 Abs. 1 Satz 1 NKWG";
+const NI_45_2: &str = "§ 45 Abs. 2 NKWG";
+const NI_45_2_3: &str = "§ 45 Abs. 2 Satz 3 NKWG";
+const NI_45_3_1: &str = "§ 45 Abs. 3 Satz 1 NKWG";
+const NI_BARRED: &str = "§ 50 Abs. 1 und 3 NKomVG";
+const NI_INDIVIDUAL: &str = "§ 38 Abs. 1 NKWG, § 44 Abs. 5 NKWG";
+
+/// NI Wahlvorschlag N1 (a party): N1-01 (pos. 1, 900 votes, Personenwahl seat, the departed), `second`
+/// (pos. 2, 500 votes), N1-03 (pos. 3, 300 votes), N1-04 (pos. 4, no votes).
+fn ni_abc(second: Candidate) -> Body {
+    niedersachsen()
+        .list(party(
+            "N1",
+            vec![
+                hcand("N1-01", 1, 900).seated(SeatVia::PersonalVote),
+                second,
+                hcand("N1-03", 3, 300),
+                hcand("N1-04", 4, 0),
+            ],
+        ))
+        .body()
+}
+
+#[track_caller]
+fn assert_ni_second_skipped(second: Candidate, reason: &str, citation: &str) {
+    let d = decide(&ni_abc(second), &query("N1-01")).unwrap();
+    assert_decision(
+        d,
+        successor("N1-03", "N1"),
+        vec![
+            skipped("N1-01", "departed", NI_44_1),
+            skipped("N1-02", reason, citation),
+            chosen("N1-03", "most_votes", NI_38_2),
+        ],
+    );
+}
+
+#[test]
+fn ni_nkwg_38_abs_2_personenwahl_most_votes_not_list_position() {
+    let body = niedersachsen()
+        .list(party(
+            "N1",
+            vec![hcand("N1-01", 1, 900).seated(SeatVia::PersonalVote), hcand("N1-02", 2, 100), hcand("N1-03", 3, 400)],
+        ))
+        .body();
+    let d = decide(&body, &query("N1-01")).unwrap();
+    assert_decision(
+        d,
+        successor("N1-03", "N1"),
+        vec![skipped("N1-01", "departed", NI_44_1), chosen("N1-03", "most_votes", NI_38_2)],
+    );
+}
+
+#[test]
+fn ni_nkwg_38_abs_2_satz_3_equal_votes_lot_drawn_by_the_wahlleitung() {
+    let body = niedersachsen()
+        .list(party(
+            "N1",
+            vec![hcand("N1-01", 1, 900).seated(SeatVia::PersonalVote), hcand("N1-02", 2, 400), hcand("N1-03", 3, 400)],
+        ))
+        .body();
+    // equal votes in a proportional election: not the list order, the lot (unlike Hessen and Rheinland-Pfalz)
+    let d = decide(&body, &query("N1-01")).unwrap();
+    assert_decision(
+        d,
+        Outcome::LotRequired { tied: vec!["N1-02".into(), "N1-03".into()] },
+        vec![
+            skipped("N1-01", "departed", NI_44_1),
+            tied("N1-02", "equal_votes_lot", NI_38_2_3),
+            tied("N1-03", "equal_votes_lot", NI_38_2_3),
+        ],
+    );
+    let d = decide(&body, &query("N1-01").lot("N1-03")).unwrap();
+    assert_decision(
+        d,
+        successor("N1-03", "N1"),
+        vec![
+            skipped("N1-01", "departed", NI_44_1),
+            tied("N1-02", "lost_lot", NI_38_2_3),
+            chosen("N1-03", "won_lot", NI_38_2_3),
+        ],
+    );
+    assert!(matches!(decide(&body, &query("N1-01").lot("N1-01")), Err(DecideError::LotWinnerNotTied(_))));
+    // a tied candidate who is passed over takes no part in the lot
+    let body = ni_abc(hcand("N1-02", 2, 300).died());
+    let d = decide(&body, &query("N1-01")).unwrap();
+    assert_eq!(d.outcome, successor("N1-03", "N1"));
+}
+
+#[test]
+fn ni_nkwg_44_abs_4_no_personal_vote_ersatzperson_then_list_order() {
+    // N1-02 and N1-03, the only ones with votes, are out; among those without votes § 38 Abs. 4 takes the
+    // order of the Wahlvorschlag (N1-04 before N1-05, whatever their order in the snapshot)
+    let body = niedersachsen()
+        .list(party(
+            "N1",
+            vec![
+                hcand("N1-01", 1, 900).seated(SeatVia::PersonalVote),
+                hcand("N1-02", 2, 500).declined(),
+                hcand("N1-03", 3, 300).died(),
+                hcand("N1-05", 5, 0),
+                hcand("N1-04", 4, 0),
+            ],
+        ))
+        .body();
+    let d = decide(&body, &query("N1-01")).unwrap();
+    assert_decision(
+        d,
+        successor("N1-04", "N1"),
+        vec![
+            skipped("N1-01", "departed", NI_44_1),
+            skipped("N1-02", "declined", NI_45_1_1),
+            skipped("N1-03", "died", NI_38_1),
+            finding("no_personal_vote_substitute", NI_44_4),
+            chosen("N1-04", "next_on_list", NI_44_4),
+        ],
+    );
+}
+
+#[test]
+fn ni_nkwg_38_abs_3_listenwahl_seat_goes_by_list_order_not_votes() {
+    let body = niedersachsen()
+        .list(party(
+            "N1",
+            vec![
+                hcand("N1-01", 1, 900).seated(SeatVia::PersonalVote),
+                hcand("N1-02", 2, 50).seated(SeatVia::List),
+                hcand("N1-03", 3, 10),
+                hcand("N1-04", 4, 700),
+            ],
+        ))
+        .body();
+    let d = decide(&body, &query("N1-02")).unwrap();
+    assert_decision(
+        d,
+        successor("N1-03", "N1"),
+        vec![
+            skipped("N1-01", "seated", NI_38_1),
+            skipped("N1-02", "departed", NI_44_1),
+            chosen("N1-03", "next_on_list", NI_38_3),
+        ],
+    );
+    // the query's `departed_via` wins over the seat (the case keeps it after the seat was given up)
+    let d = decide(&body, &query("N1-02").via(SeatVia::PersonalVote)).unwrap();
+    assert_eq!(d.outcome, successor("N1-04", "N1"));
+}
+
+#[test]
+fn ni_nkwg_44_abs_1_seat_won_otherwise_refused_naming_the_field() {
+    let body = ni_abc(hcand("N1-02", 2, 500));
+    let e = decide(&body, &query("N1-01").via(SeatVia::Succession)).unwrap_err();
+    assert!(matches!(e, DecideError::Cause(ref v) if v.field == "seat.via"), "{e:?}");
+}
+
+#[test]
+fn ni_nkwg_44_abs_2_party_exit_notified_before_vacancy_excludes() {
+    // the notice arrived on 2026-02-01, the seat falls vacant on the reference day (2026-06-01)
+    assert_ni_second_skipped(
+        hcand("N1-02", 2, 500).left_party().exit_notified(FACT_DAY),
+        "party_exit_notified",
+        NI_44_2_45,
+    );
+    // the notice alone reports the exit
+    assert_ni_second_skipped(hcand("N1-02", 2, 500).exit_notified(FACT_DAY), "party_exit_notified", NI_44_2_45);
+}
+
+#[test]
+fn ni_nkwg_44_abs_2_party_exit_without_notice_or_notified_too_late_has_no_effect() {
+    let decision = decide(&ni_abc(hcand("N1-02", 2, 500).left_party()), &query("N1-01")).unwrap();
+    assert_decision(
+        decision,
+        successor("N1-02", "N1"),
+        vec![
+            skipped("N1-01", "departed", NI_44_1),
+            noted("N1-02", "left_party_not_notified", NI_44_2),
+            chosen("N1-02", "most_votes", NI_38_2),
+        ],
+    );
+    // the notice arrived on the day the seat fell vacant: not "vor dem Freiwerden des Sitzes"
+    let body = {
+        let mut s = ni_abc(hcand("N1-02", 2, 500).left_party().exit_notified("2026-05-01")).snapshot.clone();
+        s.lists[0].candidates[0].seat = None;
+        s.lists[0].candidates[0].facts.push(Fact::FormerMember { on: d("2026-05-01") });
+        Body::from_snapshot(s).unwrap()
+    };
+    let d = decide(&body, &query("N1-01").via(SeatVia::PersonalVote)).unwrap();
+    assert_eq!(d.outcome, successor("N1-02", "N1"));
+    assert!(d.trail.contains(&noted("N1-02", "party_exit_notified_too_late", NI_44_2)));
+}
+
+#[test]
+fn ni_nkwg_44_abs_2_voter_group_exit_has_no_effect() {
+    // § 44 Abs. 2 names the Partei only
+    let body = niedersachsen()
+        .list(voter_group(
+            "W1",
+            vec![
+                hcand("W1-01", 1, 900).seated(SeatVia::PersonalVote),
+                hcand("W1-02", 2, 500).left_party().exit_notified(FACT_DAY),
+            ],
+        ))
+        .body();
+    let d = decide(&body, &query("W1-01")).unwrap();
+    assert_eq!(d.outcome, successor("W1-02", "W1"));
+    assert!(d.trail.contains(&noted("W1-02", "party_exit_not_a_party", NI_44_2)));
+}
+
+#[test]
+fn ni_nkwg_44_abs_3_party_ban_vacant_or_members_to_check() {
+    let body = ni_abc(hcand("N1-02", 2, 500));
+    let d = decide(&body, &query("N1-01").cause(Cause::PartyBan { list_banned: true })).unwrap();
+    assert_decision(d, vacant(VacancyReason::PartyBanned, 44), vec![finding("party_banned", NI_44_3_1)]);
+    let d = decide(&body, &query("N1-01").cause(Cause::PartyBan { list_banned: false })).unwrap();
+    assert_eq!(d.outcome, successor("N1-02", "N1"));
+    assert_eq!(d.trail[0], finding("party_ban_members_to_check", NI_44_3_2));
+    let e = decide(&body, &query("N1-01").cause(Cause::Merger)).unwrap_err();
+    assert!(matches!(e, DecideError::Cause(ref v) if v.field == "reason"), "{e:?}");
+}
+
+#[test]
+fn ni_nkwg_38_abs_1_already_called_skipped() {
+    assert_ni_second_skipped(hcand("N1-02", 2, 500).seated(SeatVia::List), "seated", NI_38_1);
+    assert_ni_second_skipped(hcand("N1-02", 2, 500).former_member(), "former_member", NI_38_1);
+    let d = decide(&ni_abc(hcand("N1-02", 2, 500)), &query("N1-01").pending("N1-02")).unwrap();
+    assert_eq!(d.outcome, successor("N1-03", "N1"));
+    assert!(d.trail.contains(&skipped("N1-02", "already_called", NI_38_1)));
+    assert_ni_second_skipped(hcand("N1-02", 2, 500).died(), "died", NI_38_1);
+}
+
+#[test]
+fn ni_nkwg_45_abs_1_refusal_out_for_the_wahlperiode() {
+    assert_ni_second_skipped(hcand("N1-02", 2, 500).declined(), "declined", NI_45_1_1);
+}
+
+#[test]
+fn ni_nkwg_45_abs_2_written_waiver_excludes_recorded_one_noted() {
+    assert_ni_second_skipped(hcand("N1-02", 2, 500).waived_written(), "waived", NI_45_2);
+    let d = decide(&ni_abc(hcand("N1-02", 2, 500).waived_recorded()), &query("N1-01")).unwrap();
+    assert_eq!(d.outcome, successor("N1-02", "N1"));
+    assert!(d.trail.contains(&noted("N1-02", "waiver_not_in_form", NI_45_2_3)));
+}
+
+#[test]
+fn ni_nkwg_45_abs_3_lost_eligibility_out_for_the_wahlperiode_even_if_regained() {
+    assert_ni_second_skipped(hcand("N1-02", 2, 500).ineligible(FACT_DAY, None), "ineligible", NI_45_3_1);
+    assert_ni_second_skipped(
+        hcand("N1-02", 2, 500).ineligible("2026-01-01", Some("2026-03-31")),
+        "not_continuously_eligible",
+        NI_45_3_1,
+    );
+}
+
+#[test]
+fn ni_nkomvg_50_barred_successor_determined_and_must_prove() {
+    let d = decide(&ni_abc(hcand("N1-02", 2, 500).barred("Beamter der Gemeinde")), &query("N1-01")).unwrap();
+    assert_decision(
+        d,
+        barred_successor("N1-02", "N1"),
+        vec![
+            skipped("N1-01", "departed", NI_44_1),
+            chosen("N1-02", "most_votes", NI_38_2),
+            noted("N1-02", "barred_must_prove_end", NI_BARRED),
+        ],
+    );
+}
+
+#[test]
+fn ni_nkwg_44_abs_5_exhausted_seat_stays_vacant_statutory_size_unchanged() {
+    let body = niedersachsen()
+        .list(party("N1", vec![hcand("N1-01", 1, 900).seated(SeatVia::List), hcand("N1-02", 2, 0).declined()]))
+        .list(individual("E1", hcand("E1-01", 1, 700).seated(SeatVia::PersonalVote)))
+        .body();
+    let d = decide(&body, &query("N1-01")).unwrap();
+    assert_decision(
+        d,
+        vacant(VacancyReason::ListExhausted, 44),
+        vec![
+            skipped("N1-01", "departed", NI_44_1),
+            skipped("N1-02", "declined", NI_45_1_1),
+            finding("list_exhausted", NI_44_5),
+            finding("other_electoral_areas_not_modelled", NI_44_5_AREAS),
+        ],
+    );
+    // an Einzelwahlvorschlag has no Ersatzpersonen
+    let d = decide(&body, &query("E1-01")).unwrap();
+    assert_decision(
+        d,
+        vacant(VacancyReason::IndividualCandidate, 44),
+        vec![finding("individual_candidate", NI_INDIVIDUAL)],
+    );
+}
+
+#[test]
+fn ni_nkwg_38_succession_order_by_votes_lot_groups_then_list_order() {
+    let body = niedersachsen()
+        .list(party(
+            "N1",
+            vec![
+                hcand("N1-01", 1, 900).seated(SeatVia::PersonalVote),
+                hcand("N1-02", 2, 100),
+                hcand("N1-03", 3, 400).waived_written(),
+                hcand("N1-04", 4, 200),
+                hcand("N1-05", 5, 200),
+                hcand("N1-07", 7, 0),
+                hcand("N1-06", 6, 0),
+            ],
+        ))
+        .body();
+    let order = body.succession_order(t(REFERENCE));
+    let l = &order.lists[0];
+    assert_eq!(l.order, vec!["N1-04", "N1-05", "N1-02", "N1-06", "N1-07"]);
+    assert_eq!(l.lot_groups, vec![vec!["N1-04".to_owned(), "N1-05".to_owned()]]);
+    let passed: Vec<(&str, &str)> = l.passed_over.iter().map(|p| (p.candidate.as_str(), p.reason.as_str())).collect();
+    assert_eq!(passed, vec![("N1-01", "seated"), ("N1-03", "waived")]);
+    assert!(l.notes.contains(&finding("listenwahl_seat_list_order", NI_38_3)));
+}
+
+#[test]
+fn ni_validation_votes_positions_seat_via_and_no_foreign_fields() {
+    refused(niedersachsen().list(party("N1", vec![cand("N1-01", 1)])).snapshot(), "lists[0].candidates[0].votes");
+    refused(
+        niedersachsen().list(party("N1", vec![hcand("N1-01", 1, 3).position(None)])).snapshot(),
+        "lists[0].candidates[0].position",
+    );
+    refused(
+        niedersachsen().list(party("N1", vec![hcand("N1-01", 1, 3).seated(SeatVia::Succession)])).snapshot(),
+        "lists[0].candidates[0].seat.via",
+    );
+    refused(
+        niedersachsen()
+            .list(party("N1", vec![hcand("N1-01", 1, 5), hcand("N1-02", 2, 4).substitute_for("N1-01")]))
+            .snapshot(),
+        "lists[0].candidates[1].substitute_for",
+    );
+    refused(
+        niedersachsen().majority().list(party("N1", vec![hcand("N1-01", 1, 5)])).snapshot(),
+        "body.electoral_system",
+    );
+    // personal_vote is a Niedersachsen seat
+    refused(
+        rheinland_pfalz().list(party("R1", vec![hcand("R1-01", 1, 5).seated(SeatVia::PersonalVote)])).snapshot(),
+        "lists[0].candidates[0].seat.via",
+    );
+    // the example is valid
+    let path = format!("{}/examples/ni-election.json", env!("CARGO_MANIFEST_DIR"));
+    parse_snapshot(&std::fs::read(path).unwrap()).and_then(Body::from_snapshot).unwrap();
+}
+
+// =========================================================================================================
 // Validation — docs/contract.md "Validation"
 
 #[track_caller]
@@ -1875,6 +2238,7 @@ mod properties {
             Land::Nw => nrw(),
             Land::He => hessen(),
             Land::Rp => rheinland_pfalz(),
+            Land::Ni => niedersachsen(),
         };
         let mut snap = base.size(raw.size).snapshot();
         let majority = land != Land::Nw && raw.majority && raw.lists.len() == 1;
@@ -2069,6 +2433,8 @@ mod properties {
                     || during_term
                     || has(c, |f| matches!(f, Fact::Declined { .. } | Fact::Waived { .. }))
             }
+            // Niedersachsen ranks by how the seat was won, with a lot on equal votes: its own tests (ni_*)
+            Land::Ni => unreachable!("no property test draws a Niedersachsen body"),
         }
     }
 
@@ -2077,6 +2443,7 @@ mod properties {
             Land::Nw => step.citation.contains("KWahlG NRW"),
             Land::He => step.citation.contains(" KWG"),
             Land::Rp => ["KWG", "KWO", "GemO"].iter().any(|act| step.citation.contains(act)),
+            Land::Ni => ["NKWG", "NKWO", "NKomVG"].iter().any(|act| step.citation.contains(act)),
         }
     }
 

@@ -556,3 +556,92 @@ fn rp_review_texts() {
     let text = text_of(&e, "review");
     assert!(text.contains("Klage vor dem Verwaltungsgericht erhoben werden (§ 74 Abs. 1 Satz 1"), "{text}");
 }
+
+// Niedersachsen: the shared declaration-model templates with the sentences of law/ni.txt (§ 44 NKWG, § 40
+// NKWG, § 77 NKWO); the vacancy has its own text (the statutory size does not fall)
+
+const NI: &str = "musterfeld-rat";
+
+/// NI: N1-02 (Personenwahl) resigned; N1-04 is passed over (the party's notice, § 44 Abs. 2 NKWG); N1-05
+/// (most votes) is offered the seat; the offer is sent and served.
+fn ni_offered() -> (Council, String, Vec<Effect>) {
+    let mut b = body(example("ni-election.json"));
+    let e = run(&mut b, "vacancy.reported", example("ni-vacancy.json"), now());
+    let case = b.cases.keys().next().expect("case").clone();
+    let sent = Command::NotificationSent { case: case.clone(), round: 1, message_id: "<m@x>".into(), sent_at: now() };
+    procedure::handle(&mut b, sent, now(), &Settings::default()).expect("sent");
+    run(
+        &mut b,
+        "notification.served",
+        json!({"body": NI, "case": case, "candidate": "N1-05", "method": "certificate", "on": "2026-11-30"}),
+        now(),
+    );
+    (b, case, e)
+}
+
+#[test]
+fn ni_offer_and_announcement_texts() {
+    let (mut b, case, e) = ni_offered();
+    render(&e, "ni-successor-offer");
+    let offer = text_of(&e, "mail");
+    assert!(offer.contains("gilt die Wahl mit Beginn des nächsten Tages nach Ablauf der Frist als angenommen (§ 40 Abs. 1 Satz 4 NKWG)"), "{offer}");
+    assert!(offer.contains("Eine Erklärung unter Vorbehalt gilt als Ablehnung (§ 40 Abs. 1 Satz 5 NKWG)"), "{offer}");
+    assert!(
+        offer.contains("scheiden Sie als Ersatzperson für die gesamte Wahlperiode aus (§ 45 Abs. 1 Satz 1 NKWG)"),
+        "{offer}"
+    );
+    assert!(offer.contains("Dirk Dierks"), "the passed over candidate is named: {offer}");
+    let e = run(
+        &mut b,
+        "declaration.received",
+        json!({"body": NI, "case": case, "candidate": "N1-05", "kind": "accept", "received_at": "2026-12-02T10:00:00+01:00"}),
+        "2026-12-02T09:30:00Z".parse().expect("time"),
+    );
+    render(&e, "ni-successor-accepted");
+    let text = text_of(&e, "successor");
+    assert!(text.contains("Einspruch erhoben werden"), "{text}");
+    assert!(text.contains("innerhalb von zwei Wochen nach dieser Bekanntmachung"), "{text}");
+    assert!(text.contains("(§ 49a NKWG)"), "{text}");
+}
+
+#[test]
+fn ni_nkomvg_50_barred_offer_asks_for_the_proof_within_the_week() {
+    let mut s = example("ni-election.json");
+    s["lists"][0]["candidates"][4]["facts"] =
+        json!([{"type": "barred", "on": "2026-11-01", "reason": "Beamtin mit Dienstbezügen der Gemeinde"}]);
+    let mut b = body(s);
+    let e = run(&mut b, "vacancy.reported", example("ni-vacancy.json"), now());
+    render(&e, "ni-barred-offer");
+    let offer = text_of(&e, "mail");
+    assert!(offer.contains("(Beamtin mit Dienstbezügen der Gemeinde; § 50 Abs. 1 NKomVG)"), "{offer}");
+    assert!(offer.contains("gilt die Wahl als abgelehnt (§ 50 Abs. 3 NKomVG)"), "{offer}");
+}
+
+#[test]
+fn ni_nkwg_44_abs_5_no_ersatzperson_text() {
+    // N2-02 refused the election: the voter group's Wahlvorschlag has no Ersatzperson left
+    let mut b = body(example("ni-election.json"));
+    let v = json!({"body": NI, "member": "N2-01", "reason": "died", "effective_at": "2026-11-28T00:00:00+01:00"});
+    let e = run(&mut b, "vacancy.reported", v, now());
+    render(&e, "ni-vacancy");
+    let text = text_of(&e, "vacancy");
+    assert!(text.contains("auf dem Wahlvorschlag „Wählergemeinschaft Musterfeld“ keine Ersatzperson mehr vorhanden ist (§ 44 Abs. 5 NKWG)"), "{text}");
+    assert!(text.contains("Der Sitz bleibt bis zum Ende der Wahlperiode unbesetzt."), "{text}");
+    assert!(!text.contains("vermindert"), "{text}");
+}
+
+#[test]
+fn ni_review_texts() {
+    let (mut filled, case, _) = ni_offered();
+    run(
+        &mut filled,
+        "declaration.received",
+        json!({"body": NI, "case": case, "candidate": "N1-05", "kind": "accept", "received_at": "2026-12-02T10:00:00+01:00"}),
+        "2026-12-02T09:30:00Z".parse().expect("time"),
+    );
+    let mut b = filled.clone();
+    let e = run(&mut b, "review.decided", review(&case, NI, "confirmed", None, Some("council")), later());
+    render(&e, "ni-review-confirmed");
+    let text = text_of(&e, "review");
+    assert!(text.contains("§ 49a NKWG"), "{text}");
+}

@@ -886,3 +886,54 @@ async fn rp_45_kwg_ersatzperson_by_votes_served_silence_is_acceptance_membership
     assert!(text.contains("Dieter Dörr") && text.contains("§ 44 Abs. 2 Satz 1 KWG"), "{text}");
     assert!(text.contains("Widerspruch erhoben werden"), "{text}");
 }
+
+/// Niedersachsen example (N1-05 and N1-07 have e-mail addresses).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ni_44_nkwg_ersatzperson_by_personal_votes_served_silence_is_acceptance_membership_and_announcement() {
+    let app = App::spawn().await;
+    register(&app, example("ni-election.json")).await;
+    app.send("vacancy.reported", vacancy("musterfeld-rat", "N1-02", "resigned", "2026-11-30T10:00:00+01:00")).await;
+
+    // § 44 Abs. 1 i. V. m. § 38 Abs. 2 NKWG: the most votes among the not elected; N1-04 passed over, his
+    // party told the Wahlleitung in writing before the seat fell vacant (§ 44 Abs. 2)
+    let det = app.wait_event("succession.determined", |_| true).await;
+    assert_eq!(det["data"]["successor"]["id"], "N1-05");
+    let trail = det["data"]["trail"].as_array().expect("trail");
+    assert!(trail.iter().any(|s| s["candidate"] == "N1-04" && s["reason"] == "party_exit_notified"));
+    assert!(trail
+        .iter()
+        .any(|s| s["reason"] == "most_votes" && s["citation"] == "§ 44 Abs. 1 i. V. m. § 38 Abs. 2 Satz 1 und 2 NKWG"));
+    let case = det["data"]["case"].as_str().expect("case").to_owned();
+
+    // § 77 Abs. 1 NKWO, § 40 Abs. 1 NKWG: the served notification, a week to declare
+    let mails = app.smtp.wait_for(1, Duration::from_secs(15)).await;
+    assert_eq!(mails[0].rcpt_to, vec!["eva.ehlers@example.org".to_owned()]);
+    assert!(mails[0].data.contains("Ersatzperson"), "the NI offer");
+    app.wait_event("successor.notified", |_| true).await;
+    app.send(
+        "notification.served",
+        json!({"body": "musterfeld-rat", "case": case, "candidate": "N1-05", "method": "certificate", "on": today(&app)}),
+    )
+    .await;
+    let dl = app.wait_event("deadline.set", |_| true).await;
+    let ends_at = dl["data"]["ends_at"].as_str().expect("ends_at").to_owned();
+
+    // § 40 Abs. 1 Satz 4 NKWG: no declaration → accepted with the beginning of the day after the period
+    app.advance(chrono::Duration::days(6));
+    app.settle().await;
+    assert!(app.events.of("membership.changed").iter().all(|e| e["data"]["change"] != "joined"));
+    app.advance(chrono::Duration::days(4));
+    let joined = app.wait_event("membership.changed", |e| e["data"]["change"] == "joined").await;
+    assert_eq!(joined["data"]["basis"], "deemed_acceptance");
+    assert_eq!(joined["data"]["person"]["id"], "N1-05");
+    assert_eq!(
+        chrono::DateTime::parse_from_rfc3339(joined["data"]["effective_at"].as_str().expect("t")).expect("rfc3339"),
+        chrono::DateTime::parse_from_rfc3339(&ends_at).expect("rfc3339"),
+    );
+    // § 77 Abs. 1 Satz 3 NKWO: the Sitzübergang is announced, with the Einspruch
+    let ann = app.wait_event("announcement.issued", |_| true).await;
+    assert_eq!(ann["data"]["legal_basis"], "§ 77 Abs. 1 Satz 3 NKWO");
+    let text = ann["data"]["text"].as_str().expect("text");
+    assert!(text.contains("Eva Ehlers") && text.contains("§ 40 Abs. 1 Satz 4 NKWG"), "{text}");
+    assert!(text.contains("Einspruch erhoben werden"), "{text}");
+}

@@ -65,6 +65,7 @@ fn builder(land: Land) -> SnapshotBuilder {
         Land::Nw => "musterstadt-rat",
         Land::He => "musterhausen-gv",
         Land::Rp => "musterdorf-rat",
+        Land::Ni => "musterfeld-rat",
     };
     SnapshotBuilder {
         snapshot: Snapshot {
@@ -101,6 +102,11 @@ pub fn hessen() -> SnapshotBuilder {
 /// An empty Rheinland-Pfalz body (§ 45 KWG), proportional, statutory size 44.
 pub fn rheinland_pfalz() -> SnapshotBuilder {
     builder(Land::Rp)
+}
+
+/// An empty Niedersachsen body (§ 44 NKWG), proportional, statutory size 44.
+pub fn niedersachsen() -> SnapshotBuilder {
+    builder(Land::Ni)
 }
 
 impl SnapshotBuilder {
@@ -267,6 +273,10 @@ pub trait CandidateExt: Sized {
     }
     fn bar_cured(self) -> Self {
         self.fact(Fact::BarCured { on: d(FACT_DAY) })
+    }
+    /// Niedersachsen: the party's written notice of the exit or expulsion arrived on `on` (§ 44 Abs. 2 NKWG).
+    fn exit_notified(self, on: &str) -> Self {
+        self.fact(Fact::PartyExitNotified { on: d(on) })
     }
     /// Held a seat in this term and left (no seat now).
     fn former_member(self) -> Self {
