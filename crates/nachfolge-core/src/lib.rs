@@ -7,12 +7,14 @@
 //!
 //! * [`calendar`] — days in Europe/Berlin, Easter, §§ 187, 188 BGB arithmetic, German dates.
 //! * [`model`] — the election snapshot (wire form), its shared validation, the indexed [`model::Body`].
-//! * [`trail`] — a decision's steps, each with its citation, and their German wording.
+//! * [`trail`] — a decision's steps, each with its citation.
 //! * [`rules`] — who succeeds, one rule set per Land (`rules/nw.rs`, `rules/he.rs`), and the Nachrückerliste.
 //! * [`land`] — the Länder: [`land::LandLaw`], implemented once per Land (`land/nw.rs`, `land/he.rs`), and
 //!   the one registration point [`land::Land::law`].
 //! * [`deadline`] — service (Zustellung), one-week periods, objection periods.
 //! * [`messages`] — the public message contract (serde + JSON Schema) and the CloudEvents envelope.
+//! * [`texts`] — the words: German subjects, titles, remedies and the template context of every e-mail and
+//!   announcement, from what the procedure says happened.
 //! * [`procedure`] — the succession procedure: `(council, command, now) → (council', effects)`, split by
 //!   phase.
 //! * [`offline`] — `decide`, `succession-order` and `schema` without services.
@@ -27,4 +29,5 @@ pub mod model;
 pub mod offline;
 pub mod procedure;
 pub mod rules;
+pub mod texts;
 pub mod trail;

@@ -72,75 +72,44 @@ impl Machine<'_> {
         }
     }
 
-    /// Template context shared by e-mails and announcements: names, dates, and who was passed over.
-    pub(super) fn context(&self, case_id: &str, successor: Option<&str>, trail: &[TrailStep]) -> Value {
-        let info = self.body.info();
-        let today = local_date(self.now);
-        let case = self.cases.get(case_id);
-        let departed = case.and_then(|c| self.body.candidate(&c.departed));
-        let list = case.and_then(|c| self.body.list_of(&c.departed));
-        let succ = successor.and_then(|s| self.body.candidate(s));
-        let offer = case.and_then(|c| match &c.state {
-            CaseState::Offered(o) => Some(o),
-            _ => None,
+    /// What the texts need to know of the case `case_id` now, with `successor` and the trail of his
+    /// determination (the texts layer says it in German: [`crate::texts`]).
+    pub(super) fn notice<'n>(
+        &'n self,
+        case_id: &'n str,
+        successor: Option<&'n str>,
+        trail: &'n [TrailStep],
+    ) -> Notice<'n> {
+        let case = self.cases.get(case_id).map(|c| CaseFacts {
+            id: &c.id,
+            round: c.round,
+            departed: &c.departed,
+            reason: c.reason,
+            effective_at: c.effective_at,
+            stage: match &c.state {
+                CaseState::Offered(o) => {
+                    Stage::Offered { determined_at: o.determined_at, member_since: o.member_since }
+                }
+                CaseState::Filled { since, basis, .. } => Stage::Filled { since: *since, basis: *basis },
+                CaseState::Vacant { reason } => Stage::Vacant(*reason),
+                _ => Stage::Open,
+            },
+            // the lot that chose the successor (§ 34 Abs. 1a KWG)
+            lot: successor
+                .and_then(|s| c.history.lots.iter().rev().find(|l| l.winner == s))
+                .map(|l| (l.drawn_by.as_str(), l.drawn_at)),
         });
-        let passed_over: Vec<Value> = trail
-            .iter()
-            .filter(|s| s.verdict == Verdict::Skipped && s.reason != "departed")
-            .filter_map(|s| {
-                let c = self.body.candidate(s.candidate.as_deref()?)?;
-                Some(json!({
-                    "id": c.id, "name": c.full_name(), "position": c.position,
-                    "reason": trail::reason_de(&s.reason), "citation": s.citation,
-                }))
-            })
-            .collect();
-        let chosen = trail
-            .iter()
-            .find(|s| s.verdict == Verdict::Chosen)
-            .map(|s| json!({"candidate": s.candidate, "reason": s.reason, "citation": s.citation}));
-        let member_since = offer.and_then(|o| o.member_since).map(|t| german_date(local_date(t)));
-        // "besteht seit" only for a day before today, "beginnt am" otherwise
-        let member_since_past = offer.and_then(|o| o.member_since).is_some_and(|t| local_date(t) < today);
-        // an Ersatzbewerber's candidate (KWahlO NRW § 62 Nr. 4, § 69 Abs. 2)
-        let substitute_for = succ
-            .and_then(|s| s.substitute_for.as_deref())
-            .and_then(|id| self.body.candidate(id))
-            .map(|c| json!({"id": c.id, "name": c.full_name()}));
-        // the lot that chose the successor (§ 34 Abs. 1a KWG): who drew it, and when
-        let lot = case.zip(successor).and_then(|(c, s)| c.history.lots.iter().rev().find(|l| l.winner == s)).map(|l| {
-            let at = berlin(l.drawn_at.with_timezone(&Utc));
-            json!({"drawn_by": l.drawn_by, "drawn_date": german_date(at.date_naive()), "drawn_time": at.format("%H:%M").to_string()})
-        });
-        json!({
-            "land": self.body.land(),
-            "body": { "id": info.id, "name": info.name, "statutory_size": info.statutory_size },
-            "officer": info.returning_officer,
-            "case": case_id,
-            "round": case.map(|c| c.round),
-            "departed": departed.map(|d| json!({"id": d.id, "name": d.full_name()})),
-            "departure": case.map(|c| c.reason),
-            "departure_reason": case.map(|c| trail::departure_de(c.reason)),
-            "effective_date": case.map(|c| german_date(local_date(c.effective_at))),
-            "list": list.map(|l| json!({"id": l.id, "name": l.name, "short_name": l.short_name, "kind": l.kind})),
-            "successor": succ.map(|s| json!({
-                "id": s.id, "name": s.full_name(), "position": s.position,
-                "postal_address": s.postal_address, "barred": s.is_barred_at(today), "bar_reason": s.bar_at(today),
-                "substitute_for": substitute_for,
-            })),
-            "determined_date": german_date(local_date(offer.map(|o| o.determined_at).unwrap_or(self.now))),
-            "passed_over": passed_over,
-            "chosen": chosen,
-            "lot": lot,
-            "member_since": member_since,
-            "member_since_past": member_since_past,
-            "today": german_date(local_date(self.now)),
-            "place": place_of(info.returning_officer.address.as_deref()),
-        })
+        Notice { case_id, case, successor, trail, now: self.now }
     }
 
-    pub(super) fn announce(&mut self, case_id: &str, kind: &str, successor: Option<&str>, trail: &[TrailStep]) {
-        self.announce_with(case_id, kind, successor, trail, Value::Null);
+    pub(super) fn announce(
+        &mut self,
+        case_id: &str,
+        kind: AnnouncementKind,
+        successor: Option<&str>,
+        trail: &[TrailStep],
+    ) {
+        self.announce_with(case_id, kind, successor, trail, &Detail::None);
     }
 
     /// Issue a public announcement (§ 45 Abs. 6 Satz 7 KWahlG NRW, § 34 Abs. 3 KWG i. V. m. § 58 KWO) and,
@@ -148,75 +117,31 @@ impl Machine<'_> {
     pub(super) fn announce_with(
         &mut self,
         case_id: &str,
-        kind: &str,
+        kind: AnnouncementKind,
         successor: Option<&str>,
         trail: &[TrailStep],
-        extra: Value,
+        detail: &Detail<'_>,
     ) {
-        let land = self.body.land();
-        let mut context = self.context(case_id, successor, trail);
-        let texts = &self.procedure().texts;
-        let party_ban = matches!(self.cases.get(case_id).map(|c| &c.state), Some(CaseState::Vacant { reason }) if *reason == VacancyReason::PartyBanned);
-        let review_final = extra.pointer("/review/final").and_then(Value::as_bool).unwrap_or(true);
-        let (legal_basis, objection_period_text) = match kind {
-            "review" if extra["review"]["by_court"] == true => (texts.review_basis, texts.court_review_remedy),
-            "review" if review_final => (texts.review_basis, texts.review_final_remedy),
-            "review" => (texts.review_basis, texts.review_remedy),
-            "vacancy" if party_ban => {
-                (texts.party_ban_basis.unwrap_or(texts.announcement_basis), texts.announcement_remedy)
-            }
-            _ => (texts.announcement_basis, texts.announcement_remedy),
-        };
-        let title = match kind {
-            "vacancy" => texts.vacancy_title,
-            "not_acquired" => texts.not_acquired_title,
-            "review" => texts.review_title,
-            "correction" => texts.correction_title,
-            _ => texts.successor_title,
-        };
-        let title = Texts::with_name(title, &self.body.info().name);
         // the announcement's number, and its objection period (none against a review decision: court only)
         let n = self.cases.get(case_id).map_or(0, |c| c.history.announcements.len()) as u32 + 1;
-        let objection = (kind != "review").then(|| objection_period(land, self.now, self.period_rules().period_end));
-        if let (Some(obj), Some(case)) = (context.as_object_mut(), self.cases.get(case_id)) {
-            if let CaseState::Filled { since, basis, .. } = &case.state {
-                obj.insert("member_since".into(), json!(german_date(local_date(*since))));
-                obj.insert("member_since_past".into(), json!(local_date(*since) < local_date(self.now)));
-                obj.insert("basis".into(), json!(basis));
-            }
-            if let CaseState::Vacant { reason } = &case.state {
-                obj.insert("reason".into(), json!(reason));
-            }
-            obj.insert("objection_period".into(), json!(objection_period_text));
-            obj.insert("legal_basis".into(), json!(legal_basis));
-            obj.insert("announcement".into(), json!(n));
-            if let Some(p) = &objection {
-                obj.insert(
-                    "objection_period_ends".into(),
-                    json!({"last_day": p.last_day, "ends_at": berlin(p.ends_at), "trail": p.trail}),
-                );
-            }
-            if let Value::Object(extra) = extra {
-                obj.extend(extra);
-            }
-        }
-        self.effects.push(Effect::Announce(Announcement {
-            case: case_id.to_owned(),
-            kind: kind.to_owned(),
-            title,
-            legal_basis: legal_basis.to_owned(),
-            objection_period: objection_period_text.to_owned(),
-            template: format!("{}_{kind}", texts.template_prefix),
-            issued_at: self.now,
-            context,
-        }));
+        let objection = (kind != AnnouncementKind::Review)
+            .then(|| objection_period(self.body.land(), self.now, self.period_rules().period_end));
+        let announcement = texts::announcement(
+            self.body,
+            &self.notice(case_id, successor, trail),
+            kind,
+            n,
+            objection.as_ref(),
+            detail,
+        );
+        self.effects.push(Effect::Announce(announcement));
         if let Some(p) = &objection {
             self.effects
                 .push(Effect::Schedule { timer: Timer::objection(case_id, n), due_at: p.ends_at + self.grace() });
         }
         let record = AnnouncementRecord {
             n,
-            kind: kind.to_owned(),
+            kind: kind.as_str().to_owned(),
             issued_at: self.now,
             objection,
             ended: false,
@@ -295,13 +220,4 @@ impl Machine<'_> {
         }
         Ok(())
     }
-}
-
-/// The place for the signature line ("Musterstadt, 02.12.2026"): the town after the postal code of the
-/// returning officer's address, if it has one.
-fn place_of(address: Option<&str>) -> Option<String> {
-    let last = address?.rsplit(',').next()?.trim();
-    let (code, town) = last.split_once(' ')?;
-    (code.len() == 5 && code.chars().all(|c| c.is_ascii_digit()) && !town.trim().is_empty())
-        .then(|| town.trim().to_owned())
 }

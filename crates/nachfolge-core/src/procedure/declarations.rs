@@ -186,14 +186,13 @@ impl Machine<'_> {
         self.emit(&void)?;
         let accepted = kind == "accept";
         let since = at.max(rec.offer.proven_at.unwrap_or(at)).max(case.effective_at);
-        let extra = json!({"correction": {
-            "kind": kind,
-            "accepted": accepted,
-            "received_date": german_date(local_date(at)),
-            "last_day": deadline.as_ref().map(|d| german_date(d.last_day)),
-            "deemed_date": german_date(local_date(deemed_since)),
-            "member_since": accepted.then(|| german_date(local_date(since))),
-        }});
+        let detail = Detail::Correction {
+            kind,
+            received_at: at,
+            last_day: deadline.as_ref().map(|d| d.last_day),
+            deemed_since,
+            member_since: accepted.then_some(since),
+        };
         if accepted {
             self.seat(&successor, since, case.departed_via);
             let joined = self.membership(
@@ -208,7 +207,7 @@ impl Machine<'_> {
             self.emit(&joined)?;
             self.case_mut(&case.id)?.state =
                 CaseState::Filled { successor: successor.clone(), since, basis: MembershipBasis::Acceptance };
-            self.announce_with(&case.id, "correction", Some(&successor), &rec.offer.trail, extra);
+            self.announce_with(&case.id, AnnouncementKind::Correction, Some(&successor), &rec.offer.trail, &detail);
             return Ok(());
         }
         // a timely refusal: he never became a member; the determination goes on as if it had come in time
@@ -217,7 +216,7 @@ impl Machine<'_> {
             c.facts.push(Fact::Declined { on: local_date(at) });
         }
         self.supersede_objections(&case.id)?;
-        self.announce_with(&case.id, "correction", Some(&successor), &rec.offer.trail, extra);
+        self.announce_with(&case.id, AnnouncementKind::Correction, Some(&successor), &rec.offer.trail, &detail);
         self.case_mut(&case.id)?.refused.push(successor);
         self.determine(&case.id, None)
     }
@@ -348,7 +347,7 @@ impl Machine<'_> {
         // a successor a review installed was named in the review's announcement already
         let by_review = case.history.installed_by_review == Some(case.round);
         if !self.announce_at_determination() && !by_review {
-            self.announce(case_id, "successor", Some(&successor), &trail);
+            self.announce(case_id, AnnouncementKind::Successor, Some(&successor), &trail);
         }
         Ok(())
     }
@@ -453,7 +452,7 @@ impl Machine<'_> {
                 self.case_mut(case_id)?.refused.push(offer.successor.clone());
                 // the person concerned is told (§ 56 Abs. 2 KWO: served, with the hint at the Einspruch)
                 self.not_acquired_mail(case_id, offer, since, ends)?;
-                self.announce(case_id, "not_acquired", Some(&offer.successor), &offer.trail);
+                self.announce(case_id, AnnouncementKind::NotAcquired, Some(&offer.successor), &offer.trail);
                 self.determine(case_id, None)?;
             }
             Acceptance::WithDetermination => {}

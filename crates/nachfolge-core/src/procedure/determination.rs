@@ -130,7 +130,7 @@ impl Machine<'_> {
                 self.emit(&data)?;
                 // after a Hessen merger nobody determines or announces anything (§ 33 Abs. 1 Nr. 4 KWG)
                 if reason.is_determined() {
-                    self.announce(case_id, "vacancy", None, &trail);
+                    self.announce(case_id, AnnouncementKind::Vacancy, None, &trail);
                 }
             }
             Outcome::Successor { candidate, list, barred }
@@ -270,7 +270,7 @@ impl Machine<'_> {
             Acceptance::Declaration => {
                 self.mail(case_id, &trail)?;
                 if announce && self.announce_at_determination() {
-                    self.announce(case_id, "successor", Some(candidate), &trail);
+                    self.announce(case_id, AnnouncementKind::Successor, Some(candidate), &trail);
                 }
             }
             Acceptance::WithDetermination => {
@@ -292,7 +292,7 @@ impl Machine<'_> {
                 self.emit(&m)?;
                 self.mail(case_id, &trail)?;
                 if announce {
-                    self.announce(case_id, "successor", Some(candidate), &trail);
+                    self.announce(case_id, AnnouncementKind::Successor, Some(candidate), &trail);
                 }
                 if !barred {
                     self.case_mut(case_id)?.state = CaseState::Filled {

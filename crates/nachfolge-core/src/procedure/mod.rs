@@ -30,19 +30,21 @@ use std::collections::BTreeMap;
 
 use chrono::{DateTime, FixedOffset, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
-use crate::calendar::{berlin, german_date, local_date, start_of_day};
+use crate::calendar::{berlin, local_date, start_of_day};
 use crate::deadline::{
     objection_period, one_week_deadline, Deadline, ObjectionPeriod, PeriodEnd, PeriodRules, ServiceBasis,
 };
-use crate::land::{Acceptance, LandLaw, Procedure, Texts};
+use crate::land::{Acceptance, LandLaw, Procedure};
 use crate::messages::*;
 use crate::model::{
     AnnouncementTime, Body, Candidate, DeterminationMode, Fact, ListKind, Readings, Seat, SeatVia, Snapshot,
 };
 use crate::rules::{Cause, Outcome, Query, VacancyReason};
-use crate::trail::{self, TrailStep, Verdict};
+use crate::texts::{self, AnnouncementKind, CaseFacts, Detail, Notice, Stage};
+pub use crate::texts::{Announcement, MailKind, MailRequest};
+use crate::trail::{TrailStep, Verdict};
 
 /// Settings of the procedure that a deployment chooses: the deployment-wide defaults of readings a body may
 /// set itself in its snapshot (`body.readings`, which wins; docs/legal.md, "Per-body readings").
@@ -120,59 +122,6 @@ pub enum Effect {
     Schedule { timer: Timer, due_at: DateTime<Utc> },
     /// Cancel a timer.
     Cancel { timer: Timer },
-}
-
-/// What an e-mail is: part of its Message-ID (the determination's keeps the id it always had).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
-pub enum MailKind {
-    /// The notification of the determination (NRW: with the acceptance request).
-    #[default]
-    Determination,
-    /// Hessen: the membership of a barred successor is deemed not acquired, retroactively (§ 23 Abs. 2 Satz 3
-    /// KWG, § 56 Abs. 2 KWO).
-    NotAcquired,
-}
-
-impl MailKind {
-    /// `determination`, `not_acquired`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MailKind::Determination => "determination",
-            MailKind::NotAcquired => "not_acquired",
-        }
-    }
-}
-
-/// An e-mail to render and send.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct MailRequest {
-    pub case: String,
-    /// The round the mail belongs to (a not-acquired mail: the round of the person concerned).
-    pub round: u32,
-    #[serde(default)]
-    pub kind: MailKind,
-    pub candidate: String,
-    pub to: Option<String>,
-    pub reply_to: String,
-    /// Template name under `templates/mail/` (`.txt` and `.html`).
-    pub template: String,
-    pub subject: String,
-    pub context: Value,
-}
-
-/// A public announcement (Bekanntmachung) to render.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Announcement {
-    pub case: String,
-    pub kind: String,
-    pub title: String,
-    pub legal_basis: String,
-    pub objection_period: String,
-    /// Template name under `templates/announcement/`.
-    pub template: String,
-    pub issued_at: DateTime<Utc>,
-    pub context: Value,
 }
 
 /// A durable timer the procedure asks for. The shell stores it by [`Timer::key`] with its [`Timer::kind`]

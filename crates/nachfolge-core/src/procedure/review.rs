@@ -72,7 +72,8 @@ impl Machine<'_> {
                 )));
             }
         }
-        let citation = in_place_of_officer.unwrap_or(review.citation).to_owned();
+        let cite = in_place_of_officer.unwrap_or(review.citation);
+        let citation = cite.to_owned();
         let new = match &r.successor {
             Some(s) => Some(self.check_amended(&case, s, holder.as_deref())?),
             None => None,
@@ -87,35 +88,31 @@ impl Machine<'_> {
             recorded_at: self.now,
             is_final: r.is_final,
         };
-        let previous = holder
-            .as_deref()
-            .and_then(|h| self.body.candidate(h))
-            .map(|c| json!({"id": c.id, "name": c.full_name(), "position": c.position, "was_member": holder_member}));
-        let extra = json!({"review": {
-            "outcome": r.outcome,
-            "decided_date": german_date(local_date(at)),
-            "decided_by": r.decided_by,
-            "by_council": by_council,
-            "by_court": by_court,
-            "officer_inactive": inactive,
-            "citation": citation,
-            "previous": previous,
-            "was_vacant": matches!(case.state, CaseState::Vacant { .. }),
-            "final": r.is_final,
-        }});
+        let detail = Detail::Review {
+            outcome: r.outcome,
+            decided_at: at,
+            decided_by: r.decided_by.as_deref(),
+            by_council,
+            by_court,
+            officer_inactive: inactive,
+            citation: cite,
+            previous: holder.as_deref().map(|h| (h, holder_member)),
+            was_vacant: matches!(case.state, CaseState::Vacant { .. }),
+            is_final: r.is_final,
+        };
         if !r.is_final {
             // Not yet unappealable: recorded and announced, but the seat holder keeps the seat (or it stays
             // vacant) until the decision is final — Hessen § 34 Abs. 5 KWG; NRW § 40 Abs. 3 KWahlG NRW, applied
             // by § 45 Abs. 6 Satz 8 (wording unverified, docs/legal.md).
             self.case_mut(&r.case)?.history.reviews.push(record);
             let named = new.as_deref().or(holder.as_deref());
-            self.announce_with(&r.case, "review", named, &[], extra);
+            self.announce_with(&r.case, AnnouncementKind::Review, named, &[], &detail);
             return Ok(());
         }
         if r.outcome == ReviewOutcome::Confirmed {
             self.case_mut(&r.case)?.history.reviews.push(record);
             let trail = self.case_trail(&case);
-            self.announce_with(&r.case, "review", holder.as_deref(), &trail, extra);
+            self.announce_with(&r.case, AnnouncementKind::Review, holder.as_deref(), &trail, &detail);
             return Ok(());
         }
         // annulled or amended: the change takes effect now, dated at the decision; nothing earlier is rolled
@@ -135,7 +132,7 @@ impl Machine<'_> {
         match new {
             None => {
                 self.case_mut(&r.case)?.state = CaseState::AwaitingLot { tied: vec![] };
-                self.announce_with(&r.case, "review", None, &[], extra);
+                self.announce_with(&r.case, AnnouncementKind::Review, None, &[], &detail);
                 // determined again under the rules, with the facts known now (same case, next round)
                 self.determine(&r.case, None)
             }
@@ -161,7 +158,7 @@ impl Machine<'_> {
                     by: None,
                 };
                 self.install(&r.case, install)?;
-                self.announce_with(&r.case, "review", Some(&s), &trail, extra);
+                self.announce_with(&r.case, AnnouncementKind::Review, Some(&s), &trail, &detail);
                 Ok(())
             }
         }

@@ -7,29 +7,12 @@ impl Machine<'_> {
     /// The e-mail to the determined successor (NRW: the acceptance request; Hessen: the determination, for
     /// a barred successor with the proof request).
     pub(super) fn mail(&mut self, case_id: &str, trail: &[TrailStep]) -> Result<(), Rejection> {
-        let case = self.case(case_id)?;
-        let Some(successor) = case.successor().map(str::to_owned) else { return Ok(()) };
-        let round = case.round;
-        let context = self.context(case_id, Some(&successor), trail);
-        let c = self.candidate(&successor)?;
-        let info = self.body.info();
-        let procedure = self.procedure();
-        let texts = &procedure.texts;
-        let subject =
-            if c.is_barred_at(local_date(self.now)) { texts.barred_subject } else { texts.determination_subject };
-        let subject = Texts::with_name(subject, &info.name);
-        let req = MailRequest {
-            case: case_id.to_owned(),
-            round,
-            kind: MailKind::Determination,
-            candidate: successor.clone(),
-            to: c.email.clone(),
-            reply_to: info.returning_officer.email.clone(),
-            template: procedure.determination_mail.to_owned(),
-            subject,
-            context,
-        };
-        self.effects.push(Effect::Mail(req));
+        let Some(successor) = self.case(case_id)?.successor() else { return Ok(()) };
+        self.candidate(successor)?;
+        let notice = self.notice(case_id, Some(successor), trail);
+        if let Some(req) = texts::determination_mail(self.body, &notice) {
+            self.effects.push(Effect::Mail(req));
+        }
         Ok(())
     }
 
@@ -44,40 +27,19 @@ impl Machine<'_> {
         since: DateTime<Utc>,
         ended: DateTime<Utc>,
     ) -> Result<(), Rejection> {
-        let procedure = self.procedure();
-        let (Some(template), Some(subject)) = (procedure.not_acquired_mail, procedure.texts.not_acquired_subject)
-        else {
-            return Ok(());
+        self.case(case_id)?;
+        self.candidate(&offer.successor)?;
+        let dates = texts::NotAcquired {
+            member_since: since,
+            determined_at: offer.determined_at,
+            served_on: offer.deadline.as_ref().map(|d| d.served_on),
+            last_day: offer.deadline.as_ref().map(|d| d.last_day),
+            ended,
         };
-        let round = self.case(case_id)?.round;
-        let mut context = self.context(case_id, Some(&offer.successor), &offer.trail);
-        if let Some(obj) = context.as_object_mut() {
-            let last_day = offer.deadline.as_ref().map(|d| german_date(d.last_day));
-            obj.insert(
-                "not_acquired".into(),
-                json!({
-                    "member_since": german_date(local_date(since)),
-                    "determined_date": german_date(local_date(offer.determined_at)),
-                    "served_on": offer.deadline.as_ref().map(|d| german_date(d.served_on)),
-                    "last_day": last_day,
-                    "ended_date": german_date(local_date(ended)),
-                }),
-            );
+        let notice = self.notice(case_id, Some(&offer.successor), &offer.trail);
+        if let Some(req) = texts::not_acquired_mail(self.body, &notice, &dates) {
+            self.effects.push(Effect::Mail(req));
         }
-        let c = self.candidate(&offer.successor)?;
-        let info = self.body.info();
-        let req = MailRequest {
-            case: case_id.to_owned(),
-            round,
-            kind: MailKind::NotAcquired,
-            candidate: offer.successor.clone(),
-            to: c.email.clone(),
-            reply_to: info.returning_officer.email.clone(),
-            template: template.to_owned(),
-            subject: Texts::with_name(subject, &info.name),
-            context,
-        };
-        self.effects.push(Effect::Mail(req));
         Ok(())
     }
 

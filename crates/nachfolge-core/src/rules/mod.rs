@@ -138,7 +138,7 @@ pub enum DecideError {
 /// Why a candidate is passed over: the reason code of the trail and the statute it rests on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Exclusion {
-    /// Machine-readable reason, e.g. `left_party` (its German wording: `trail::reason_de`).
+    /// Machine-readable reason, e.g. `left_party` (its German wording: `texts::reason_de`).
     pub reason: &'static str,
     /// The statute, e.g. `§ 45 Abs. 3 Satz 1 KWahlG NRW`.
     pub citation: String,

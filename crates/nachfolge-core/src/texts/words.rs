@@ -1,0 +1,49 @@
+//! The German wording of the codes the rules and the messages use: why a candidate was passed over, why a
+//! member left.
+
+/// The German wording of a reason code, for e-mails and announcements.
+pub fn reason_de(reason: &str) -> String {
+    let text = match reason {
+        "seated" => "ist bereits Mitglied der Vertretung",
+        "former_member" => "war in dieser Wahlperiode bereits Mitglied der Vertretung",
+        "pending_successor" => "ist bereits als Listennachfolger für einen anderen Sitz festgestellt",
+        "already_called" => "ist bereits berufen",
+        "died" => "ist verstorben",
+        "ineligible" => "ist nicht wählbar",
+        "not_continuously_eligible" => "war während der Wahlperiode nicht durchgehend wählbar",
+        "declined" => "hat die Annahme der Wahl abgelehnt",
+        "left_party" => {
+            "ist aus der Partei oder Wählergruppe ausgeschieden, für die sie oder er bei der Wahl angetreten war"
+        }
+        "joined_other_party" => {
+            "war bei der Aufstellung der Reserveliste nicht Mitglied einer Partei oder Wählergruppe und ist seitdem einer anderen als der sie oder ihn aufstellenden Partei oder Wählergruppe beigetreten"
+        }
+        "party_exit_notified" => {
+            "ist nach der Wahl aus der Partei ausgeschieden oder ausgeschlossen worden; die Partei hat dies der Wahlleitung vor dem Freiwerden des Sitzes schriftlich mitgeteilt"
+        }
+        "waived" => "hat auf die Anwartschaft verzichtet",
+        "departed" => "ist das ausgeschiedene Mitglied",
+        "no_list_position" => "steht nicht auf der Reserveliste",
+        "district_substitute_excluded" => {
+            "ist ausschließlich als Ersatzbewerberin oder Ersatzbewerber für die Bewerbung des ausgeschiedenen Mitglieds im Wahlbezirk benannt und bleibt bei dieser Nachfolge unberücksichtigt"
+        }
+        other => other,
+    };
+    text.to_owned()
+}
+
+/// The German wording of a departure reason.
+pub fn departure_de(reason: crate::model::DepartureReason) -> &'static str {
+    use crate::model::DepartureReason::*;
+    match reason {
+        Died => "Tod",
+        Declined => "Ablehnung der Wahl",
+        Resigned => "Verzicht auf den Sitz",
+        LostEligibility => "Verlust der Wählbarkeit",
+        LostSeat => "Verlust des Sitzes",
+        NotAcquired => "Nichterwerb der Mitgliedschaft",
+        PartyBanned => "Verlust des Sitzes infolge des Verbots einer Partei oder Vereinigung",
+        Merger => "Verlust des Sitzes infolge der Eingliederung der Gemeinde",
+        Other => "sonstiges Ausscheiden",
+    }
+}
