@@ -560,3 +560,22 @@ fn serde_names() {
     assert!(json.contains(r#""ends_at":"2025-06-20T22:00:00Z""#), "{json}");
     assert_eq!(serde_json::from_str::<Deadline>(&json).ok(), Some(d));
 }
+
+#[test]
+fn st_feiertg_lsa_2_heilige_drei_koenige_and_reformationstag_extend_the_week() {
+    // served Wed 30 Dec 2026 → the week ends Wed 6 Jan 2027, Heilige Drei Könige (§ 2 Nr. 2 FeiertG LSA) → Thu 7 Jan
+    let d = served("2026-12-30", Land::St);
+    assert_eq!(d.last_day, date("2027-01-07"));
+    assert_eq!(reasons(&d), ["served", "period_one_week", "extended_public_holiday:Heilige Drei Könige"]);
+    assert_eq!(d.trail[2].citation, "§ 31 Abs. 3 Satz 1 VwVfG i. V. m. § 1 Abs. 1 VwVfG LSA");
+    // served Tue 24 Oct 2028 → Tue 31 Oct, Reformationstag (Nr. 9) → Wed 1 Nov: Allerheiligen is no holiday here
+    let d = served("2028-10-24", Land::St);
+    assert_eq!(d.last_day, date("2028-11-01"));
+    assert_eq!(reasons(&d), ["served", "period_one_week", "extended_public_holiday:Reformationstag"]);
+    // no Fronleichnam, no Buß- und Bettag (only "erhöhter Schutz", § 5), uniform for the whole Land
+    for day in ["2026-06-04", "2026-11-18", "2026-11-01", "2026-08-15"] {
+        assert!(!Land::St.is_public_holiday(date(day)), "ST {day}");
+    }
+    assert_eq!(Land::St.holidays(2026).len(), 11);
+    assert_eq!(serde_json::from_str::<Land>("\"ST\"").ok(), Some(Land::St));
+}

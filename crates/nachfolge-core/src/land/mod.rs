@@ -9,6 +9,7 @@
 mod he;
 mod nw;
 mod rp;
+mod st;
 
 use chrono::{DateTime, NaiveDate, Utc};
 
@@ -53,6 +54,7 @@ impl Land {
             Land::Nw => &nw::Nw,
             Land::He => &he::He,
             Land::Rp => &rp::Rp,
+            Land::St => &st::St,
         }
     }
 

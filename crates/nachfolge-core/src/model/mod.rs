@@ -23,6 +23,9 @@ pub enum Land {
     /// Rheinland-Pfalz.
     #[serde(rename = "RP")]
     Rp,
+    /// Sachsen-Anhalt.
+    #[serde(rename = "ST")]
+    St,
 }
 
 /// Grund des Ausscheidens (`vacancy.reported`).
@@ -178,7 +181,7 @@ impl Readings {
 pub struct BodyInfo {
     pub id: String,
     pub name: String,
-    /// `NW` (§ 45 KWahlG NRW), `HE` (§ 34 KWG Hessen) or `RP` (§ 45 KWG Rheinland-Pfalz).
+    /// `NW` (§ 45 KWahlG NRW), `HE` (§ 34 KWG Hessen), `RP` (§ 45 KWG Rheinland-Pfalz) or `ST` (§ 47 KWG LSA).
     pub land: Land,
     #[serde(default)]
     pub electoral_system: ElectoralSystem,
@@ -302,6 +305,13 @@ pub enum Fact {
     FormerMember {
         on: NaiveDate,
     },
+    /// Sachsen-Anhalt: the nominating party told the Wahlleiter in writing that the candidate left the party,
+    /// was expelled (rechtskräftig ausgeschlossen) or joined a party with a competing Wahlvorschlag (§ 47
+    /// Abs. 1 Satz 2, 3 KWG LSA). Recorded with `left_party` or `joined_other_party`; `on`: the day the notice
+    /// reached the Wahlleiter.
+    PartyNotice {
+        on: NaiveDate,
+    },
 }
 
 impl Fact {
@@ -317,6 +327,7 @@ impl Fact {
             Fact::Barred { .. } => "barred",
             Fact::BarCured { .. } => "bar_cured",
             Fact::FormerMember { .. } => "former_member",
+            Fact::PartyNotice { .. } => "party_notice",
         }
     }
 }

@@ -69,6 +69,13 @@ pub(crate) fn validate(s: &Snapshot) -> Result<(), ValidationError> {
                         return Err(ValidationError::new(format!("{path}.facts[{fi}].until"), "lies before from"));
                     }
                 }
+                // § 47 Abs. 1 Satz 2, 3 KWG LSA: a party's notice has effect only in Sachsen-Anhalt
+                if matches!(f, Fact::PartyNotice { .. }) && b.land != Land::St {
+                    return Err(ValidationError::new(
+                        format!("{path}.facts[{fi}].type"),
+                        "party_notice is a Sachsen-Anhalt fact (§ 47 Abs. 1 Satz 2 KWG LSA); no other Land's rule depends on a party's notice",
+                    ));
+                }
                 if let Fact::Barred { reason, .. } = f {
                     if reason.trim().is_empty() {
                         return Err(ValidationError::new(format!("{path}.facts[{fi}].reason"), "must not be empty"));

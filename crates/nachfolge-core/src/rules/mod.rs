@@ -2,6 +2,7 @@
 //!
 //! * [`nw`]: § 45 KWahlG NRW (Ersatzbewerber, then list order).
 //! * [`he`]: § 34 KWG (most personal votes, list order on ties; lot in a majority election).
+//! * [`rp`]: § 45 KWG Rheinland-Pfalz; [`st`]: § 47 KWG LSA, § 42 Abs. 4 KVG LSA (both by personal votes).
 //!
 //! Rule sets are pure: the body and a [`Query`] in, a [`Decision`] with its trail out. What every rule set
 //! shares lives here: the [`Standing`] of a candidate at the reference time and the list order.
@@ -10,6 +11,7 @@ pub mod he;
 pub mod nw;
 pub mod order;
 pub mod rp;
+pub mod st;
 pub(crate) mod votes;
 
 pub use order::{ListOrder, PassedOver, SubstitutePriority, SuccessionOrder};
@@ -146,11 +148,28 @@ pub struct Standing<'a> {
     pub body: &'a Body,
     pub reference: NaiveDate,
     pending: HashSet<&'a str>,
+    /// The day the departed's seat became free, as the worker records it on him when the vacancy is reported
+    /// (his latest `former_member` or `declined` fact); `None` while he still holds the seat (offline `decide`)
+    /// or without a departed (the succession order).
+    vacated: Option<NaiveDate>,
 }
 
 impl<'a> Standing<'a> {
     pub fn new(body: &'a Body, q: &Query<'a>) -> Self {
-        Standing { body, reference: local_date(q.at), pending: q.pending.iter().copied().collect() }
+        let vacated = body.candidate(q.departed).filter(|c| c.seat.is_none()).and_then(|c| {
+            c.facts
+                .iter()
+                .filter_map(|f| match f {
+                    Fact::FormerMember { on } | Fact::Declined { on } => Some(*on),
+                    _ => None,
+                })
+                .max()
+        });
+        Standing { body, reference: local_date(q.at), pending: q.pending.iter().copied().collect(), vacated }
+    }
+    /// The day the seat became free if known (see the field), else `None`.
+    pub fn vacated(&self) -> Option<NaiveDate> {
+        self.vacated
     }
     pub fn seated(&self, c: &Candidate) -> bool {
         c.seat.is_some()
