@@ -38,6 +38,13 @@ const BUILTIN: &[(&str, &str)] = &[
     ("announcement/rp_vacancy.txt", include_str!("../config/templates/announcement/rp_vacancy.txt")),
     ("announcement/rp_review.txt", include_str!("../config/templates/announcement/rp_review.txt")),
     ("announcement/rp_correction.txt", include_str!("../config/templates/announcement/rp_correction.txt")),
+    ("law/st.txt", include_str!("../config/templates/law/st.txt")),
+    ("mail/st_offer.txt", include_str!("../config/templates/mail/st_offer.txt")),
+    ("mail/st_offer.html", include_str!("../config/templates/mail/st_offer.html")),
+    ("announcement/st_successor.txt", include_str!("../config/templates/announcement/st_successor.txt")),
+    ("announcement/st_vacancy.txt", include_str!("../config/templates/announcement/st_vacancy.txt")),
+    ("announcement/st_review.txt", include_str!("../config/templates/announcement/st_review.txt")),
+    ("announcement/st_correction.txt", include_str!("../config/templates/announcement/st_correction.txt")),
 ];
 
 /// A template could not be loaded or rendered.

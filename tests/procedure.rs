@@ -2363,3 +2363,9 @@ fn rp_66_abs_3_satz_2_kwo_no_ersatzperson_announced_vacancy() {
     assert_eq!((v["reason"].as_str(), v["statutory_size"].as_u64()), (Some("list_exhausted"), Some(31)));
     assert_eq!(announcement(&fx).template, "rp_vacancy");
 }
+
+// =========================================================================================================
+// Sachsen-Anhalt — § 75 KWO LSA, § 43 KWG LSA (tests/procedure/st.rs)
+
+#[path = "procedure/st.rs"]
+mod st;

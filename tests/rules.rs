@@ -1477,6 +1477,12 @@ fn rp_validation_votes_required_no_ersatzbewerber_no_foreign_causes() {
 }
 
 // =========================================================================================================
+// Sachsen-Anhalt — § 47 KWG LSA, § 42 Abs. 4 KVG LSA (tests/rules/st.rs)
+
+#[path = "rules/st.rs"]
+mod st;
+
+// =========================================================================================================
 // Validation — docs/contract.md "Validation"
 
 #[track_caller]
@@ -1875,6 +1881,7 @@ mod properties {
             Land::Nw => nrw(),
             Land::He => hessen(),
             Land::Rp => rheinland_pfalz(),
+            Land::St => sachsen_anhalt(),
         };
         let mut snap = base.size(raw.size).snapshot();
         let majority = land != Land::Nw && raw.majority && raw.lists.len() == 1;
@@ -1923,6 +1930,10 @@ mod properties {
                 }
                 if let Some((from, len)) = rc.ineligible {
                     c = c.fact(Fact::Ineligible { from: day(from), until: len.map(|l| day(from + l)) });
+                }
+                // § 47 Abs. 1 Satz 2 KWG LSA: the party's notice, before the reference day
+                if land == Land::St && rc.pos_key % 3 == 0 {
+                    c = c.party_notice("2026-01-15");
                 }
                 list_cands.push(c);
             }
@@ -2069,6 +2080,22 @@ mod properties {
                     || during_term
                     || has(c, |f| matches!(f, Fact::Declined { .. } | Fact::Waived { .. }))
             }
+            // § 41 Abs. 1, § 47 Abs. 1 Satz 2, 3, § 48 KWG LSA: a party exit only on a party list with the notice
+            Land::St => {
+                let during_term = has(
+                    c,
+                    |f| matches!(f, Fact::Ineligible { from, until } if *from <= r && until.is_none_or(|u| u >= start)),
+                );
+                let party_list = body.list_of(&c.id).is_some_and(|l| l.kind == ListKind::Party);
+                let notified = has(c, |f| matches!(f, Fact::PartyNotice { .. }));
+                let exit = left || has(c, |f| matches!(f, Fact::JoinedOtherParty { .. }));
+                called
+                    || died
+                    || ineligible_now
+                    || during_term
+                    || has(c, |f| matches!(f, Fact::Declined { .. } | Fact::Waived { form: WaiverForm::Written, .. }))
+                    || (party_list && notified && exit)
+            }
         }
     }
 
@@ -2077,6 +2104,7 @@ mod properties {
             Land::Nw => step.citation.contains("KWahlG NRW"),
             Land::He => step.citation.contains(" KWG"),
             Land::Rp => ["KWG", "KWO", "GemO"].iter().any(|act| step.citation.contains(act)),
+            Land::St => ["KWG LSA", "KWO LSA", "KVG LSA"].iter().any(|act| step.citation.contains(act)),
         }
     }
 
@@ -2156,7 +2184,11 @@ mod properties {
 
     /// Hessen and Rheinland-Pfalz: one ranking by votes (`rules/votes.rs`), each Land's exclusions.
     fn check_votes(land: Land, raw: &Raw) -> Result<(), TestCaseError> {
-        let lot = if land == Land::He { HE_1A } else { RP_3_2 };
+        let lot = match land {
+            Land::He => HE_1A,
+            Land::St => "§ 41 Abs. 2 Satz 3, Abs. 3 KWG LSA",
+            _ => RP_3_2,
+        };
         let (body, departed_id, _, pending) = build(land, raw);
         let q = Query { pending: pending.iter().map(String::as_str).collect(), ..query(&departed_id) };
         let d = decide(&body, &q).unwrap();
@@ -2164,6 +2196,12 @@ mod properties {
         let size = body.info().statutory_size;
         let majority = body.info().electoral_system == nachfolge::model::ElectoralSystem::Majority;
         prop_assert!(d.trail.iter().all(|s| cited_for(land, s)), "citations: {:#?}", d.trail);
+        // Sachsen-Anhalt: an Einzelbewerber has no successor; a vacant seat keeps the statutory size
+        if land == Land::St && list.kind == ListKind::Individual {
+            prop_assert_eq!(&d.outcome, &vacant(VacancyReason::IndividualCandidate, size));
+            return Ok(());
+        }
+        let vacant_size = if land == Land::St { size } else { size - 1 };
 
         // votes descending, then list position
         let mut order: Vec<&Candidate> = list.candidates.iter().collect();
@@ -2171,7 +2209,7 @@ mod properties {
         let eligible = |c: &&Candidate| c.id != departed_id && !excluded(land, &body, pending.as_deref(), c);
         let skipped = skipped_ids(&d.trail);
         let Some(k) = order.iter().position(&eligible) else {
-            prop_assert_eq!(&d.outcome, &vacant(VacancyReason::ListExhausted, size - 1));
+            prop_assert_eq!(&d.outcome, &vacant(VacancyReason::ListExhausted, vacant_size));
             for c in &order {
                 prop_assert!(skipped.contains(&c.id.as_str()), "{} missing from {:#?}", c.id, d.trail);
             }
@@ -2231,6 +2269,11 @@ mod properties {
         #[test]
         fn prop_rp_successor_is_first_eligible_by_votes_then_list_order(raw in raw()) {
             check_votes(Land::Rp, &raw)?;
+        }
+
+        #[test]
+        fn prop_st_successor_is_first_eligible_by_votes_then_list_order(raw in raw()) {
+            check_votes(Land::St, &raw)?;
         }
     }
 }

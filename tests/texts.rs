@@ -556,3 +556,6 @@ fn rp_review_texts() {
     let text = text_of(&e, "review");
     assert!(text.contains("Klage vor dem Verwaltungsgericht erhoben werden (§ 74 Abs. 1 Satz 1"), "{text}");
 }
+
+#[path = "texts/st.rs"]
+mod st;

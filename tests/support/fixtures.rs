@@ -65,6 +65,7 @@ fn builder(land: Land) -> SnapshotBuilder {
         Land::Nw => "musterstadt-rat",
         Land::He => "musterhausen-gv",
         Land::Rp => "musterdorf-rat",
+        Land::St => "musterstedt-rat",
     };
     SnapshotBuilder {
         snapshot: Snapshot {
@@ -101,6 +102,11 @@ pub fn hessen() -> SnapshotBuilder {
 /// An empty Rheinland-Pfalz body (§ 45 KWG), proportional, statutory size 44.
 pub fn rheinland_pfalz() -> SnapshotBuilder {
     builder(Land::Rp)
+}
+
+/// An empty Sachsen-Anhalt body (§ 47 KWG LSA), proportional, statutory size 44.
+pub fn sachsen_anhalt() -> SnapshotBuilder {
+    builder(Land::St)
 }
 
 impl SnapshotBuilder {
@@ -251,6 +257,11 @@ pub trait CandidateExt: Sized {
     /// Waiver by letter, fax or e-mail.
     fn waived_written(self) -> Self {
         self.fact(Fact::Waived { on: d(FACT_DAY), form: WaiverForm::Written })
+    }
+    /// Sachsen-Anhalt: the party's written notice of the exit reached the Wahlleiter on `on` (§ 47 Abs. 1 Satz 2
+    /// KWG LSA).
+    fn party_notice(self, on: &str) -> Self {
+        self.fact(Fact::PartyNotice { on: d(on) })
     }
     fn declined(self) -> Self {
         self.fact(Fact::Declined { on: d(FACT_DAY) })
