@@ -45,6 +45,13 @@ const BUILTIN: &[(&str, &str)] = &[
     ("announcement/st_vacancy.txt", include_str!("../config/templates/announcement/st_vacancy.txt")),
     ("announcement/st_review.txt", include_str!("../config/templates/announcement/st_review.txt")),
     ("announcement/st_correction.txt", include_str!("../config/templates/announcement/st_correction.txt")),
+    ("law/th.txt", include_str!("../config/templates/law/th.txt")),
+    ("mail/th_offer.txt", include_str!("../config/templates/mail/th_offer.txt")),
+    ("mail/th_offer.html", include_str!("../config/templates/mail/th_offer.html")),
+    ("announcement/th_successor.txt", include_str!("../config/templates/announcement/th_successor.txt")),
+    ("announcement/th_vacancy.txt", include_str!("../config/templates/announcement/th_vacancy.txt")),
+    ("announcement/th_review.txt", include_str!("../config/templates/announcement/th_review.txt")),
+    ("announcement/th_correction.txt", include_str!("../config/templates/announcement/th_correction.txt")),
 ];
 
 /// A template could not be loaded or rendered.

@@ -2369,3 +2369,8 @@ fn rp_66_abs_3_satz_2_kwo_no_ersatzperson_announced_vacancy() {
 
 #[path = "procedure/st.rs"]
 mod st;
+
+// Thüringen — § 23 Abs. 4, § 29 ThürKWG (tests/procedure/th.rs)
+
+#[path = "procedure/th.rs"]
+mod th;

@@ -1483,6 +1483,12 @@ fn rp_validation_votes_required_no_ersatzbewerber_no_foreign_causes() {
 mod st;
 
 // =========================================================================================================
+// Thüringen — § 23 ThürKWG (tests/rules/th.rs)
+
+#[path = "rules/th.rs"]
+mod th;
+
+// =========================================================================================================
 // Validation — docs/contract.md "Validation"
 
 #[track_caller]
@@ -1882,6 +1888,7 @@ mod properties {
             Land::He => hessen(),
             Land::Rp => rheinland_pfalz(),
             Land::St => sachsen_anhalt(),
+            Land::Th => thueringen(),
         };
         let mut snap = base.size(raw.size).snapshot();
         let majority = land != Land::Nw && raw.majority && raw.lists.len() == 1;
@@ -2096,6 +2103,13 @@ mod properties {
                     || has(c, |f| matches!(f, Fact::Declined { .. } | Fact::Waived { form: WaiverForm::Written, .. }))
                     || (party_list && notified && exit)
             }
+            // § 23 Abs. 2, § 29 Satz 2, § 30 Abs. 1 ThürKWG; leaving the party has no effect
+            Land::Th => {
+                called
+                    || died
+                    || ineligible_now
+                    || has(c, |f| matches!(f, Fact::Declined { .. } | Fact::Waived { form: WaiverForm::Written, .. }))
+            }
         }
     }
 
@@ -2105,6 +2119,7 @@ mod properties {
             Land::He => step.citation.contains(" KWG"),
             Land::Rp => ["KWG", "KWO", "GemO"].iter().any(|act| step.citation.contains(act)),
             Land::St => ["KWG LSA", "KWO LSA", "KVG LSA"].iter().any(|act| step.citation.contains(act)),
+            Land::Th => ["ThürKWG", "ThürKO"].iter().any(|act| step.citation.contains(act)),
         }
     }
 
@@ -2187,6 +2202,8 @@ mod properties {
         let lot = match land {
             Land::He => HE_1A,
             Land::St => "§ 41 Abs. 2 Satz 3, Abs. 3 KWG LSA",
+            Land::Th if raw.majority && raw.lists.len() == 1 => "§ 23 Abs. 3 Satz 2 ThürKWG",
+            Land::Th => "§ 23 Abs. 2 Satz 2 i. V. m. § 22 Abs. 5 ThürKWG",
             _ => RP_3_2,
         };
         let (body, departed_id, _, pending) = build(land, raw);
@@ -2194,14 +2211,15 @@ mod properties {
         let d = decide(&body, &q).unwrap();
         let list = body.list_of(&departed_id).unwrap();
         let size = body.info().statutory_size;
-        let majority = body.info().electoral_system == nachfolge::model::ElectoralSystem::Majority;
+        // Thüringen puts equal votes to the Wahlleiter in a proportional election too (docs/legal.md)
+        let majority = body.info().electoral_system == nachfolge::model::ElectoralSystem::Majority || land == Land::Th;
         prop_assert!(d.trail.iter().all(|s| cited_for(land, s)), "citations: {:#?}", d.trail);
         // Sachsen-Anhalt: an Einzelbewerber has no successor; a vacant seat keeps the statutory size
         if land == Land::St && list.kind == ListKind::Individual {
             prop_assert_eq!(&d.outcome, &vacant(VacancyReason::IndividualCandidate, size));
             return Ok(());
         }
-        let vacant_size = if land == Land::St { size } else { size - 1 };
+        let vacant_size = if matches!(land, Land::St | Land::Th) { size } else { size - 1 };
 
         // votes descending, then list position
         let mut order: Vec<&Candidate> = list.candidates.iter().collect();
@@ -2274,6 +2292,11 @@ mod properties {
         #[test]
         fn prop_st_successor_is_first_eligible_by_votes_then_list_order(raw in raw()) {
             check_votes(Land::St, &raw)?;
+        }
+
+        #[test]
+        fn prop_th_successor_is_first_eligible_by_votes_equal_votes_to_the_wahlleiter(raw in raw()) {
+            check_votes(Land::Th, &raw)?;
         }
     }
 }

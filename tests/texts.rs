@@ -559,3 +559,6 @@ fn rp_review_texts() {
 
 #[path = "texts/st.rs"]
 mod st;
+
+#[path = "texts/th.rs"]
+mod th;

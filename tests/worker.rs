@@ -940,3 +940,47 @@ async fn st_47_kwg_lsa_naechst_festgestellter_bewerber_served_silence_is_accepta
     assert!(text.contains("Franziska Fiedler") && text.contains("§ 43 Abs. 1 Satz 2 KWG LSA"), "{text}");
     assert!(text.contains("Wahleinspruch erhoben werden"), "{text}");
 }
+
+/// Thüringen example (T1-04 and T1-05 have e-mail addresses).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn th_23_thuerkwg_nachruecker_accepts_with_a_reservation_the_acceptance_stands() {
+    let app = App::spawn().await;
+    register(&app, example("th-election.json")).await;
+    app.send("vacancy.reported", vacancy("musterbach-stadtrat", "T1-02", "resigned", "2026-05-04T10:00:00+02:00"))
+        .await;
+
+    // § 23 Abs. 2 ThürKWG: by votes; T1-03 refused before; leaving the party has no effect in Thüringen
+    let det = app.wait_event("succession.determined", |_| true).await;
+    assert_eq!(det["data"]["successor"]["id"], "T1-04");
+    let trail = det["data"]["trail"].as_array().expect("trail");
+    assert!(trail.iter().any(|s| s["reason"] == "left_party_no_effect" && s["citation"] == "§ 23 Abs. 2 ThürKWG"));
+    let case = det["data"]["case"].as_str().expect("case").to_owned();
+
+    // § 23 Abs. 4 i. V. m. § 29 ThürKWG: the request to declare within a week after service
+    let mails = app.smtp.wait_for(1, Duration::from_secs(15)).await;
+    assert_eq!(mails[0].rcpt_to, vec!["wiebke.wolf@example.org".to_owned()]);
+    assert!(mails[0].data.contains("vorbehaltlos"), "the TH offer: a reservation is void");
+    app.wait_event("successor.notified", |_| true).await;
+    app.send(
+        "notification.served",
+        json!({"body": "musterbach-stadtrat", "case": case, "candidate": "T1-04", "method": "certificate", "on": today(&app)}),
+    )
+    .await;
+    app.wait_event("deadline.set", |_| true).await;
+
+    // § 29 Satz 3 ThürKWG: the reservation is void, the acceptance stands
+    app.send(
+        "declaration.received",
+        json!({"body": "musterbach-stadtrat", "case": case, "candidate": "T1-04", "kind": "accept_with_reservation", "received_at": app.now().to_rfc3339()}),
+    )
+    .await;
+    let joined = app.wait_event("membership.changed", |e| e["data"]["change"] == "joined").await;
+    assert_eq!(joined["data"]["basis"], "acceptance");
+    assert_eq!(joined["data"]["person"]["id"], "T1-04");
+    let ann = app.wait_event("announcement.issued", |_| true).await;
+    assert_eq!(ann["data"]["legal_basis"], "§ 23 Abs. 4 ThürKWG");
+    let text = ann["data"]["text"].as_str().expect("text");
+    assert!(text.contains("Wiebke Wolf") && text.contains("Anfechtung erheben"), "{text}");
+    app.settle().await;
+    assert_eq!(app.events.of("succession.determined").len(), 1, "no next round after a void reservation");
+}

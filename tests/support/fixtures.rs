@@ -66,6 +66,7 @@ fn builder(land: Land) -> SnapshotBuilder {
         Land::He => "musterhausen-gv",
         Land::Rp => "musterdorf-rat",
         Land::St => "musterstedt-rat",
+        Land::Th => "musterbach-rat",
     };
     SnapshotBuilder {
         snapshot: Snapshot {
@@ -107,6 +108,11 @@ pub fn rheinland_pfalz() -> SnapshotBuilder {
 /// An empty Sachsen-Anhalt body (§ 47 KWG LSA), proportional, statutory size 44.
 pub fn sachsen_anhalt() -> SnapshotBuilder {
     builder(Land::St)
+}
+
+/// An empty Thüringen body (§ 23 ThürKWG), proportional, statutory size 44.
+pub fn thueringen() -> SnapshotBuilder {
+    builder(Land::Th)
 }
 
 impl SnapshotBuilder {

@@ -5,7 +5,7 @@
 
 use chrono::NaiveDate;
 
-use super::{Acceptance, LandLaw, Objection, Procedure, Review, Span, Texts};
+use super::{Acceptance, LandLaw, Objection, Procedure, Reservation, Review, Span, Texts};
 use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
 use crate::model::{Body, ElectoralSystem, Snapshot, ValidationError};
 use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
@@ -18,6 +18,7 @@ static PROCEDURE: Procedure = Procedure {
     // next day, a reservation is refusal, a refusal cannot be withdrawn; not before the predecessor left
     // (§ 43 Abs. 2). A barred successor must end the bar before he accepts (§ 42 Abs. 1 Nr. 3 KVG LSA).
     acceptance: Acceptance::Declaration,
+    reservation: Reservation::Refusal,
     determination_mail: "st_offer",
     not_acquired_mail: None,
     // a refusal: he "scheidet als nächst festgestellter Bewerber aus", the next one succeeds

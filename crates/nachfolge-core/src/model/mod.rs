@@ -26,6 +26,9 @@ pub enum Land {
     /// Sachsen-Anhalt.
     #[serde(rename = "ST")]
     St,
+    /// Thüringen.
+    #[serde(rename = "TH")]
+    Th,
 }
 
 /// Grund des Ausscheidens (`vacancy.reported`).
@@ -181,7 +184,8 @@ impl Readings {
 pub struct BodyInfo {
     pub id: String,
     pub name: String,
-    /// `NW` (§ 45 KWahlG NRW), `HE` (§ 34 KWG Hessen), `RP` (§ 45 KWG Rheinland-Pfalz) or `ST` (§ 47 KWG LSA).
+    /// `NW` (§ 45 KWahlG NRW), `HE` (§ 34 KWG Hessen), `RP` (§ 45 KWG Rheinland-Pfalz), `ST` (§ 47 KWG LSA) or `TH` (§ 23
+    /// ThürKWG).
     pub land: Land,
     #[serde(default)]
     pub electoral_system: ElectoralSystem,

@@ -2,7 +2,8 @@
 //!
 //! * [`nw`]: § 45 KWahlG NRW (Ersatzbewerber, then list order).
 //! * [`he`]: § 34 KWG (most personal votes, list order on ties; lot in a majority election).
-//! * [`rp`]: § 45 KWG Rheinland-Pfalz; [`st`]: § 47 KWG LSA, § 42 Abs. 4 KVG LSA (both by personal votes).
+//! * [`rp`]: § 45 KWG Rheinland-Pfalz; [`st`]: § 47 KWG LSA, § 42 Abs. 4 KVG LSA; [`th`]: § 23 ThürKWG (all
+//!   by personal votes).
 //!
 //! Rule sets are pure: the body and a [`Query`] in, a [`Decision`] with its trail out. What every rule set
 //! shares lives here: the [`Standing`] of a candidate at the reference time and the list order.
@@ -12,6 +13,7 @@ pub mod nw;
 pub mod order;
 pub mod rp;
 pub mod st;
+pub mod th;
 pub(crate) mod votes;
 
 pub use order::{ListOrder, PassedOver, SubstitutePriority, SuccessionOrder};
