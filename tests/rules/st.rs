@@ -145,11 +145,16 @@ fn st_kwg_lsa_47_abs_1_satz_2_party_exit_with_written_notice_before_the_vacancy_
         "left_party_notified",
         ST_47_1_2,
     );
-    // offline (the departed still holds the seat): the notice before the reference day counts
+    // offline (the departed still holds the seat): the reference day stands in for the day the seat became
+    // free — a notice before it counts, one on it does not
     assert_st_skipped(
         st_abc(hcand("S1-02", 2, 500).left_party().party_notice("2026-05-31")),
         "left_party_notified",
         ST_47_1_2,
+    );
+    assert_st_chosen_with(
+        st_abc(hcand("S1-02", 2, 500).left_party().party_notice("2026-06-01")),
+        vec![noted("S1-02", "left_party_no_effect", ST_47_1_2)],
     );
 }
 

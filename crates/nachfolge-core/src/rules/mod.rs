@@ -151,23 +151,28 @@ pub struct Standing<'a> {
     pub reference: NaiveDate,
     pending: HashSet<&'a str>,
     /// The day the departed's seat became free, as the worker records it on him when the vacancy is reported
-    /// (his latest `former_member` or `declined` fact); `None` while he still holds the seat (offline `decide`)
-    /// or without a departed (the succession order).
+    /// (his latest `former_member` or `declined` fact); the reference day while he still holds the seat
+    /// (offline `decide`, whose reference time defaults to the departure); `None` without a departed (the
+    /// succession order).
     vacated: Option<NaiveDate>,
 }
 
 impl<'a> Standing<'a> {
     pub fn new(body: &'a Body, q: &Query<'a>) -> Self {
-        let vacated = body.candidate(q.departed).filter(|c| c.seat.is_none()).and_then(|c| {
-            c.facts
+        let reference = local_date(q.at);
+        let vacated = body.candidate(q.departed).map(|c| match c.seat {
+            Some(_) => reference,
+            None => c
+                .facts
                 .iter()
                 .filter_map(|f| match f {
                     Fact::FormerMember { on } | Fact::Declined { on } => Some(*on),
                     _ => None,
                 })
                 .max()
+                .unwrap_or(reference),
         });
-        Standing { body, reference: local_date(q.at), pending: q.pending.iter().copied().collect(), vacated }
+        Standing { body, reference, pending: q.pending.iter().copied().collect(), vacated }
     }
     /// The day the seat became free if known (see the field), else `None`.
     pub fn vacated(&self) -> Option<NaiveDate> {

@@ -48,8 +48,8 @@ static LAW: VoteLaw = VoteLaw {
     notes,
 };
 
-/// A written notice of the nominating party that reached the Wahlleiter before the seat became free (for
-/// the succession order, where no seat is free: on or before the reference day).
+/// A written notice of the nominating party that reached the Wahlleiter before the day the seat became free
+/// (for the succession order, where no seat is free: on or before the reference day).
 fn party_notified(s: &Standing, c: &Candidate) -> bool {
     let before = |on: &NaiveDate| match s.vacated() {
         Some(vacated) => *on < vacated,
