@@ -45,6 +45,20 @@ const BUILTIN: &[(&str, &str)] = &[
     ("announcement/ni_vacancy.txt", include_str!("../config/templates/announcement/ni_vacancy.txt")),
     ("announcement/ni_review.txt", include_str!("../config/templates/announcement/ni_review.txt")),
     ("announcement/ni_correction.txt", include_str!("../config/templates/announcement/ni_correction.txt")),
+    ("law/st.txt", include_str!("../config/templates/law/st.txt")),
+    ("mail/st_offer.txt", include_str!("../config/templates/mail/st_offer.txt")),
+    ("mail/st_offer.html", include_str!("../config/templates/mail/st_offer.html")),
+    ("announcement/st_successor.txt", include_str!("../config/templates/announcement/st_successor.txt")),
+    ("announcement/st_vacancy.txt", include_str!("../config/templates/announcement/st_vacancy.txt")),
+    ("announcement/st_review.txt", include_str!("../config/templates/announcement/st_review.txt")),
+    ("announcement/st_correction.txt", include_str!("../config/templates/announcement/st_correction.txt")),
+    ("law/th.txt", include_str!("../config/templates/law/th.txt")),
+    ("mail/th_offer.txt", include_str!("../config/templates/mail/th_offer.txt")),
+    ("mail/th_offer.html", include_str!("../config/templates/mail/th_offer.html")),
+    ("announcement/th_successor.txt", include_str!("../config/templates/announcement/th_successor.txt")),
+    ("announcement/th_vacancy.txt", include_str!("../config/templates/announcement/th_vacancy.txt")),
+    ("announcement/th_review.txt", include_str!("../config/templates/announcement/th_review.txt")),
+    ("announcement/th_correction.txt", include_str!("../config/templates/announcement/th_correction.txt")),
 ];
 
 /// A template could not be loaded or rendered.

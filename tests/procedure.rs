@@ -2395,7 +2395,7 @@ fn ni_nkwo_77_abs_1_determination_mails_the_notification_without_membership() {
     assert_eq!(det["successor"]["id"], "N1-05");
     let trail = det["trail"].as_array().expect("trail");
     assert!(trail.iter().any(|s| s["candidate"] == "N1-04"
-        && s["reason"] == "party_exit_notified"
+        && s["reason"] == "left_party_notified"
         && s["citation"] == "§ 44 Abs. 2 NKWG i. V. m. § 45 Abs. 1 Satz 2 NKWG"));
     assert_eq!(mail(&fx).template, "ni_offer");
     assert!(!kinds(&fx).iter().any(|k| k.contains("membership.changed") && k.contains("joined")));
@@ -2483,3 +2483,14 @@ fn ni_nkwg_44_abs_5_no_ersatzperson_announced_seat_stays_vacant_size_unchanged()
     assert_eq!((v["reason"].as_str(), v["statutory_size"].as_u64()), (Some("list_exhausted"), Some(26)));
     assert_eq!(announcement(&fx).template, "ni_vacancy");
 }
+
+// =========================================================================================================
+// Sachsen-Anhalt — § 75 KWO LSA, § 43 KWG LSA (tests/procedure/st.rs)
+
+#[path = "procedure/st.rs"]
+mod st;
+
+// Thüringen — § 23 Abs. 4, § 29 ThürKWG (tests/procedure/th.rs)
+
+#[path = "procedure/th.rs"]
+mod th;

@@ -1646,15 +1646,15 @@ fn ni_nkwg_44_abs_1_seat_won_otherwise_refused_naming_the_field() {
 }
 
 #[test]
-fn ni_nkwg_44_abs_2_party_exit_notified_before_vacancy_excludes() {
+fn ni_nkwg_44_abs_2_party_notice_before_vacancy_excludes() {
     // the notice arrived on 2026-02-01, the seat falls vacant on the reference day (2026-06-01)
     assert_ni_second_skipped(
-        hcand("N1-02", 2, 500).left_party().exit_notified(FACT_DAY),
-        "party_exit_notified",
+        hcand("N1-02", 2, 500).left_party().party_notice(FACT_DAY),
+        "left_party_notified",
         NI_44_2_45,
     );
     // the notice alone reports the exit
-    assert_ni_second_skipped(hcand("N1-02", 2, 500).exit_notified(FACT_DAY), "party_exit_notified", NI_44_2_45);
+    assert_ni_second_skipped(hcand("N1-02", 2, 500).party_notice(FACT_DAY), "left_party_notified", NI_44_2_45);
 }
 
 #[test]
@@ -1671,14 +1671,14 @@ fn ni_nkwg_44_abs_2_party_exit_without_notice_or_notified_too_late_has_no_effect
     );
     // the notice arrived on the day the seat fell vacant: not "vor dem Freiwerden des Sitzes"
     let body = {
-        let mut s = ni_abc(hcand("N1-02", 2, 500).left_party().exit_notified("2026-05-01")).snapshot.clone();
+        let mut s = ni_abc(hcand("N1-02", 2, 500).left_party().party_notice("2026-05-01")).snapshot.clone();
         s.lists[0].candidates[0].seat = None;
         s.lists[0].candidates[0].facts.push(Fact::FormerMember { on: d("2026-05-01") });
         Body::from_snapshot(s).unwrap()
     };
     let d = decide(&body, &query("N1-01").via(SeatVia::PersonalVote)).unwrap();
     assert_eq!(d.outcome, successor("N1-02", "N1"));
-    assert!(d.trail.contains(&noted("N1-02", "party_exit_notified_too_late", NI_44_2)));
+    assert!(d.trail.contains(&noted("N1-02", "party_notice_too_late", NI_44_2)));
 }
 
 #[test]
@@ -1689,7 +1689,7 @@ fn ni_nkwg_44_abs_2_voter_group_exit_has_no_effect() {
             "W1",
             vec![
                 hcand("W1-01", 1, 900).seated(SeatVia::PersonalVote),
-                hcand("W1-02", 2, 500).left_party().exit_notified(FACT_DAY),
+                hcand("W1-02", 2, 500).left_party().party_notice(FACT_DAY),
             ],
         ))
         .body();
@@ -1838,6 +1838,16 @@ fn ni_validation_votes_positions_seat_via_and_no_foreign_fields() {
     let path = format!("{}/examples/ni-election.json", env!("CARGO_MANIFEST_DIR"));
     parse_snapshot(&std::fs::read(path).unwrap()).and_then(Body::from_snapshot).unwrap();
 }
+// Sachsen-Anhalt — § 47 KWG LSA, § 42 Abs. 4 KVG LSA (tests/rules/st.rs)
+
+#[path = "rules/st.rs"]
+mod st;
+
+// =========================================================================================================
+// Thüringen — § 23 ThürKWG (tests/rules/th.rs)
+
+#[path = "rules/th.rs"]
+mod th;
 
 // =========================================================================================================
 // Validation — docs/contract.md "Validation"
@@ -2239,6 +2249,8 @@ mod properties {
             Land::He => hessen(),
             Land::Rp => rheinland_pfalz(),
             Land::Ni => niedersachsen(),
+            Land::St => sachsen_anhalt(),
+            Land::Th => thueringen(),
         };
         let mut snap = base.size(raw.size).snapshot();
         let majority = land != Land::Nw && raw.majority && raw.lists.len() == 1;
@@ -2287,6 +2299,10 @@ mod properties {
                 }
                 if let Some((from, len)) = rc.ineligible {
                     c = c.fact(Fact::Ineligible { from: day(from), until: len.map(|l| day(from + l)) });
+                }
+                // § 47 Abs. 1 Satz 2 KWG LSA: the party's notice, before the reference day
+                if land == Land::St && rc.pos_key % 3 == 0 {
+                    c = c.party_notice("2026-01-15");
                 }
                 list_cands.push(c);
             }
@@ -2435,6 +2451,29 @@ mod properties {
             }
             // Niedersachsen ranks by how the seat was won, with a lot on equal votes: its own tests (ni_*)
             Land::Ni => unreachable!("no property test draws a Niedersachsen body"),
+            // § 41 Abs. 1, § 47 Abs. 1 Satz 2, 3, § 48 KWG LSA: a party exit only on a party list with the notice
+            Land::St => {
+                let during_term = has(
+                    c,
+                    |f| matches!(f, Fact::Ineligible { from, until } if *from <= r && until.is_none_or(|u| u >= start)),
+                );
+                let party_list = body.list_of(&c.id).is_some_and(|l| l.kind == ListKind::Party);
+                let notified = has(c, |f| matches!(f, Fact::PartyNotice { .. }));
+                let exit = left || has(c, |f| matches!(f, Fact::JoinedOtherParty { .. }));
+                called
+                    || died
+                    || ineligible_now
+                    || during_term
+                    || has(c, |f| matches!(f, Fact::Declined { .. } | Fact::Waived { form: WaiverForm::Written, .. }))
+                    || (party_list && notified && exit)
+            }
+            // § 23 Abs. 2, § 29 Satz 2, § 30 Abs. 1 ThürKWG; leaving the party has no effect
+            Land::Th => {
+                called
+                    || died
+                    || ineligible_now
+                    || has(c, |f| matches!(f, Fact::Declined { .. } | Fact::Waived { form: WaiverForm::Written, .. }))
+            }
         }
     }
 
@@ -2444,6 +2483,8 @@ mod properties {
             Land::He => step.citation.contains(" KWG"),
             Land::Rp => ["KWG", "KWO", "GemO"].iter().any(|act| step.citation.contains(act)),
             Land::Ni => ["NKWG", "NKWO", "NKomVG"].iter().any(|act| step.citation.contains(act)),
+            Land::St => ["KWG LSA", "KWO LSA", "KVG LSA"].iter().any(|act| step.citation.contains(act)),
+            Land::Th => ["ThürKWG", "ThürKO"].iter().any(|act| step.citation.contains(act)),
         }
     }
 
@@ -2523,14 +2564,27 @@ mod properties {
 
     /// Hessen and Rheinland-Pfalz: one ranking by votes (`rules/votes.rs`), each Land's exclusions.
     fn check_votes(land: Land, raw: &Raw) -> Result<(), TestCaseError> {
-        let lot = if land == Land::He { HE_1A } else { RP_3_2 };
+        let lot = match land {
+            Land::He => HE_1A,
+            Land::St => "§ 41 Abs. 2 Satz 3, Abs. 3 KWG LSA",
+            Land::Th if raw.majority && raw.lists.len() == 1 => "§ 23 Abs. 3 Satz 2 ThürKWG",
+            Land::Th => "§ 23 Abs. 2 Satz 2 i. V. m. § 22 Abs. 5 ThürKWG",
+            _ => RP_3_2,
+        };
         let (body, departed_id, _, pending) = build(land, raw);
         let q = Query { pending: pending.iter().map(String::as_str).collect(), ..query(&departed_id) };
         let d = decide(&body, &q).unwrap();
         let list = body.list_of(&departed_id).unwrap();
         let size = body.info().statutory_size;
-        let majority = body.info().electoral_system == nachfolge::model::ElectoralSystem::Majority;
+        // Thüringen puts equal votes to the Wahlleiter in a proportional election too (docs/legal.md)
+        let majority = body.info().electoral_system == nachfolge::model::ElectoralSystem::Majority || land == Land::Th;
         prop_assert!(d.trail.iter().all(|s| cited_for(land, s)), "citations: {:#?}", d.trail);
+        // Sachsen-Anhalt: an Einzelbewerber has no successor; a vacant seat keeps the statutory size
+        if land == Land::St && list.kind == ListKind::Individual {
+            prop_assert_eq!(&d.outcome, &vacant(VacancyReason::IndividualCandidate, size));
+            return Ok(());
+        }
+        let vacant_size = if matches!(land, Land::St | Land::Th) { size } else { size - 1 };
 
         // votes descending, then list position
         let mut order: Vec<&Candidate> = list.candidates.iter().collect();
@@ -2538,7 +2592,7 @@ mod properties {
         let eligible = |c: &&Candidate| c.id != departed_id && !excluded(land, &body, pending.as_deref(), c);
         let skipped = skipped_ids(&d.trail);
         let Some(k) = order.iter().position(&eligible) else {
-            prop_assert_eq!(&d.outcome, &vacant(VacancyReason::ListExhausted, size - 1));
+            prop_assert_eq!(&d.outcome, &vacant(VacancyReason::ListExhausted, vacant_size));
             for c in &order {
                 prop_assert!(skipped.contains(&c.id.as_str()), "{} missing from {:#?}", c.id, d.trail);
             }
@@ -2598,6 +2652,16 @@ mod properties {
         #[test]
         fn prop_rp_successor_is_first_eligible_by_votes_then_list_order(raw in raw()) {
             check_votes(Land::Rp, &raw)?;
+        }
+
+        #[test]
+        fn prop_st_successor_is_first_eligible_by_votes_then_list_order(raw in raw()) {
+            check_votes(Land::St, &raw)?;
+        }
+
+        #[test]
+        fn prop_th_successor_is_first_eligible_by_votes_equal_votes_to_the_wahlleiter(raw in raw()) {
+            check_votes(Land::Th, &raw)?;
         }
     }
 }

@@ -645,3 +645,9 @@ fn ni_review_texts() {
     let text = text_of(&e, "review");
     assert!(text.contains("§ 49a NKWG"), "{text}");
 }
+
+#[path = "texts/st.rs"]
+mod st;
+
+#[path = "texts/th.rs"]
+mod th;

@@ -899,7 +899,7 @@ async fn ni_44_nkwg_ersatzperson_by_personal_votes_served_silence_is_acceptance_
     let det = app.wait_event("succession.determined", |_| true).await;
     assert_eq!(det["data"]["successor"]["id"], "N1-05");
     let trail = det["data"]["trail"].as_array().expect("trail");
-    assert!(trail.iter().any(|s| s["candidate"] == "N1-04" && s["reason"] == "party_exit_notified"));
+    assert!(trail.iter().any(|s| s["candidate"] == "N1-04" && s["reason"] == "left_party_notified"));
     assert!(trail
         .iter()
         .any(|s| s["reason"] == "most_votes" && s["citation"] == "§ 44 Abs. 1 i. V. m. § 38 Abs. 2 Satz 1 und 2 NKWG"));
@@ -936,4 +936,102 @@ async fn ni_44_nkwg_ersatzperson_by_personal_votes_served_silence_is_acceptance_
     let text = ann["data"]["text"].as_str().expect("text");
     assert!(text.contains("Eva Ehlers") && text.contains("§ 40 Abs. 1 Satz 4 NKWG"), "{text}");
     assert!(text.contains("Einspruch erhoben werden"), "{text}");
+}
+
+/// Sachsen-Anhalt example (S1-06 and S1-07 have e-mail addresses).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn st_47_kwg_lsa_naechst_festgestellter_bewerber_served_silence_is_acceptance_membership_and_announcement() {
+    let app = App::spawn().await;
+    register(&app, example("st-election.json")).await;
+    app.send("vacancy.reported", vacancy("musterstedt-stadtrat", "S1-02", "resigned", "2026-05-04T10:00:00+02:00"))
+        .await;
+
+    // § 41 Abs. 2 Satz 1 KWG LSA: the most votes; S1-03 left the party, notified before the vacancy (§ 47 Abs. 1
+    // Satz 2); S1-06 and S1-07 tie, the order on the Wahlvorschlag decides
+    let det = app.wait_event("succession.determined", |_| true).await;
+    assert_eq!(det["data"]["successor"]["id"], "S1-06");
+    let trail = det["data"]["trail"].as_array().expect("trail");
+    assert!(trail
+        .iter()
+        .any(|s| s["reason"] == "left_party_notified" && s["citation"] == "§ 47 Abs. 1 Satz 2 KWG LSA"));
+    assert!(trail
+        .iter()
+        .any(|s| s["reason"] == "most_votes_list_order" && s["citation"] == "§ 41 Abs. 2 Satz 1 Halbsatz 2 KWG LSA"));
+    let case = det["data"]["case"].as_str().expect("case").to_owned();
+
+    // § 75 Abs. 1 KWO LSA i. V. m. § 43 Abs. 1 KWG LSA: the request to declare within a week
+    let mails = app.smtp.wait_for(1, Duration::from_secs(15)).await;
+    assert_eq!(mails[0].rcpt_to, vec!["franziska.fiedler@example.org".to_owned()]);
+    assert!(mails[0].data.contains("KWG LSA"), "the ST offer");
+    app.wait_event("successor.notified", |_| true).await;
+    app.send(
+        "notification.served",
+        json!({"body": "musterstedt-stadtrat", "case": case, "candidate": "S1-06", "method": "certificate", "on": today(&app)}),
+    )
+    .await;
+    let dl = app.wait_event("deadline.set", |_| true).await;
+    let ends_at = dl["data"]["ends_at"].as_str().expect("ends_at").to_owned();
+
+    // § 43 Abs. 1 Satz 2 KWG LSA: no declaration → accepted with the start of the next day
+    app.advance(chrono::Duration::days(6));
+    app.settle().await;
+    assert!(app.events.of("membership.changed").iter().all(|e| e["data"]["change"] != "joined"));
+    app.advance(chrono::Duration::days(4));
+    let joined = app.wait_event("membership.changed", |e| e["data"]["change"] == "joined").await;
+    assert_eq!(joined["data"]["basis"], "deemed_acceptance");
+    assert_eq!(joined["data"]["person"]["id"], "S1-06");
+    assert_eq!(
+        chrono::DateTime::parse_from_rfc3339(joined["data"]["effective_at"].as_str().expect("t")).expect("rfc3339"),
+        chrono::DateTime::parse_from_rfc3339(&ends_at).expect("rfc3339"),
+    );
+    // § 75 Abs. 1 Satz 3 KWO LSA: announced to whom the seat passes, with the Wahleinspruch (§ 50 Abs. 3)
+    let ann = app.wait_event("announcement.issued", |_| true).await;
+    assert_eq!(ann["data"]["legal_basis"], "§ 75 Abs. 1 Satz 3 KWO LSA");
+    let text = ann["data"]["text"].as_str().expect("text");
+    assert!(text.contains("Franziska Fiedler") && text.contains("§ 43 Abs. 1 Satz 2 KWG LSA"), "{text}");
+    assert!(text.contains("Wahleinspruch erhoben werden"), "{text}");
+}
+
+/// Thüringen example (T1-04 and T1-05 have e-mail addresses).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn th_23_thuerkwg_nachruecker_accepts_with_a_reservation_the_acceptance_stands() {
+    let app = App::spawn().await;
+    register(&app, example("th-election.json")).await;
+    app.send("vacancy.reported", vacancy("musterbach-stadtrat", "T1-02", "resigned", "2026-05-04T10:00:00+02:00"))
+        .await;
+
+    // § 23 Abs. 2 ThürKWG: by votes; T1-03 refused before; leaving the party has no effect in Thüringen
+    let det = app.wait_event("succession.determined", |_| true).await;
+    assert_eq!(det["data"]["successor"]["id"], "T1-04");
+    let trail = det["data"]["trail"].as_array().expect("trail");
+    assert!(trail.iter().any(|s| s["reason"] == "left_party_no_effect" && s["citation"] == "§ 23 Abs. 2 ThürKWG"));
+    let case = det["data"]["case"].as_str().expect("case").to_owned();
+
+    // § 23 Abs. 4 i. V. m. § 29 ThürKWG: the request to declare within a week after service
+    let mails = app.smtp.wait_for(1, Duration::from_secs(15)).await;
+    assert_eq!(mails[0].rcpt_to, vec!["wiebke.wolf@example.org".to_owned()]);
+    assert!(mails[0].data.contains("vorbehaltlos"), "the TH offer: a reservation is void");
+    app.wait_event("successor.notified", |_| true).await;
+    app.send(
+        "notification.served",
+        json!({"body": "musterbach-stadtrat", "case": case, "candidate": "T1-04", "method": "certificate", "on": today(&app)}),
+    )
+    .await;
+    app.wait_event("deadline.set", |_| true).await;
+
+    // § 29 Satz 3 ThürKWG: the reservation is void, the acceptance stands
+    app.send(
+        "declaration.received",
+        json!({"body": "musterbach-stadtrat", "case": case, "candidate": "T1-04", "kind": "accept_with_reservation", "received_at": app.now().to_rfc3339()}),
+    )
+    .await;
+    let joined = app.wait_event("membership.changed", |e| e["data"]["change"] == "joined").await;
+    assert_eq!(joined["data"]["basis"], "acceptance");
+    assert_eq!(joined["data"]["person"]["id"], "T1-04");
+    let ann = app.wait_event("announcement.issued", |_| true).await;
+    assert_eq!(ann["data"]["legal_basis"], "§ 23 Abs. 4 ThürKWG");
+    let text = ann["data"]["text"].as_str().expect("text");
+    assert!(text.contains("Wiebke Wolf") && text.contains("Anfechtung erheben"), "{text}");
+    app.settle().await;
+    assert_eq!(app.events.of("succession.determined").len(), 1, "no next round after a void reservation");
 }

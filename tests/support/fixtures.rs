@@ -66,6 +66,8 @@ fn builder(land: Land) -> SnapshotBuilder {
         Land::He => "musterhausen-gv",
         Land::Rp => "musterdorf-rat",
         Land::Ni => "musterfeld-rat",
+        Land::St => "musterstedt-rat",
+        Land::Th => "musterbach-rat",
     };
     SnapshotBuilder {
         snapshot: Snapshot {
@@ -107,6 +109,16 @@ pub fn rheinland_pfalz() -> SnapshotBuilder {
 /// An empty Niedersachsen body (§ 44 NKWG), proportional, statutory size 44.
 pub fn niedersachsen() -> SnapshotBuilder {
     builder(Land::Ni)
+}
+
+/// An empty Sachsen-Anhalt body (§ 47 KWG LSA), proportional, statutory size 44.
+pub fn sachsen_anhalt() -> SnapshotBuilder {
+    builder(Land::St)
+}
+
+/// An empty Thüringen body (§ 23 ThürKWG), proportional, statutory size 44.
+pub fn thueringen() -> SnapshotBuilder {
+    builder(Land::Th)
 }
 
 impl SnapshotBuilder {
@@ -258,6 +270,11 @@ pub trait CandidateExt: Sized {
     fn waived_written(self) -> Self {
         self.fact(Fact::Waived { on: d(FACT_DAY), form: WaiverForm::Written })
     }
+    /// The party's written notice of the exit reached the Wahlleiter on `on` (§ 47 Abs. 1 Satz 2 KWG LSA, § 44
+    /// Abs. 2 NKWG).
+    fn party_notice(self, on: &str) -> Self {
+        self.fact(Fact::PartyNotice { on: d(on) })
+    }
     fn declined(self) -> Self {
         self.fact(Fact::Declined { on: d(FACT_DAY) })
     }
@@ -273,10 +290,6 @@ pub trait CandidateExt: Sized {
     }
     fn bar_cured(self) -> Self {
         self.fact(Fact::BarCured { on: d(FACT_DAY) })
-    }
-    /// Niedersachsen: the party's written notice of the exit or expulsion arrived on `on` (§ 44 Abs. 2 NKWG).
-    fn exit_notified(self, on: &str) -> Self {
-        self.fact(Fact::PartyExitNotified { on: d(on) })
     }
     /// Held a seat in this term and left (no seat now).
     fn former_member(self) -> Self {

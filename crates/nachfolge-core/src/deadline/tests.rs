@@ -573,3 +573,39 @@ fn ni_nfeiertagsg_2_reformationstag_since_2017_no_fronleichnam_allerheiligen() {
     }
     assert_eq!(ni.holidays(2027).len(), 10);
 }
+
+#[test]
+fn st_feiertg_lsa_2_heilige_drei_koenige_and_reformationstag_extend_the_week() {
+    // served Wed 30 Dec 2026 → the week ends Wed 6 Jan 2027, Heilige Drei Könige (§ 2 Nr. 2 FeiertG LSA) → Thu 7 Jan
+    let d = served("2026-12-30", Land::St);
+    assert_eq!(d.last_day, date("2027-01-07"));
+    assert_eq!(reasons(&d), ["served", "period_one_week", "extended_public_holiday:Heilige Drei Könige"]);
+    assert_eq!(d.trail[2].citation, "§ 31 Abs. 3 Satz 1 VwVfG i. V. m. § 1 Abs. 1 VwVfG LSA");
+    // served Tue 24 Oct 2028 → Tue 31 Oct, Reformationstag (Nr. 9) → Wed 1 Nov: Allerheiligen is no holiday here
+    let d = served("2028-10-24", Land::St);
+    assert_eq!(d.last_day, date("2028-11-01"));
+    assert_eq!(reasons(&d), ["served", "period_one_week", "extended_public_holiday:Reformationstag"]);
+    // no Fronleichnam, no Buß- und Bettag (only "erhöhter Schutz", § 5), uniform for the whole Land
+    for day in ["2026-06-04", "2026-11-18", "2026-11-01", "2026-08-15"] {
+        assert!(!Land::St.is_public_holiday(date(day)), "ST {day}");
+    }
+    assert_eq!(Land::St.holidays(2026).len(), 11);
+    assert_eq!(serde_json::from_str::<Land>("\"ST\"").ok(), Some(Land::St));
+}
+
+#[test]
+fn th_thuerfgtg_2_weltkindertag_since_2019_and_reformationstag_extend_the_week() {
+    // served Mon 13 Sep 2027 → the week ends Mon 20 Sep, Weltkindertag (§ 2 Abs. 1 ThürFGtG) → Tue 21 Sep
+    let d = served("2027-09-13", Land::Th);
+    assert_eq!(d.last_day, date("2027-09-21"));
+    assert_eq!(reasons(&d), ["served", "period_one_week", "extended_public_holiday:Weltkindertag"]);
+    assert_eq!(d.trail[2].citation, "§ 31 Abs. 3 Satz 1 ThürVwVfG");
+    assert!(Land::Th.is_public_holiday(date("2019-09-20")));
+    assert!(!Land::Th.is_public_holiday(date("2018-09-20")), "the Weltkindertag is a holiday since 2019");
+    assert_eq!(Land::Th.holiday_name(date("2028-10-31")), Some("Reformationstag"));
+    // Fronleichnam only in some municipalities (not known to the calendar), no Heilige Drei Könige
+    for day in ["2026-06-04", "2026-01-06", "2026-11-01"] {
+        assert!(!Land::Th.is_public_holiday(date(day)), "TH {day}");
+    }
+    assert_eq!(serde_json::from_str::<Land>("\"TH\"").ok(), Some(Land::Th));
+}

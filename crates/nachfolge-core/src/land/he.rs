@@ -4,7 +4,7 @@
 
 use chrono::NaiveDate;
 
-use super::{Acceptance, LandLaw, Objection, Procedure, Review, Span, Texts};
+use super::{Acceptance, LandLaw, Objection, Procedure, Reservation, Review, Span, Texts};
 use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
 use crate::model::{Body, ElectoralSystem, Snapshot, ValidationError};
 use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
@@ -15,6 +15,7 @@ pub(super) struct He;
 static PROCEDURE: Procedure = Procedure {
     // § 34 Abs. 3 Satz 2 i. V. m. § 23 KWG
     acceptance: Acceptance::WithDetermination,
+    reservation: Reservation::Refusal,
     determination_mail: "he_determination",
     // § 56 Abs. 2 KWO
     not_acquired_mail: Some("he_not_acquired"),

@@ -10,6 +10,8 @@ mod he;
 mod ni;
 mod nw;
 mod rp;
+mod st;
+mod th;
 
 use chrono::{DateTime, NaiveDate, Utc};
 
@@ -55,6 +57,8 @@ impl Land {
             Land::He => &he::He,
             Land::Rp => &rp::Rp,
             Land::Ni => &ni::Ni,
+            Land::St => &st::St,
+            Land::Th => &th::Th,
         }
     }
 
@@ -150,7 +154,7 @@ pub trait LandLaw: Sync {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Acceptance {
     /// The successor is asked to declare within one week after service whether he accepts; silence is
-    /// acceptance, a refusal or a reservation is refusal and cannot be withdrawn; membership starts with
+    /// acceptance, a refusal (or a reservation, as [`Reservation`] says) cannot be withdrawn; membership starts with
     /// the acceptance. A barred successor must also prove the end of the bar within the week, else he is
     /// deemed to have refused (NRW § 45 Abs. 6 KWahlG).
     Declaration,
@@ -158,6 +162,18 @@ pub enum Acceptance {
     /// prove the end of the bar within one week after service, else his membership is deemed not acquired,
     /// retroactively (Hessen § 34 Abs. 3 i. V. m. § 23 Abs. 2 KWG).
     WithDetermination,
+}
+
+/// What a declaration of acceptance with a reservation (Vorbehalt) or condition means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reservation {
+    /// It counts as a refusal (NRW § 45 Abs. 6 Satz 5 KWahlG, Rheinland-Pfalz § 64 Abs. 1 Satz 2 Nr. 2 KWO,
+    /// Sachsen-Anhalt § 43 Abs. 1 Satz 3 KWG LSA).
+    Refusal,
+    /// The reservation is void and the acceptance stands (Thüringen § 29 Satz 3 ThürKWG: "Die Wahl kann nur
+    /// vorbehaltlos angenommen werden; der Annahmeerklärung beigefügte Vorbehalte oder Bedingungen sind
+    /// unwirksam").
+    Ineffective,
 }
 
 /// The length of the objection period after an announcement.
@@ -232,6 +248,9 @@ pub struct Texts {
 #[derive(Debug, Clone, Copy)]
 pub struct Procedure {
     pub acceptance: Acceptance,
+    /// An acceptance with a reservation (`accept_with_reservation`): a refusal, or an acceptance (declaration
+    /// model only).
+    pub reservation: Reservation,
     /// The mail template to a determined successor (under `config/templates/mail/`).
     pub determination_mail: &'static str,
     /// The mail template to a barred successor whose membership is deemed not acquired (Hessen § 23 Abs. 2

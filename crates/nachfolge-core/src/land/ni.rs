@@ -5,7 +5,7 @@
 
 use chrono::{Datelike, NaiveDate};
 
-use super::{Acceptance, LandLaw, Objection, Procedure, Review, Span, Texts};
+use super::{Acceptance, LandLaw, Objection, Procedure, Reservation, Review, Span, Texts};
 use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
 use crate::model::{Body, ElectoralSystem, ListKind, SeatVia, Snapshot, ValidationError};
 use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
@@ -19,6 +19,7 @@ static PROCEDURE: Procedure = Procedure {
     // period ends); a reservation is refusal; a refusal cannot be withdrawn. A barred Ersatzperson proves the
     // end of the bar within the week, else his election counts as refused (docs/legal.md)
     acceptance: Acceptance::Declaration,
+    reservation: Reservation::Refusal,
     determination_mail: "ni_offer",
     not_acquired_mail: None,
     // a refusal: out for the Wahlperiode, the seat passes to the next Ersatzperson

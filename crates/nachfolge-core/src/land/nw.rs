@@ -4,7 +4,7 @@
 
 use chrono::NaiveDate;
 
-use super::{Acceptance, LandLaw, Objection, Procedure, Review, Span, Texts};
+use super::{Acceptance, LandLaw, Objection, Procedure, Reservation, Review, Span, Texts};
 use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
 use crate::model::{Body, ElectoralSystem, Snapshot, SubstituteDesignation, ValidationError};
 use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
@@ -15,6 +15,7 @@ pub(super) struct Nw;
 static PROCEDURE: Procedure = Procedure {
     // § 45 Abs. 6 Satz 2–6 KWahlG NRW
     acceptance: Acceptance::Declaration,
+    reservation: Reservation::Refusal,
     determination_mail: "nrw_offer",
     not_acquired_mail: None,
     next_round_citation: Some("§ 45 Abs. 2 Satz 2 KWahlG NRW"),

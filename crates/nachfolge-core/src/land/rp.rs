@@ -5,7 +5,7 @@
 
 use chrono::NaiveDate;
 
-use super::{Acceptance, LandLaw, Objection, Procedure, Review, Span, Texts};
+use super::{Acceptance, LandLaw, Objection, Procedure, Reservation, Review, Span, Texts};
 use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
 use crate::model::{Body, ElectoralSystem, Snapshot, ValidationError};
 use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
@@ -17,6 +17,7 @@ static PROCEDURE: Procedure = Procedure {
     // § 45 Abs. 5 i. V. m. § 44 KWG, § 66 Abs. 1 Satz 4 i. V. m. § 64 KWO: one week after service, silence is
     // acceptance, a reservation is refusal, a refusal cannot be withdrawn, a barred successor must prove
     acceptance: Acceptance::Declaration,
+    reservation: Reservation::Refusal,
     determination_mail: "rp_offer",
     // the declaration model: a barred Ersatzperson who does not prove is deemed to refuse; nothing is undone
     not_acquired_mail: None,

@@ -26,6 +26,12 @@ pub enum Land {
     /// Niedersachsen.
     #[serde(rename = "NI")]
     Ni,
+    /// Sachsen-Anhalt.
+    #[serde(rename = "ST")]
+    St,
+    /// Thüringen.
+    #[serde(rename = "TH")]
+    Th,
 }
 
 /// Grund des Ausscheidens (`vacancy.reported`).
@@ -182,6 +188,8 @@ pub struct BodyInfo {
     pub id: String,
     pub name: String,
     /// `NW` (§ 45 KWahlG NRW), `HE` (§ 34 KWG Hessen), `RP` (§ 45 KWG Rheinland-Pfalz) or `NI` (§ 44 NKWG).
+    /// `NW` (§ 45 KWahlG NRW), `HE` (§ 34 KWG Hessen), `RP` (§ 45 KWG Rheinland-Pfalz), `ST` (§ 47 KWG LSA) or `TH` (§ 23
+    /// ThürKWG).
     pub land: Land,
     #[serde(default)]
     pub electoral_system: ElectoralSystem,
@@ -309,9 +317,12 @@ pub enum Fact {
     FormerMember {
         on: NaiveDate,
     },
-    /// the party notified the returning officer in writing that the candidate left it or was expelled after
-    /// the election (Niedersachsen, § 44 Abs. 2 NKWG); `on`: the day the notice arrived
-    PartyExitNotified {
+    /// The nominating party told the returning officer in writing that the candidate left the party, was
+    /// expelled, or (Sachsen-Anhalt) joined a party with a competing Wahlvorschlag; `on`: the day the notice
+    /// reached him. Sachsen-Anhalt (§ 47 Abs. 1 Satz 2, 3 KWG LSA; recorded with `left_party` or
+    /// `joined_other_party`) and Niedersachsen (§ 44 Abs. 2 NKWG: the notice alone) pass him over if it arrived
+    /// before the seat fell vacant.
+    PartyNotice {
         on: NaiveDate,
     },
 }
@@ -329,7 +340,7 @@ impl Fact {
             Fact::Barred { .. } => "barred",
             Fact::BarCured { .. } => "bar_cured",
             Fact::FormerMember { .. } => "former_member",
-            Fact::PartyExitNotified { .. } => "party_exit_notified",
+            Fact::PartyNotice { .. } => "party_notice",
         }
     }
 }

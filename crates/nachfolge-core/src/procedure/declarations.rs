@@ -184,7 +184,7 @@ impl Machine<'_> {
             Some(local_date(deemed_since)),
         );
         self.emit(&void)?;
-        let accepted = kind == "accept";
+        let accepted = kind == "accept" || (kind == "accept_with_reservation" && self.reservation_void());
         let since = at.max(rec.offer.proven_at.unwrap_or(at)).max(case.effective_at);
         let detail = Detail::Correction {
             kind,
@@ -276,8 +276,14 @@ impl Machine<'_> {
             return Ok(());
         }
         self.recorded(&d.case, &d.candidate, kind, at)?;
-        match d.kind {
-            DeclarationKind::Accept => {
+        // § 29 Satz 3 ThürKWG: a reservation is void and the acceptance stands (`Reservation::Ineffective`)
+        let accepts = match d.kind {
+            DeclarationKind::Accept => true,
+            DeclarationKind::AcceptWithReservation => self.reservation_void(),
+            DeclarationKind::Refuse => false,
+        };
+        match accepts {
+            true => {
                 if let Some(o) = self.offer_mut(&d.case) {
                     o.accepted_at = Some(at);
                 }
@@ -286,12 +292,15 @@ impl Machine<'_> {
                     self.nrw_membership(&d.case, start, MembershipBasis::Acceptance)?;
                 }
             }
-            // § 45 Abs. 6 Satz 5: a declaration with a reservation counts as refusal
-            DeclarationKind::Refuse | DeclarationKind::AcceptWithReservation => {
-                self.refused(&d.case, &d.candidate, at)?
-            }
+            // § 45 Abs. 6 Satz 5: a declaration with a reservation counts as refusal (`Reservation::Refusal`)
+            false => self.refused(&d.case, &d.candidate, at)?,
         }
         Ok(())
+    }
+
+    /// A reservation attached to an acceptance is void, the acceptance stands (`Reservation::Ineffective`).
+    fn reservation_void(&self) -> bool {
+        self.procedure().reservation == Reservation::Ineffective
     }
 
     pub(super) fn recorded(

@@ -10,6 +10,14 @@ impl Machine<'_> {
         if matches!(f.fact, Fact::FormerMember { .. }) && c.seat.is_some() {
             return Err(invalid("fact: a candidate who holds a seat cannot be recorded as former_member"));
         }
+        // § 47 Abs. 1 Satz 2, 3 KWG LSA: as in the snapshot's validation
+        if matches!(f.fact, Fact::PartyNotice { .. })
+            && !matches!(self.body.land(), crate::model::Land::St | crate::model::Land::Ni)
+        {
+            return Err(invalid(
+                "fact: party_notice is a fact of Sachsen-Anhalt (§ 47 Abs. 1 Satz 2 KWG LSA) and Niedersachsen (§ 44 Abs. 2 NKWG)",
+            ));
+        }
         if let Fact::Ineligible { from, until: Some(until) } = f.fact {
             if until < from {
                 return Err(invalid("fact.until: lies before fact.from"));

@@ -36,7 +36,7 @@ use crate::calendar::{berlin, local_date, start_of_day};
 use crate::deadline::{
     objection_period, one_week_deadline, Deadline, ObjectionPeriod, PeriodEnd, PeriodRules, ServiceBasis,
 };
-use crate::land::{Acceptance, LandLaw, Procedure};
+use crate::land::{Acceptance, LandLaw, Procedure, Reservation};
 use crate::messages::*;
 use crate::model::{
     AnnouncementTime, Body, Candidate, DeterminationMode, Fact, ListKind, Readings, Seat, SeatVia, Snapshot,

@@ -61,7 +61,7 @@ static LAW: VoteLaw = VoteLaw {
     majority: "§ 34 Abs. 1a KWG",
     lot: "§ 34 Abs. 1a KWG",
     exhausted: "§ 34 Abs. 1 Satz 2 KWG",
-    size_reduced: "§ 34 Abs. 1 Satz 2 KWG",
+    size_reduced: Some("§ 34 Abs. 1 Satz 2 KWG"),
     // an individual list is treated as a list: exhausted with its candidate (docs/legal.md)
     individual: None,
     bar: BAR_CITATION,

@@ -2,7 +2,8 @@
 //!
 //! * [`nw`]: § 45 KWahlG NRW (Ersatzbewerber, then list order).
 //! * [`he`]: § 34 KWG (most personal votes, list order on ties; lot in a majority election).
-//! * [`rp`]: § 45 KWG Rheinland-Pfalz (most personal votes).
+//! * [`rp`]: § 45 KWG Rheinland-Pfalz; [`st`]: § 47 KWG LSA, § 42 Abs. 4 KVG LSA; [`th`]: § 23 ThürKWG (all
+//!   by personal votes).
 //! * [`ni`]: § 44 NKWG with § 38 (by how the seat was won: personal votes with lot, or list order).
 //!
 //! Rule sets are pure: the body and a [`Query`] in, a [`Decision`] with its trail out. What every rule set
@@ -13,6 +14,8 @@ pub mod ni;
 pub mod nw;
 pub mod order;
 pub mod rp;
+pub mod st;
+pub mod th;
 pub(crate) mod votes;
 
 pub use order::{ListOrder, PassedOver, SubstitutePriority, SuccessionOrder};
@@ -149,11 +152,33 @@ pub struct Standing<'a> {
     pub body: &'a Body,
     pub reference: NaiveDate,
     pending: HashSet<&'a str>,
+    /// The day the departed's seat became free, as the worker records it on him when the vacancy is reported
+    /// (his latest `former_member` or `declined` fact); the reference day while he still holds the seat
+    /// (offline `decide`, whose reference time defaults to the departure); `None` without a departed (the
+    /// succession order).
+    vacated: Option<NaiveDate>,
 }
 
 impl<'a> Standing<'a> {
     pub fn new(body: &'a Body, q: &Query<'a>) -> Self {
-        Standing { body, reference: local_date(q.at), pending: q.pending.iter().copied().collect() }
+        let reference = local_date(q.at);
+        let vacated = body.candidate(q.departed).map(|c| match c.seat {
+            Some(_) => reference,
+            None => c
+                .facts
+                .iter()
+                .filter_map(|f| match f {
+                    Fact::FormerMember { on } | Fact::Declined { on } => Some(*on),
+                    _ => None,
+                })
+                .max()
+                .unwrap_or(reference),
+        });
+        Standing { body, reference, pending: q.pending.iter().copied().collect(), vacated }
+    }
+    /// The day the seat became free if known (see the field), else `None`.
+    pub fn vacated(&self) -> Option<NaiveDate> {
+        self.vacated
     }
     pub fn seated(&self, c: &Candidate) -> bool {
         c.seat.is_some()

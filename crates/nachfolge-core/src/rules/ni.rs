@@ -82,7 +82,7 @@ fn vacated_on(s: &Standing, departed: &Candidate) -> NaiveDate {
 
 /// The party's written notice of an exit or expulsion arrived before `vacated` (§ 44 Abs. 2).
 fn exit_notified_before(c: &Candidate, vacated: NaiveDate) -> bool {
-    c.has_fact(|f| matches!(f, Fact::PartyExitNotified { on } if *on < vacated))
+    c.has_fact(|f| matches!(f, Fact::PartyNotice { on } if *on < vacated))
 }
 
 /// The reason a candidate is passed over, with its citation; `None` if he can succeed. `vacated`: the day
@@ -110,7 +110,7 @@ pub(super) fn exclusion(s: &Standing, list: &List, c: &Candidate, vacated: Naive
         // regained
         ("not_continuously_eligible", cite("§ 45 Abs. 3 Satz 1"))
     } else if list.kind == ListKind::Party && exit_notified_before(c, vacated) {
-        ("party_exit_notified", format!("{} i. V. m. § 45 Abs. 1 Satz 2 NKWG", cite("§ 44 Abs. 2")))
+        ("left_party_notified", format!("{} i. V. m. § 45 Abs. 1 Satz 2 NKWG", cite("§ 44 Abs. 2")))
     } else {
         return None;
     };
@@ -121,13 +121,13 @@ pub(super) fn exclusion(s: &Standing, list: &List, c: &Candidate, vacated: Naive
 pub(super) fn notes(list: &List, c: &Candidate, vacated: NaiveDate, trail: &mut Vec<TrailStep>) {
     let mut note =
         |reason: &str, citation: String| trail.push(TrailStep::new(Some(&c.id), Verdict::Noted, reason, citation));
-    let notified = c.has_fact(|f| matches!(f, Fact::PartyExitNotified { .. }));
+    let notified = c.has_fact(|f| matches!(f, Fact::PartyNotice { .. }));
     if notified && list.kind != ListKind::Party {
         // [decision] § 44 Abs. 2 names the Partei only
         note("party_exit_not_a_party", cite("§ 44 Abs. 2"));
     } else if notified && !exit_notified_before(c, vacated) {
         // the notice arrived on or after the day the seat fell vacant
-        note("party_exit_notified_too_late", cite("§ 44 Abs. 2"));
+        note("party_notice_too_late", cite("§ 44 Abs. 2"));
     } else if !notified && c.has_fact(|f| matches!(f, Fact::LeftParty { .. })) {
         // leaving counts only with the party's written notice to the Wahlleitung
         note("left_party_not_notified", cite("§ 44 Abs. 2"));

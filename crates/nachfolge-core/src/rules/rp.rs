@@ -31,7 +31,7 @@ static LAW: VoteLaw = VoteLaw {
     majority: "§ 45 Abs. 3 Satz 1 KWG",
     lot: "§ 45 Abs. 3 Satz 2 KWG",
     exhausted: "§ 66 Abs. 3 Satz 2 KWO",
-    size_reduced: "§ 29 Abs. 4 GemO",
+    size_reduced: Some("§ 29 Abs. 4 GemO"),
     // [decision] no rule for individual candidates was found: a Wahlvorschlag with one candidate is
     // exhausted with him (docs/legal.md)
     individual: None,

@@ -28,8 +28,9 @@ pub(crate) struct VoteLaw {
     pub lot: &'static str,
     /// Nobody left on the Wahlvorschlag.
     pub exhausted: &'static str,
-    /// The statutory size falls when a seat stays vacant.
-    pub size_reduced: &'static str,
+    /// The statutory size falls when a seat stays vacant; `None`: it stays (Sachsen-Anhalt, § 49 Abs. 2 KWG
+    /// LSA: an Ergänzungswahl restores it).
+    pub size_reduced: Option<&'static str>,
     /// An individual candidate has no Ersatzpersonen: his seat stays vacant (`None`: his Wahlvorschlag is
     /// treated as a list, exhausted with him).
     pub individual: Option<&'static str>,
@@ -52,9 +53,14 @@ fn ranking(list: &List) -> Vec<&Candidate> {
     ranking.into_iter().map(|(_, c)| c).collect()
 }
 
-fn vacant(body: &Body, reason: VacancyReason, mut trail: Vec<TrailStep>, law: &VoteLaw) -> Decision {
-    trail.push(TrailStep::new(None, Verdict::Noted, "statutory_size_reduced", law.size_reduced));
-    let statutory_size = body.info().statutory_size.saturating_sub(1);
+pub(crate) fn vacant(body: &Body, reason: VacancyReason, mut trail: Vec<TrailStep>, law: &VoteLaw) -> Decision {
+    let statutory_size = match law.size_reduced {
+        Some(citation) => {
+            trail.push(TrailStep::new(None, Verdict::Noted, "statutory_size_reduced", citation));
+            body.info().statutory_size.saturating_sub(1)
+        }
+        None => body.info().statutory_size,
+    };
     Decision { outcome: Outcome::Vacant { reason, statutory_size }, trail }
 }
 

@@ -18,8 +18,11 @@ pub fn reason_de(reason: &str) -> String {
         "joined_other_party" => {
             "war bei der Aufstellung der Reserveliste nicht Mitglied einer Partei oder Wählergruppe und ist seitdem einer anderen als der sie oder ihn aufstellenden Partei oder Wählergruppe beigetreten"
         }
-        "party_exit_notified" => {
+        "left_party_notified" => {
             "ist nach der Wahl aus der Partei ausgeschieden oder ausgeschlossen worden; die Partei hat dies der Wahlleitung vor dem Freiwerden des Sitzes schriftlich mitgeteilt"
+        }
+        "joined_competing_party" => {
+            "ist nach der Wahl einer Partei beigetreten, die einen konkurrierenden Wahlvorschlag eingereicht hatte; die Partei hat dies der Wahlleitung vor dem Freiwerden des Sitzes schriftlich mitgeteilt"
         }
         "waived" => "hat auf die Anwartschaft verzichtet",
         "departed" => "ist das ausgeschiedene Mitglied",
