@@ -430,8 +430,8 @@ pub fn render_cases(rows: &[CaseRow], json: bool) -> serde_json::Result<String> 
         .iter()
         .map(|c| {
             vec![
-                c.case.clone(),
-                c.body.clone(),
+                c.case.to_string(),
+                c.body.to_string(),
                 c.state.clone(),
                 c.round.to_string(),
                 c.successor.clone().unwrap_or_else(|| "-".into()),

@@ -40,7 +40,11 @@ fn item(id: &str, ty: &str, data: Value) -> Item {
         Inbound::ElectionRegistered(s) => Work::Register(s),
         other => Work::Inbound(Command::Inbound(other)),
     };
-    Item { cause: Cause { key: id.into(), ty: ty.into(), payload: data, ..Cause::default() }, body_id, work }
+    Item {
+        cause: Cause { key: id.into(), ty: ty.into(), payload: data, ..Cause::default() },
+        body_id: body_id.into(),
+        work,
+    }
 }
 
 fn vacancy(body: &str, member: &str) -> Value {

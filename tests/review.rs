@@ -118,7 +118,7 @@ fn review(
         body: body.into(),
         case: case.into(),
         outcome,
-        successor: successor.map(str::to_owned),
+        successor: successor.map(str::to_owned).map(Into::into),
         decided_at: tz(at),
         decided_by: by.map(str::to_owned),
         is_final: true,

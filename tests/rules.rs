@@ -855,8 +855,8 @@ fn nrw_45_abs_2_satz_1_two_vacancies_on_one_list_pending_successor_not_offered_t
         .body();
     let vacancy = |member: &str| {
         Command::Inbound(Inbound::VacancyReported(VacancyReported {
-            body: "musterstadt-rat".to_owned(),
-            member: member.to_owned(),
+            body: "musterstadt-rat".into(),
+            member: member.into(),
             reason: DepartureReason::Resigned,
             effective_at: t("2026-05-31T22:00:00Z").fixed_offset(),
             list_banned: None,

@@ -322,7 +322,7 @@ fn nrw_filled() -> (Council, String) {
         json!({"body": "musterstadt-rat", "case": case, "candidate": "L1-04", "kind": "accept", "received_at": "2026-12-02T10:00:00+01:00"}),
         "2026-12-02T09:30:00Z".parse().expect("time"),
     );
-    (b, case)
+    (b, case.to_string())
 }
 
 #[test]
@@ -485,7 +485,7 @@ fn rp_offered() -> (Council, String, Vec<Effect>) {
         json!({"body": RP, "case": case, "candidate": "R1-04", "method": "certificate", "on": "2026-11-30"}),
         now(),
     );
-    (b, case, e)
+    (b, case.to_string(), e)
 }
 
 #[test]
@@ -576,7 +576,7 @@ fn ni_offered() -> (Council, String, Vec<Effect>) {
         json!({"body": NI, "case": case, "candidate": "N1-05", "method": "certificate", "on": "2026-11-30"}),
         now(),
     );
-    (b, case, e)
+    (b, case.to_string(), e)
 }
 
 #[test]

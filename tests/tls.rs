@@ -208,7 +208,7 @@ fn pending_mail(n: u32) -> PendingMail {
     PendingMail {
         message_id: format!("<tls-test-{n}@nachfolge.invalid>"),
         body_id: "tls-test-body".into(),
-        case_id: format!("tls-test-case-{n}"),
+        case_id: format!("tls-test-case-{n}").into(),
         round: 1,
         recipient: Some("successor@example.invalid".into()),
         reply_to: "wahlleitung@example.invalid".into(),

@@ -198,7 +198,7 @@ impl Store {
 pub(super) struct Slot {
     body: Option<Council>,
     seq: i64,
-    before: HashMap<String, CaseRow>,
+    before: HashMap<CaseId, CaseRow>,
     dirty: bool,
 }
 

@@ -27,7 +27,7 @@ pub(super) fn decode_body(body_id: &str, state: &str) -> Result<Council, StoreEr
     serde_json::from_str(state).map_err(|e| StoreError::Corrupt(body_id.to_owned(), e.to_string()))
 }
 
-pub(super) fn case_rows(body: &Council) -> HashMap<String, CaseRow> {
+pub(super) fn case_rows(body: &Council) -> HashMap<CaseId, CaseRow> {
     body.cases
         .values()
         .map(|c| {
@@ -49,8 +49,8 @@ pub(super) fn case_rows(body: &Council) -> HashMap<String, CaseRow> {
 /// One succession case, for listings: ids, state, round and deadline only.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct CaseListing {
-    pub case: String,
-    pub body: String,
+    pub case: CaseId,
+    pub body: BodyId,
     /// `awaiting_lot` | `offered` (open), `filled` | `vacant` (closed): [`case::Case::state_name`].
     pub state: String,
     pub round: i32,
@@ -78,8 +78,8 @@ impl Store {
         rows.into_iter()
             .map(|r| {
                 Ok(CaseListing {
-                    case: r.try_get("id")?,
-                    body: r.try_get("body_id")?,
+                    case: r.try_get::<String, _>("id")?.into(),
+                    body: r.try_get::<String, _>("body_id")?.into(),
                     state: r.try_get("state")?,
                     round: r.try_get("round")?,
                     successor: r.try_get("successor")?,

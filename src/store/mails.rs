@@ -8,8 +8,8 @@ use crate::procedure::MailKind;
 #[derive(Debug, Clone)]
 pub struct PendingMail {
     pub message_id: String,
-    pub body_id: String,
-    pub case_id: String,
+    pub body_id: BodyId,
+    pub case_id: CaseId,
     pub round: i32,
     pub recipient: Option<String>,
     pub reply_to: String,
@@ -37,8 +37,8 @@ impl Store {
             .map(|r| {
                 Ok(PendingMail {
                     message_id: r.try_get("message_id")?,
-                    body_id: r.try_get("body_id")?,
-                    case_id: r.try_get("case_id")?,
+                    body_id: r.try_get::<String, _>("body_id")?.into(),
+                    case_id: r.try_get::<String, _>("case_id")?.into(),
                     round: r.try_get("round")?,
                     recipient: r.try_get("recipient")?,
                     reply_to: r.try_get("reply_to")?,

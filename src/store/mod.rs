@@ -13,7 +13,7 @@ use sqlx::{ConnectOptions, Connection, PgConnection, PgPool, Postgres, Row, Tran
 
 use crate::config::DatabaseConfig;
 use crate::messages::{AnnouncementIssued, CloudEvent};
-use crate::model::Snapshot;
+use crate::model::{BodyId, CaseId, Snapshot};
 use crate::procedure::{self as case, Council, Effect, Rejection, Settings};
 use crate::templates::Templates;
 
@@ -143,7 +143,7 @@ pub enum Work {
 #[derive(Debug, Clone)]
 pub struct Item {
     pub cause: Cause,
-    pub body_id: String,
+    pub body_id: BodyId,
     pub work: Work,
 }
 

@@ -7,7 +7,7 @@ use super::*;
 pub struct DueTimer {
     /// The stored key ([`case::Timer::key`]), which the firing marks.
     pub key: String,
-    pub body_id: String,
+    pub body_id: BodyId,
     pub timer: case::Timer,
     pub due_at: DateTime<Utc>,
 }
@@ -34,7 +34,12 @@ impl Store {
                     u32::try_from(round).ok().and_then(|n| case::Timer::from_parts(&kind, &case, n)).ok_or_else(
                         || StoreError::Corrupt(case.clone(), format!("timer {key}: kind {kind:?}, round {round}")),
                     )?;
-                Ok(DueTimer { key, body_id: r.try_get("body_id")?, timer, due_at: r.try_get("due_at")? })
+                Ok(DueTimer {
+                    key,
+                    body_id: r.try_get::<String, _>("body_id")?.into(),
+                    timer,
+                    due_at: r.try_get("due_at")?,
+                })
             })
             .collect()
     }

@@ -176,8 +176,8 @@ impl Writes {
                 Effect::Announce(a) => {
                     let text = templates.announcement(&a.template, &a.context)?;
                     let data = AnnouncementIssued {
-                        body: body_id.to_owned(),
-                        case: a.case,
+                        body: body_id.into(),
+                        case: a.case.into(),
                         kind: a.kind,
                         title: a.title,
                         text,
@@ -281,7 +281,7 @@ impl Writes {
     pub(super) fn body(
         &mut self,
         body: &Council,
-        before: &HashMap<String, CaseRow>,
+        before: &HashMap<CaseId, CaseRow>,
         seq: i64,
     ) -> Result<(), StoreError> {
         let state =
@@ -299,7 +299,7 @@ impl Writes {
             if before.get(&id) == Some(&row) {
                 continue;
             }
-            c.case_id.push(id);
+            c.case_id.push(id.into());
             c.case_body.push(body.id().to_owned());
             c.case_state.push(row.state.to_owned());
             c.case_round.push(row.round);

@@ -232,7 +232,7 @@ pub(super) fn parse_delivery(shared: &Shared, d: &Delivery) -> Result<(String, I
                 Inbound::ElectionRegistered(s) => Work::Register(s),
                 other => Work::Inbound(Command::Inbound(other)),
             };
-            Ok((label, Item { cause, body_id, work }))
+            Ok((label, Item { cause, body_id: body_id.into(), work }))
         }
     }
 }

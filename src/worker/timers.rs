@@ -44,7 +44,7 @@ pub async fn fire_due_timers(shared: &Arc<Shared>) -> usize {
     let mut by_body: std::collections::BTreeMap<String, Vec<crate::store::DueTimer>> =
         std::collections::BTreeMap::new();
     for t in due {
-        by_body.entry(t.body_id.clone()).or_default().push(t);
+        by_body.entry(t.body_id.clone().into()).or_default().push(t);
     }
     let batch_max = shared.config.worker.batch_max.max(1);
     let mut units: Vec<Vec<Vec<crate::store::DueTimer>>> = Vec::new();

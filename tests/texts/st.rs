@@ -19,7 +19,7 @@ fn st_offered() -> (Council, String, Vec<Effect>) {
         json!({"body": ST, "case": case, "candidate": "S1-06", "method": "certificate", "on": "2026-11-30"}),
         now(),
     );
-    (b, case, e)
+    (b, case.to_string(), e)
 }
 
 #[test]

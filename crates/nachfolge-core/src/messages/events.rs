@@ -5,7 +5,7 @@ use super::*;
 /// `body.registered`
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct BodyRegistered {
-    pub body: String,
+    pub body: BodyId,
     pub lists: usize,
     pub candidates: usize,
     pub statutory_size: u32,
@@ -14,7 +14,7 @@ pub struct BodyRegistered {
 /// A person as events name them.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct PersonRef {
-    pub id: String,
+    pub id: CandidateId,
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub list: Option<String>,
@@ -23,7 +23,7 @@ pub struct PersonRef {
 /// The vacancy a case is about.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct VacancyRef {
-    pub member: String,
+    pub member: CandidateId,
     pub reason: DepartureReason,
     pub effective_at: DateTime<FixedOffset>,
 }
@@ -31,8 +31,8 @@ pub struct VacancyRef {
 /// `succession.determined`
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct SuccessionDetermined {
-    pub body: String,
-    pub case: String,
+    pub body: BodyId,
+    pub case: CaseId,
     pub vacancy: VacancyRef,
     pub successor: PersonRef,
     pub round: u32,
@@ -49,8 +49,8 @@ pub struct SuccessionDetermined {
 /// (bodies with `determination: confirm`); nothing takes effect until `determination.confirmed`.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct SuccessionProposed {
-    pub body: String,
-    pub case: String,
+    pub body: BodyId,
+    pub case: CaseId,
     pub vacancy: VacancyRef,
     pub successor: PersonRef,
     pub round: u32,
@@ -74,8 +74,8 @@ pub enum ConfirmationRejection {
 /// declaration.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct ConfirmationRejected {
-    pub body: String,
-    pub case: String,
+    pub body: BodyId,
+    pub case: CaseId,
     pub round: u32,
     pub confirmed_by: String,
     pub reason: ConfirmationRejection,
@@ -84,8 +84,8 @@ pub struct ConfirmationRejected {
 /// `seat.left_vacant`
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct SeatLeftVacant {
-    pub body: String,
-    pub case: String,
+    pub body: BodyId,
+    pub case: CaseId,
     pub vacancy: VacancyRef,
     pub reason: crate::rules::VacancyReason,
     pub statutory_size: u32,
@@ -99,9 +99,9 @@ pub struct SeatLeftVacant {
 /// `lot.requested`
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct LotRequested {
-    pub body: String,
-    pub case: String,
-    pub tied: Vec<String>,
+    pub body: BodyId,
+    pub case: CaseId,
+    pub tied: Vec<CandidateId>,
     pub round: u32,
     pub trail: Vec<TrailStep>,
 }
@@ -109,9 +109,9 @@ pub struct LotRequested {
 /// `successor.notified`
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct SuccessorNotified {
-    pub body: String,
-    pub case: String,
-    pub candidate: String,
+    pub body: BodyId,
+    pub case: CaseId,
+    pub candidate: CandidateId,
     pub round: u32,
     pub message_id: String,
     pub sent_at: DateTime<FixedOffset>,
@@ -120,9 +120,9 @@ pub struct SuccessorNotified {
 /// `notification.failed`
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct NotificationFailed {
-    pub body: String,
-    pub case: String,
-    pub candidate: String,
+    pub body: BodyId,
+    pub case: CaseId,
+    pub candidate: CandidateId,
     pub round: u32,
     pub reason: String,
 }
@@ -130,9 +130,9 @@ pub struct NotificationFailed {
 /// `deadline.set`
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct DeadlineSet {
-    pub body: String,
-    pub case: String,
-    pub candidate: String,
+    pub body: BodyId,
+    pub case: CaseId,
+    pub candidate: CandidateId,
     pub round: u32,
     pub served_on: NaiveDate,
     pub last_day: NaiveDate,
@@ -143,9 +143,9 @@ pub struct DeadlineSet {
 /// `declaration.recorded`
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct DeclarationRecorded {
-    pub body: String,
-    pub case: String,
-    pub candidate: String,
+    pub body: BodyId,
+    pub case: CaseId,
+    pub candidate: CandidateId,
     /// `accept`, `refuse`, `accept_with_reservation`, `bar_cured`, or `deemed_refusal`
     pub kind: String,
     pub received_at: DateTime<FixedOffset>,
@@ -154,9 +154,9 @@ pub struct DeclarationRecorded {
 /// `declaration.rejected`
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct DeclarationRejected {
-    pub body: String,
-    pub case: String,
-    pub candidate: String,
+    pub body: BodyId,
+    pub case: CaseId,
+    pub candidate: CandidateId,
     /// `before_notification`, `after_deadline`, `not_pending_successor`, `refusal_irrevocable`,
     /// `case_closed`, `already_accepted`, `no_acceptance_procedure`, `not_barred`
     pub reason: String,
@@ -179,10 +179,10 @@ pub enum ServiceRejection {
 /// recorded in the case history (a normal part of the file, not bad input).
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct ServiceRejected {
-    pub body: String,
-    pub case: String,
+    pub body: BodyId,
+    pub case: CaseId,
     /// The person the certificate names.
-    pub candidate: String,
+    pub candidate: CandidateId,
     /// The round the certificate names, or the case's current round if it names none.
     pub round: u32,
     pub reason: ServiceRejection,
@@ -193,9 +193,9 @@ pub struct ServiceRejected {
 /// `notification.served` arrives (docs/legal.md, "Declarations while no service date is known").
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct DeclarationHeld {
-    pub body: String,
-    pub case: String,
-    pub candidate: String,
+    pub body: BodyId,
+    pub case: CaseId,
+    pub candidate: CandidateId,
     pub round: u32,
     /// `accept`, `refuse`, `accept_with_reservation` or `bar_cured`
     pub kind: String,
@@ -219,13 +219,13 @@ pub enum ReviewRequiredReason {
 /// the returning officer to decide (e.g. through `review.decided`).
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct CaseReviewRequired {
-    pub body: String,
-    pub case: String,
+    pub body: BodyId,
+    pub case: CaseId,
     /// The rounds concerned: from the round of the deemed effect to the case's current round.
     pub rounds: Vec<u32>,
     pub reason: ReviewRequiredReason,
     /// The declaration or proof that caused it.
-    pub candidate: String,
+    pub candidate: CandidateId,
     pub kind: String,
     pub received_at: DateTime<FixedOffset>,
 }
@@ -298,8 +298,8 @@ pub struct OparlOrganization {
 /// `membership.changed`
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct MembershipChanged {
-    pub body: String,
-    pub case: String,
+    pub body: BodyId,
+    pub case: CaseId,
     pub change: MembershipChange,
     pub person: PersonRef,
     pub list: String,
@@ -315,8 +315,8 @@ pub struct MembershipChanged {
 /// `announcement.issued`
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct AnnouncementIssued {
-    pub body: String,
-    pub case: String,
+    pub body: BodyId,
+    pub case: CaseId,
     /// `successor`, `vacancy`, `not_acquired`, `review`, `correction`
     pub kind: String,
     pub title: String,
@@ -336,8 +336,8 @@ pub struct AnnouncementIssued {
 /// never reports this.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct ObjectionPeriodEnded {
-    pub body: String,
-    pub case: String,
+    pub body: BodyId,
+    pub case: CaseId,
     /// Number of the announcement within the case (1, 2, …).
     pub announcement: u32,
     /// Kind of the announcement: `successor`, `vacancy`, `not_acquired`.

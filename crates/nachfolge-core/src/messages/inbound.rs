@@ -8,9 +8,9 @@ pub use crate::model::DepartureReason;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct VacancyReported {
-    pub body: String,
+    pub body: BodyId,
     /// The departed member's candidate id.
-    pub member: String,
+    pub member: CandidateId,
     pub reason: DepartureReason,
     /// Zeitpunkt des Ausscheidens.
     pub effective_at: DateTime<FixedOffset>,
@@ -26,8 +26,8 @@ pub struct VacancyReported {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FactRecorded {
-    pub body: String,
-    pub candidate: String,
+    pub body: BodyId,
+    pub candidate: CandidateId,
     pub fact: Fact,
 }
 
@@ -60,10 +60,10 @@ pub enum ServiceMethod {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NotificationServed {
-    pub body: String,
-    pub case: String,
+    pub body: BodyId,
+    pub case: CaseId,
     /// The person served (Zustellungsempfänger): a candidate id.
-    pub candidate: String,
+    pub candidate: CandidateId,
     /// The round whose notification was served; without it, the case's current round.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub round: Option<u32>,
@@ -85,9 +85,9 @@ pub enum DeclarationKind {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DeclarationReceived {
-    pub body: String,
-    pub case: String,
-    pub candidate: String,
+    pub body: BodyId,
+    pub case: CaseId,
+    pub candidate: CandidateId,
     pub kind: DeclarationKind,
     /// When the declaration reached the Wahlleiter (Eingang).
     pub received_at: DateTime<FixedOffset>,
@@ -97,9 +97,9 @@ pub struct DeclarationReceived {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BarCuredReceived {
-    pub body: String,
-    pub case: String,
-    pub candidate: String,
+    pub body: BodyId,
+    pub case: CaseId,
+    pub candidate: CandidateId,
     pub proven_at: DateTime<FixedOffset>,
 }
 
@@ -107,9 +107,9 @@ pub struct BarCuredReceived {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LotDrawn {
-    pub body: String,
-    pub case: String,
-    pub winner: String,
+    pub body: BodyId,
+    pub case: CaseId,
+    pub winner: CandidateId,
     pub drawn_at: DateTime<FixedOffset>,
     pub drawn_by: String,
 }
@@ -131,12 +131,12 @@ pub enum ReviewOutcome {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReviewDecided {
-    pub body: String,
-    pub case: String,
+    pub body: BodyId,
+    pub case: CaseId,
     pub outcome: ReviewOutcome,
     /// The successor the decision installs; required with `amended`, refused otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub successor: Option<String>,
+    pub successor: Option<CandidateId>,
     /// When the decision was taken; every change it causes is dated here (Hessen § 34 Abs. 6: nothing earlier
     /// is rolled back).
     pub decided_at: DateTime<FixedOffset>,
@@ -156,8 +156,8 @@ pub struct ReviewDecided {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DeterminationConfirmed {
-    pub body: String,
-    pub case: String,
+    pub body: BodyId,
+    pub case: CaseId,
     /// The round of the proposal confirmed.
     pub round: u32,
     /// Who confirmed (the returning officer or his deputy, as text).

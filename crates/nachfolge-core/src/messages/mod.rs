@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::model::{from_value, Fact, Snapshot, ValidationError};
+use crate::model::{from_value, BodyId, CandidateId, CaseId, Fact, Snapshot, ValidationError};
 use crate::trail::TrailStep;
 
 // ---------------------------------------------------------------------------------------------------------

@@ -450,10 +450,12 @@ impl ValidationError {
 }
 
 mod body;
+mod ids;
 mod parse;
 mod validate;
 
 pub use body::{Body, Loc};
+pub use ids::{BodyId, CandidateId, CaseId};
 pub use parse::{from_value, parse_json, parse_snapshot};
 pub(crate) use validate::validate;
 pub use validate::MAX_GRACE_HOURS;

@@ -32,8 +32,8 @@ impl Machine<'_> {
         };
         let created = start_date.map(start_of_day).unwrap_or(self.now).min(self.now);
         MembershipChanged {
-            body: body.to_owned(),
-            case: case.to_owned(),
+            body: body.into(),
+            case: case.into(),
             change,
             person: self.person(person),
             list: list.clone(),
@@ -183,8 +183,8 @@ impl Machine<'_> {
                 continue;
             }
             let data = ObjectionPeriodEnded {
-                body: self.body.id().to_owned(),
-                case: case_id.to_owned(),
+                body: self.body.id().into(),
+                case: case_id.into(),
                 announcement: a.n,
                 kind: a.kind.clone(),
                 issued_at: berlin(a.issued_at),

@@ -6,9 +6,9 @@ use super::*;
 impl Machine<'_> {
     pub(super) fn reject_declaration(&mut self, case: &str, candidate: &str, reason: &str) -> Result<(), Rejection> {
         let data = DeclarationRejected {
-            body: self.body.id().to_owned(),
-            case: case.to_owned(),
-            candidate: candidate.to_owned(),
+            body: self.body.id().into(),
+            case: case.into(),
+            candidate: candidate.into(),
             reason: reason.to_owned(),
         };
         self.emit(&data)?;
@@ -78,9 +78,9 @@ impl Machine<'_> {
                     o.held.push(HeldDeclaration { kind: kind.to_owned(), received_at: at });
                 }
                 let data = DeclarationHeld {
-                    body: self.body.id().to_owned(),
-                    case: case_id.to_owned(),
-                    candidate: candidate.to_owned(),
+                    body: self.body.id().into(),
+                    case: case_id.into(),
+                    candidate: candidate.into(),
                     round: case.round,
                     kind: kind.to_owned(),
                     received_at: berlin(at),
@@ -144,11 +144,11 @@ impl Machine<'_> {
                 ReviewRequiredReason::MembershipChangedSince
             };
             let data = CaseReviewRequired {
-                body: self.body.id().to_owned(),
+                body: self.body.id().into(),
                 case: case.id.clone(),
                 rounds: (rec.round..=case.round).collect(),
                 reason,
-                candidate: candidate.to_owned(),
+                candidate: candidate.into(),
                 kind: kind.to_owned(),
                 received_at: berlin(at),
             };
@@ -233,21 +233,30 @@ impl Machine<'_> {
         let mut held = std::mem::take(&mut o.held);
         let candidate = o.successor.clone();
         held.sort_by_key(|h| h.received_at);
-        let body = self.body.id().to_owned();
+        let body = BodyId::from(self.body.id());
         for h in held {
             let received_at = berlin(h.received_at);
             let (case, candidate) = (case_id.to_owned(), candidate.clone());
             match h.kind.as_str() {
-                "bar_cured" => {
-                    self.bar_cured(BarCuredReceived { body: body.clone(), case, candidate, proven_at: received_at })?
-                }
+                "bar_cured" => self.bar_cured(BarCuredReceived {
+                    body: body.clone(),
+                    case: case.into(),
+                    candidate,
+                    proven_at: received_at,
+                })?,
                 kind => {
                     let kind = match kind {
                         "accept" => DeclarationKind::Accept,
                         "refuse" => DeclarationKind::Refuse,
                         _ => DeclarationKind::AcceptWithReservation,
                     };
-                    self.declaration(DeclarationReceived { body: body.clone(), case, candidate, kind, received_at })?
+                    self.declaration(DeclarationReceived {
+                        body: body.clone(),
+                        case: case.into(),
+                        candidate,
+                        kind,
+                        received_at,
+                    })?
                 }
             }
         }
@@ -311,9 +320,9 @@ impl Machine<'_> {
         at: DateTime<Utc>,
     ) -> Result<(), Rejection> {
         let data = DeclarationRecorded {
-            body: self.body.id().to_owned(),
-            case: case.to_owned(),
-            candidate: candidate.to_owned(),
+            body: self.body.id().into(),
+            case: case.into(),
+            candidate: candidate.into(),
             kind: kind.to_owned(),
             received_at: berlin(at),
         };
@@ -328,7 +337,7 @@ impl Machine<'_> {
             c.facts.push(Fact::Declined { on: local_date(at) });
         }
         let c = self.case_mut(case_id)?;
-        c.refused.push(candidate.to_owned());
+        c.refused.push(candidate.into());
         let round = c.round;
         self.effects.push(Effect::Cancel { timer: Timer::deadline(case_id, round) });
         self.determine(case_id, None)
@@ -350,7 +359,7 @@ impl Machine<'_> {
         };
         self.seat(&successor, since, case.departed_via);
         self.effects.push(Effect::Cancel { timer: Timer::deadline(case_id, case.round) });
-        self.case_mut(case_id)?.state = CaseState::Filled { successor: successor.clone(), since, basis };
+        self.case_mut(case_id)?.state = CaseState::Filled { successor: successor.clone().into(), since, basis };
         let m = self.membership(case_id, &successor, MembershipChange::Joined, basis, since, true, None);
         self.emit(&m)?;
         // a successor a review installed was named in the review's announcement already

@@ -12,7 +12,7 @@ impl Machine<'_> {
         // (§ 34 Abs. 3 Satz 2 i. V. m. § 23 Abs. 2 KWG). If he leaves before that, his departure is the new
         // trigger (§ 34 Abs. 1 Satz 1): the earlier case is closed with his membership, and its timer cancelled,
         // so that the end of his period does not determine a second successor for the same seat.
-        let superseded: Vec<(String, u32, Offer)> = self
+        let superseded: Vec<(CaseId, u32, Offer)> = self
             .cases
             .values()
             .filter_map(|c| match &c.state {
@@ -27,7 +27,7 @@ impl Machine<'_> {
                 CaseState::Filled { successor: o.successor, since, basis: MembershipBasis::Determination };
         }
         *self.case_seq += 1;
-        let id = format!("{}-{}", self.body.id(), self.case_seq);
+        let id = CaseId::from(format!("{}-{}", self.body.id(), self.case_seq));
         let effective_at = v.effective_at.with_timezone(&Utc);
         let left_on = local_date(effective_at);
         if let Some(c) = self.body.candidate_mut(&v.member) {
@@ -107,9 +107,15 @@ impl Machine<'_> {
         match decision.outcome {
             Outcome::LotRequired { tied } => {
                 self.case_mut(case_id)?.round = round;
-                self.case_mut(case_id)?.state = CaseState::AwaitingLot { tied: tied.clone() };
-                let data =
-                    LotRequested { body: self.body.id().to_owned(), case: case_id.to_owned(), tied, round, trail };
+                self.case_mut(case_id)?.state =
+                    CaseState::AwaitingLot { tied: tied.clone().into_iter().map(Into::into).collect() };
+                let data = LotRequested {
+                    body: self.body.id().into(),
+                    case: case_id.into(),
+                    tied: tied.into_iter().map(Into::into).collect(),
+                    round,
+                    trail,
+                };
                 self.emit(&data)?;
             }
             Outcome::Vacant { reason, statutory_size } => {
@@ -118,8 +124,8 @@ impl Machine<'_> {
                 c.round = round;
                 c.state = CaseState::Vacant { reason };
                 let data = SeatLeftVacant {
-                    body: self.body.id().to_owned(),
-                    case: case_id.to_owned(),
+                    body: self.body.id().into(),
+                    case: case_id.into(),
                     vacancy,
                     reason,
                     statutory_size,
@@ -163,8 +169,8 @@ impl Machine<'_> {
     ) -> Result<(), Rejection> {
         let case = self.case(case_id)?.clone();
         let data = SuccessionProposed {
-            body: self.body.id().to_owned(),
-            case: case_id.to_owned(),
+            body: self.body.id().into(),
+            case: case_id.into(),
             vacancy: self.vacancy_ref(&case),
             successor: self.person(&candidate),
             round,
@@ -174,7 +180,7 @@ impl Machine<'_> {
         let proposed_at = self.now;
         let c = self.case_mut(case_id)?;
         c.round = round;
-        c.state = CaseState::Proposed(Proposal { successor: candidate, list, barred, proposed_at, trail });
+        c.state = CaseState::Proposed(Proposal { successor: candidate.into(), list, barred, proposed_at, trail });
         self.emit(&data)
     }
 
@@ -198,7 +204,7 @@ impl Machine<'_> {
         };
         if let Some(reason) = reason {
             let data = ConfirmationRejected {
-                body: self.body.id().to_owned(),
+                body: self.body.id().into(),
                 case: c.case.clone(),
                 round: c.round,
                 confirmed_by: c.confirmed_by.clone(),
@@ -216,7 +222,7 @@ impl Machine<'_> {
         let since = at.max(case.effective_at);
         let install = Installation {
             round: case.round,
-            candidate: p.successor,
+            candidate: p.successor.into(),
             list: p.list,
             barred: p.barred,
             trail: p.trail,
@@ -236,7 +242,7 @@ impl Machine<'_> {
         let case = self.case(case_id)?.clone();
         let vacancy = self.vacancy_ref(&case);
         let offer = Offer {
-            successor: candidate.to_owned(),
+            successor: candidate.into(),
             list,
             determined_at: at,
             barred,
@@ -255,8 +261,8 @@ impl Machine<'_> {
             c.state = CaseState::Offered(offer);
         }
         let data = SuccessionDetermined {
-            body: self.body.id().to_owned(),
-            case: case_id.to_owned(),
+            body: self.body.id().into(),
+            case: case_id.into(),
             vacancy,
             successor: self.person(candidate),
             round,
@@ -295,11 +301,8 @@ impl Machine<'_> {
                     self.announce(case_id, AnnouncementKind::Successor, Some(candidate), &trail);
                 }
                 if !barred {
-                    self.case_mut(case_id)?.state = CaseState::Filled {
-                        successor: candidate.to_owned(),
-                        since,
-                        basis: MembershipBasis::Determination,
-                    };
+                    self.case_mut(case_id)?.state =
+                        CaseState::Filled { successor: candidate.into(), since, basis: MembershipBasis::Determination };
                 }
             }
         }

@@ -39,7 +39,8 @@ use crate::deadline::{
 use crate::land::{Acceptance, LandLaw, Procedure, Reservation};
 use crate::messages::*;
 use crate::model::{
-    AnnouncementTime, Body, Candidate, DeterminationMode, Fact, ListKind, Readings, Seat, SeatVia, Snapshot,
+    AnnouncementTime, Body, BodyId, Candidate, CandidateId, CaseId, DeterminationMode, Fact, ListKind, Readings, Seat,
+    SeatVia, Snapshot,
 };
 use crate::rules::{Cause, Outcome, Query, VacancyReason};
 use crate::texts::{self, AnnouncementKind, CaseFacts, Detail, Notice, Stage};
@@ -67,25 +68,25 @@ pub enum Command {
     Inbound(Inbound),
     /// The mail sender handed the notification to the SMTP server.
     NotificationSent {
-        case: String,
+        case: CaseId,
         round: u32,
         message_id: String,
         sent_at: DateTime<Utc>,
     },
     /// No e-mail address, or a permanent SMTP failure.
     NotificationFailed {
-        case: String,
+        case: CaseId,
         round: u32,
         reason: String,
     },
     /// The period of round `round` ended ([`Timer::Deadline`]).
     DeadlineExpired {
-        case: String,
+        case: CaseId,
         round: u32,
     },
     /// The objection period of the case's `n`th announcement ended ([`Timer::Objection`]).
     ObjectionPeriodEnded {
-        case: String,
+        case: CaseId,
         n: u32,
     },
 }
@@ -129,17 +130,17 @@ pub enum Effect {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Timer {
     /// The end of round `round`'s period: the NRW acceptance week, a barred successor's proof week.
-    Deadline { case: String, round: u32 },
+    Deadline { case: CaseId, round: u32 },
     /// The end of the objection period of the case's `n`th announcement.
-    Objection { case: String, n: u32 },
+    Objection { case: CaseId, n: u32 },
 }
 
 impl Timer {
     pub fn deadline(case: &str, round: u32) -> Timer {
-        Timer::Deadline { case: case.to_owned(), round }
+        Timer::Deadline { case: CaseId::from(case), round }
     }
     pub fn objection(case: &str, n: u32) -> Timer {
-        Timer::Objection { case: case.to_owned(), n }
+        Timer::Objection { case: CaseId::from(case), n }
     }
     /// Unique per timer: `{case}#{round}`, `{case}#objection#{n}`. Scheduling a key again moves the timer.
     pub fn key(&self) -> String {
@@ -206,7 +207,7 @@ pub fn register(existing: Option<&Council>, snapshot: Snapshot) -> Result<(Counc
     }
     let body = &council.body;
     let data = BodyRegistered {
-        body: body.id().to_owned(),
+        body: body.id().into(),
         lists: body.snapshot.lists.len(),
         candidates: body.candidate_count(),
         statutory_size: body.info().statutory_size,
@@ -279,7 +280,7 @@ struct Machine<'a> {
     /// The law of the council's Land.
     law: &'static dyn LandLaw,
     body: &'a mut Body,
-    cases: &'a mut BTreeMap<String, Case>,
+    cases: &'a mut BTreeMap<CaseId, Case>,
     case_seq: &'a mut u32,
     now: DateTime<Utc>,
     settings: &'a Settings,
@@ -357,6 +358,6 @@ impl Machine<'_> {
     fn person(&self, id: &str) -> PersonRef {
         let name = self.body.candidate(id).map(Candidate::full_name).unwrap_or_default();
         let list = self.body.list_of(id).map(|l| l.id.clone());
-        PersonRef { id: id.to_owned(), name, list }
+        PersonRef { id: id.into(), name, list }
     }
 }

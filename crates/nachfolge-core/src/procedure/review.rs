@@ -83,7 +83,7 @@ impl Machine<'_> {
             decided_at: at,
             decided_by: r.decided_by.clone(),
             previous: holder.clone(),
-            successor: new.clone(),
+            successor: new.clone().map(Into::into),
             citation: citation.clone(),
             recorded_at: self.now,
             is_final: r.is_final,

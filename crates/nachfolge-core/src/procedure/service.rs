@@ -56,9 +56,9 @@ impl Machine<'_> {
         }
         let candidate = case.successor().unwrap_or_default().to_owned();
         let data = SuccessorNotified {
-            body: self.body.id().to_owned(),
-            case: case_id.to_owned(),
-            candidate: candidate.clone(),
+            body: self.body.id().into(),
+            case: case_id.into(),
+            candidate: candidate.into(),
             round,
             message_id,
             sent_at: berlin(sent_at),
@@ -79,9 +79,9 @@ impl Machine<'_> {
             return Ok(());
         }
         let data = NotificationFailed {
-            body: self.body.id().to_owned(),
-            case: case_id.to_owned(),
-            candidate: case.successor().unwrap_or_default().to_owned(),
+            body: self.body.id().into(),
+            case: case_id.into(),
+            candidate: case.successor().unwrap_or_default().into(),
             round,
             reason,
         };
@@ -127,7 +127,7 @@ impl Machine<'_> {
         if let Some(reason) = rejected {
             self.case_mut(&s.case)?.history.services.push(record);
             let data = ServiceRejected {
-                body: self.body.id().to_owned(),
+                body: self.body.id().into(),
                 case: s.case.clone(),
                 candidate: s.candidate.clone(),
                 round,
@@ -174,9 +174,9 @@ impl Machine<'_> {
         let case = self.case(case_id)?;
         let (round, candidate) = (case.round, case.successor().unwrap_or_default().to_owned());
         let data = DeadlineSet {
-            body: self.body.id().to_owned(),
-            case: case_id.to_owned(),
-            candidate,
+            body: self.body.id().into(),
+            case: case_id.into(),
+            candidate: candidate.into(),
             round,
             served_on: deadline.served_on,
             last_day: deadline.last_day,

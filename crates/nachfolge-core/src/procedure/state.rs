@@ -6,7 +6,7 @@ use super::*;
 /// An offer to a successor (one round) that is not settled yet.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Offer {
-    pub successor: String,
+    pub successor: CandidateId,
     pub list: String,
     pub determined_at: DateTime<Utc>,
     /// Hinderungsgrund / Unvereinbarkeit recorded at the determination.
@@ -51,7 +51,7 @@ pub struct DeemedRecord {
 /// A successor the rules named, waiting for the returning officer's determination (`determination: confirm`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Proposal {
-    pub successor: String,
+    pub successor: CandidateId,
     pub list: String,
     pub barred: bool,
     pub proposed_at: DateTime<Utc>,
@@ -64,13 +64,13 @@ pub struct Proposal {
 #[serde(tag = "state", rename_all = "snake_case")]
 pub enum CaseState {
     /// Majority election tie: waiting for `lot.drawn` (§ 34 Abs. 1a KWG).
-    AwaitingLot { tied: Vec<String> },
+    AwaitingLot { tied: Vec<CandidateId> },
     /// Waiting for the returning officer to confirm the proposed successor (`determination.confirmed`).
     Proposed(Proposal),
     /// NRW: waiting for the declaration; Hessen: barred member waiting for proof.
     Offered(Offer),
     /// Closed: the successor is a member.
-    Filled { successor: String, since: DateTime<Utc>, basis: MembershipBasis },
+    Filled { successor: CandidateId, since: DateTime<Utc>, basis: MembershipBasis },
     /// Closed: the seat stays vacant.
     Vacant { reason: VacancyReason },
 }
@@ -78,8 +78,8 @@ pub enum CaseState {
 /// A succession case: one vacancy, through all its rounds.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Case {
-    pub id: String,
-    pub departed: String,
+    pub id: CaseId,
+    pub departed: CandidateId,
     pub list: String,
     pub reason: DepartureReason,
     /// `vacancy.reported`'s `list_banned` (with `party_banned` only, § 46 Abs. 2 KWahlG NRW).
@@ -92,7 +92,7 @@ pub struct Case {
     pub state: CaseState,
     /// Candidates who refused (or were deemed to refuse) in this case: a refusal cannot be withdrawn.
     #[serde(default)]
-    pub refused: Vec<String>,
+    pub refused: Vec<CandidateId>,
     /// Announcements with their objection periods, and review decisions.
     #[serde(default)]
     pub history: CaseHistory,
@@ -124,7 +124,7 @@ pub struct CaseHistory {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ServiceRecord {
     /// The person served.
-    pub candidate: String,
+    pub candidate: CandidateId,
     /// The round the certificate names (the case's current round if it names none).
     pub round: u32,
     pub method: ServiceMethod,
@@ -139,7 +139,7 @@ pub struct ServiceRecord {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LotRecord {
     pub round: u32,
-    pub winner: String,
+    pub winner: CandidateId,
     pub drawn_by: String,
     pub drawn_at: DateTime<FixedOffset>,
 }
@@ -169,9 +169,9 @@ pub struct ReviewRecord {
     pub decided_at: DateTime<Utc>,
     pub decided_by: Option<String>,
     /// The successor (or pending successor) the decision was about; `None` for a vacancy.
-    pub previous: Option<String>,
+    pub previous: Option<CandidateId>,
     /// The successor an `amended` decision installed.
-    pub successor: Option<String>,
+    pub successor: Option<CandidateId>,
     pub citation: String,
     pub recorded_at: DateTime<Utc>,
     /// Unappealable (rechtskräftig); records stored before issue #12 were all final.
@@ -191,7 +191,7 @@ pub struct Council {
     pub body: Body,
     /// Succession cases, open and closed, by case id.
     #[serde(default)]
-    pub cases: BTreeMap<String, Case>,
+    pub cases: BTreeMap<CaseId, Case>,
     /// Sequence for case ids.
     #[serde(default)]
     pub case_seq: u32,
@@ -226,7 +226,7 @@ impl std::ops::DerefMut for Council {
     }
 }
 
-pub(super) fn pending_successors(cases: &BTreeMap<String, Case>) -> impl Iterator<Item = (&str, &str)> {
+pub(super) fn pending_successors(cases: &BTreeMap<CaseId, Case>) -> impl Iterator<Item = (&str, &str)> {
     cases.values().filter_map(|c| c.pending_successor().map(|s| (s, c.id.as_str())))
 }
 
