@@ -2494,3 +2494,8 @@ mod st;
 
 #[path = "procedure/th.rs"]
 mod th;
+
+// Fassungen — the text of § 45 KWahlG NRW in force when the worker determines (tests/procedure/fassung.rs)
+
+#[path = "procedure/fassung.rs"]
+mod fassung;

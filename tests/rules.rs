@@ -90,8 +90,20 @@ fn vacant(reason: VacancyReason, statutory_size: u32) -> Outcome {
     Outcome::Vacant { reason, statutory_size }
 }
 
+/// The outcome and the exact trail of the rules. The step naming the Fassung applied (NRW, the last step) is
+/// left out here; tests/rules/fassung.rs checks it with [`assert_decision_with_fassung`].
 #[track_caller]
 fn assert_decision(d: Decision, outcome: Outcome, trail: Vec<TrailStep>) {
+    assert_eq!(d.outcome, outcome, "outcome; trail: {:#?}", d.trail);
+    let fassung = d.trail.iter().position(|s| s.reason == "fassung_applied");
+    assert!(fassung.is_none_or(|i| i + 1 == d.trail.len()), "the Fassung is the last step: {:#?}", d.trail);
+    let rules: Vec<TrailStep> = d.trail.into_iter().filter(|s| s.reason != "fassung_applied").collect();
+    assert_eq!(rules, trail, "trail");
+}
+
+/// The outcome and the exact trail, with the step naming the Fassung.
+#[track_caller]
+fn assert_decision_with_fassung(d: Decision, outcome: Outcome, trail: Vec<TrailStep>) {
     assert_eq!(d.outcome, outcome, "outcome; trail: {:#?}", d.trail);
     assert_eq!(d.trail, trail, "trail");
 }
@@ -1848,6 +1860,12 @@ mod st;
 
 #[path = "rules/th.rs"]
 mod th;
+
+// =========================================================================================================
+// Fassungen — the text in force on the reference day (tests/rules/fassung.rs)
+
+#[path = "rules/fassung.rs"]
+mod fassung;
 
 // =========================================================================================================
 // Validation — docs/contract.md "Validation"

@@ -18,14 +18,20 @@ pub fn decide(election: &[u8], vacancy: &[u8], at: Option<DateTime<FixedOffset>>
     let at: DateTime<Utc> = at.unwrap_or(v.effective_at).with_timezone(&Utc);
     let q = Query { departed: &v.member, departed_via: Some(seat.via), at, lot_winner: None, pending: vec![], cause };
     let d = body.decide(&q).map_err(|e| format!("vacancy: {e}"))?;
+    // the Fassung of the Land's rules in force on the reference day (docs/legal.md, "Fassungen")
+    let fassung = body.fassung_at(at);
     Ok(match d.outcome {
-        Outcome::Successor { candidate, list, barred } => {
-            json!({"outcome": "successor", "successor": candidate, "list": list, "barred": barred, "trail": d.trail})
+        Outcome::Successor { candidate, list, barred } => json!({
+            "outcome": "successor", "successor": candidate, "list": list, "barred": barred, "fassung": fassung,
+            "trail": d.trail,
+        }),
+        Outcome::Vacant { reason, statutory_size } => json!({
+            "outcome": "vacant", "reason": reason, "statutory_size": statutory_size, "fassung": fassung,
+            "trail": d.trail,
+        }),
+        Outcome::LotRequired { tied } => {
+            json!({"outcome": "lot_required", "tied": tied, "fassung": fassung, "trail": d.trail})
         }
-        Outcome::Vacant { reason, statutory_size } => {
-            json!({"outcome": "vacant", "reason": reason, "statutory_size": statutory_size, "trail": d.trail})
-        }
-        Outcome::LotRequired { tied } => json!({"outcome": "lot_required", "tied": tied, "trail": d.trail}),
     })
 }
 

@@ -6,6 +6,7 @@
 //! Land a council belongs to, only what its law says; adding a Land is a new file per concern plus one
 //! line in [`Land::law`] (docs/architecture.md, "Adding a Land").
 
+mod fassung;
 mod he;
 mod ni;
 mod nw;
@@ -15,10 +16,13 @@ mod th;
 
 use chrono::{DateTime, NaiveDate, Utc};
 
-use crate::calendar::berlin;
+pub use fassung::Fassung;
+
+use crate::calendar::{berlin, local_date};
 pub use crate::model::Land;
 use crate::model::{Body, SeatVia, Snapshot, ValidationError};
 use crate::rules::{Cause, DecideError, Decision, ListOrder, Query, Standing, SuccessionOrder};
+use crate::trail::{TrailStep, Verdict};
 
 impl Body {
     /// Validate a snapshot (docs/contract.md, "Validation": the checks every Land shares, then its Land's
@@ -34,8 +38,20 @@ impl Body {
         if self.locate(q.departed).is_none() {
             return Err(DecideError::UnknownMember(q.departed.to_owned()));
         }
-        self.land().law().validate_cause(q.cause).map_err(DecideError::Cause)?;
-        self.land().law().decide(self, q)
+        let law = self.land().law();
+        law.validate_cause(q.cause).map_err(DecideError::Cause)?;
+        let mut d = law.decide(self, q)?;
+        // a Land with more than one Fassung says in the trail which one applied (docs/legal.md, "Fassungen")
+        if law.fassungen().len() > 1 {
+            let f = self.fassung_at(q.at);
+            d.trail.push(TrailStep::new(None, Verdict::Noted, "fassung_applied", f.source).with_detail(f.id));
+        }
+        Ok(d)
+    }
+
+    /// The Fassung of the body's Land's succession rules in force at `at` (its day in Europe/Berlin).
+    pub fn fassung_at(&self, at: DateTime<Utc>) -> &'static Fassung {
+        self.land().law().fassung_at(local_date(at))
     }
 
     /// The succession order (Nachrückerliste) of every list, judged at `at`.
@@ -106,6 +122,19 @@ pub trait LandLaw: Sync {
     fn validate_cause(&self, cause: Cause) -> Result<(), ValidationError>;
 
     // --- who succeeds (the rule set, `rules/<land>.rs`) ------------------------------------------------
+
+    /// The Fassungen of the Land's succession rules, oldest first, each with its days in force (default: one,
+    /// [`Fassung::CURRENT`], valid from the far past). Declared where the rules changed (NRW: § 45 KWahlG before
+    /// and after 2024); docs/architecture.md, "Adding a Land".
+    fn fassungen(&self) -> &'static [Fassung] {
+        &[Fassung::CURRENT]
+    }
+
+    /// The Fassung in force on the reference day `day` (default: picked from [`LandLaw::fassungen`]); the rule
+    /// set applies the variant it names in [`LandLaw::decide`] and [`LandLaw::list_order`].
+    fn fassung_at(&self, day: NaiveDate) -> &'static Fassung {
+        Fassung::pick(self.fassungen(), day)
+    }
 
     /// Determine the successor of `q.departed`, with the trail.
     fn decide(&self, body: &Body, q: &Query) -> Result<Decision, DecideError>;

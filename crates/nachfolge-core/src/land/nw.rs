@@ -4,9 +4,12 @@
 
 use chrono::NaiveDate;
 
-use super::{Acceptance, LandLaw, Objection, Procedure, Reservation, Review, Span, Texts};
+use super::fassung::ymd;
+use super::{Acceptance, Fassung, LandLaw, Objection, Procedure, Reservation, Review, Span, Texts};
+use crate::calendar::local_date;
 use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
 use crate::model::{Body, ElectoralSystem, Snapshot, SubstituteDesignation, ValidationError};
+use crate::rules::nw::Text;
 use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
 
 /// Nordrhein-Westfalen.
@@ -54,6 +57,35 @@ static PROCEDURE: Procedure = Procedure {
         correction_title: "Berichtigung der Bekanntmachung über die Listennachfolge in der Vertretung „{name}“",
     },
 };
+
+/// The Fassungen of § 45 KWahlG NRW (docs/legal.md, "Fassungen of § 45 KWahlG NRW"): the text before and after
+/// Art. 1 of the Gesetz vom 5. Juli 2024 (GV. NRW. S. 444, promulgated 30 July 2024), which added the "nicht
+/// ununterbrochen" clause to Abs. 2 Satz 2 and Abs. 3 Satz 3. In force from 31 July 2024 **[verify]**.
+static FASSUNGEN: [Fassung; 2] = [
+    Fassung {
+        id: "kwahlg-nrw-45-before-2024",
+        valid_from: NaiveDate::MIN,
+        valid_to: Some(ymd(2024, 7, 30)),
+        source: "§ 45 KWahlG NRW i. d. F. vor Art. 1 G v. 5.7.2024 (GV. NRW. S. 444)",
+    },
+    Fassung {
+        id: "kwahlg-nrw-45-2024",
+        valid_from: ymd(2024, 7, 31),
+        valid_to: None,
+        source: "§ 45 KWahlG NRW i. d. F. d. Art. 1 G v. 5.7.2024 (GV. NRW. S. 444)",
+    },
+];
+
+impl Nw {
+    /// What § 45 says in the Fassung in force on `day`.
+    fn text(&self, day: NaiveDate) -> Text {
+        if self.fassung_at(day).id == FASSUNGEN[0].id {
+            Text::BEFORE_2024
+        } else {
+            Text::CURRENT
+        }
+    }
+}
 
 /// The holidays of NRW beyond the nationwide ones (§ 2 Feiertagsgesetz NW).
 const HOLIDAYS: &[Holiday] = &[
@@ -114,11 +146,16 @@ impl LandLaw for Nw {
     }
 
     fn decide(&self, body: &Body, q: &Query) -> Result<Decision, DecideError> {
-        rules::nw::decide(body, q)
+        rules::nw::decide(body, q, self.text(local_date(q.at)))
     }
 
     fn list_order(&self, body: &Body, s: &Standing, list: usize) -> ListOrder {
-        rules::nw::list_order(s, body.list(list), body.info().readings.district_substitute.unwrap_or_default())
+        let reading = body.info().readings.district_substitute.unwrap_or_default();
+        rules::nw::list_order(s, body.list(list), reading, self.text(s.reference))
+    }
+
+    fn fassungen(&self) -> &'static [Fassung] {
+        &FASSUNGEN
     }
 
     fn holiday_name(&self, d: NaiveDate) -> Option<&'static str> {

@@ -28,8 +28,27 @@ pub const PARTY_BAN_SUCCESSION: &str = "§ 46 Abs. 2 Satz 2 KWahlG NRW";
 /// Why a barred successor must prove the end of the bar (the Hinderungsgrund).
 pub const BAR_CITATION: &str = "§ 13 KWahlG NRW, § 69 Abs. 2 i. V. m. § 62 Nr. 5 KWahlO NRW";
 
+/// What a Fassung of § 45 says, as far as the texts differ (docs/legal.md, "Fassungen of § 45 KWahlG NRW"). The
+/// land's law picks it by the reference day (`land/nw.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Text {
+    /// Abs. 2 Satz 2 "oder diese während der laufenden Wahlperiode nicht ununterbrochen bestanden hat": a
+    /// candidate ineligible at any time in the term is passed over, even if eligible again.
+    pub not_continuously_eligible: bool,
+    /// Abs. 3 Satz 3: a candidate who was no member of any party or voter group when the list was drawn up and
+    /// has since joined another one is passed over.
+    pub joined_other_party: bool,
+}
+
+impl Text {
+    /// The text as amended by Art. 1 of the Gesetz vom 5. Juli 2024 (GV. NRW. S. 444).
+    pub const CURRENT: Text = Text { not_continuously_eligible: true, joined_other_party: true };
+    /// The text before that amendment (the seed's text): neither clause.
+    pub const BEFORE_2024: Text = Text { not_continuously_eligible: false, joined_other_party: false };
+}
+
 /// The reason a candidate is passed over, with its citation; `None` if he can succeed.
-pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<Exclusion> {
+pub(super) fn exclusion(s: &Standing, c: &Candidate, text: Text) -> Option<Exclusion> {
     let r = if s.seated(c) {
         // holds a seat: not "der nächste Bewerber" (§ 45 Abs. 2 Satz 1)
         ("seated", cite("Abs. 2 Satz 1"))
@@ -42,13 +61,13 @@ pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<Exclusion> {
         ("died", cite("Abs. 2 Satz 2"))
     } else if s.ineligible_now(c) {
         ("ineligible", cite("Abs. 2 Satz 2"))
-    } else if s.ineligible_during_term(c) {
+    } else if text.not_continuously_eligible && s.ineligible_during_term(c) {
         ("not_continuously_eligible", cite("Abs. 2 Satz 2"))
     } else if c.has_fact(|f| matches!(f, Fact::Declined { .. })) {
         ("declined", cite("Abs. 3 Satz 2"))
     } else if c.has_fact(|f| matches!(f, Fact::LeftParty { .. })) {
         ("left_party", cite("Abs. 3 Satz 1"))
-    } else if c.has_fact(|f| matches!(f, Fact::JoinedOtherParty { was_member: false, .. })) {
+    } else if text.joined_other_party && c.has_fact(|f| matches!(f, Fact::JoinedOtherParty { was_member: false, .. })) {
         // Satz 3: not a member of any party or voter group when the list was drawn up, joined another since
         ("joined_other_party", cite("Abs. 3 Satz 3"))
     } else if c.has_fact(|f| matches!(f, Fact::Waived { form: WaiverForm::Recorded, .. })) {
@@ -60,8 +79,15 @@ pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<Exclusion> {
 }
 
 /// Facts that are recorded but have no effect; noted in the trail.
-pub(super) fn notes(c: &Candidate, trail: &mut Vec<TrailStep>) {
-    if c.has_fact(|f| matches!(f, Fact::JoinedOtherParty { was_member: true, .. })) {
+pub(super) fn notes(s: &Standing, c: &Candidate, text: Text, trail: &mut Vec<TrailStep>) {
+    if !text.not_continuously_eligible && s.ineligible_during_term(c) {
+        // before 2024 Abs. 2 Satz 2 passed over only who "die Wählbarkeit verloren" had: eligible again, he succeeds
+        trail.push(TrailStep::new(Some(&c.id), Verdict::Noted, "formerly_ineligible_no_effect", cite("Abs. 2 Satz 2")));
+    }
+    if !text.joined_other_party && c.has_fact(|f| matches!(f, Fact::JoinedOtherParty { .. })) {
+        // before 2024 Abs. 3 had no Satz 3: only leaving the nominating party or voter group counts (Satz 1)
+        trail.push(TrailStep::new(Some(&c.id), Verdict::Noted, "joined_other_party_no_effect", cite("Abs. 3 Satz 1")));
+    } else if c.has_fact(|f| matches!(f, Fact::JoinedOtherParty { was_member: true, .. })) {
         // Satz 3 covers only a candidate who was no member when the list was drawn up; a member who joined
         // another party or voter group without leaving the nominating one (e.g. a voter group's member who
         // joins a party) is not passed over — leaving it is `left_party` (Satz 1)
@@ -79,12 +105,12 @@ pub(super) fn notes(c: &Candidate, trail: &mut Vec<TrailStep>) {
 }
 
 /// Evaluate one candidate: passed over (trail step) or chosen.
-fn consider(s: &Standing, c: &Candidate, chosen_reason: &str, trail: &mut Vec<TrailStep>) -> bool {
-    if let Some(Exclusion { reason, citation }) = exclusion(s, c) {
+fn consider(s: &Standing, c: &Candidate, text: Text, chosen_reason: &str, trail: &mut Vec<TrailStep>) -> bool {
+    if let Some(Exclusion { reason, citation }) = exclusion(s, c, text) {
         trail.push(TrailStep::new(Some(&c.id), Verdict::Skipped, reason, citation));
         return false;
     }
-    notes(c, trail);
+    notes(s, c, text, trail);
     trail.push(TrailStep::new(Some(&c.id), Verdict::Chosen, chosen_reason, cite("Abs. 2 Satz 1")));
     if s.barred(c) {
         trail.push(TrailStep::new(Some(&c.id), Verdict::Noted, "barred_must_prove_end", BAR_CITATION));
@@ -92,7 +118,8 @@ fn consider(s: &Standing, c: &Candidate, chosen_reason: &str, trail: &mut Vec<Tr
     true
 }
 
-pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
+/// Determine the successor under the Fassung `text` (picked by the land's law for the reference day).
+pub(crate) fn decide(body: &Body, q: &Query, text: Text) -> Result<Decision, DecideError> {
     let loc = body.locate(q.departed).ok_or_else(|| DecideError::UnknownMember(q.departed.to_owned()))?;
     let list = body.list(loc.list);
     let departed = &list.candidates[loc.cand];
@@ -151,7 +178,7 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
                 // named (also) for the list candidacy: not "ausschließlich" for the district, Abs. 4 does not apply
                 trail.push(TrailStep::new(Some(&sub.id), Verdict::Noted, "substitute_keeps_priority", cite("Abs. 4")));
             }
-            if consider(&s, sub, "substitute", &mut trail) {
+            if consider(&s, sub, text, "substitute", &mut trail) {
                 return Ok(Decision { outcome: successor(sub), trail });
             }
         }
@@ -163,11 +190,11 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
             trail.push(TrailStep::new(Some(&c.id), Verdict::Skipped, "departed", cite("Abs. 1 Satz 1")));
             continue;
         }
-        if excluded == Some(c.id.as_str()) && exclusion(&s, c).is_none() {
+        if excluded == Some(c.id.as_str()) && exclusion(&s, c, text).is_none() {
             trail.push(TrailStep::new(Some(&c.id), Verdict::Skipped, "district_substitute_excluded", cite("Abs. 4")));
             continue;
         }
-        if consider(&s, c, "next_on_list", &mut trail) {
+        if consider(&s, c, text, "next_on_list", &mut trail) {
             return Ok(Decision { outcome: successor(c), trail });
         }
     }
@@ -178,7 +205,7 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
 }
 
 /// The Nachrückerliste of one list (see [`super::order`]).
-pub(crate) fn list_order(s: &Standing, list: &List, reading: DistrictSubstitute) -> ListOrder {
+pub(crate) fn list_order(s: &Standing, list: &List, reading: DistrictSubstitute, text: Text) -> ListOrder {
     let mut out = ListOrder::new(&list.id);
     if list.kind == ListKind::Individual {
         // § 45 Abs. 5 Satz 1: no list behind an individual candidate; his seat stays vacant
@@ -186,10 +213,10 @@ pub(crate) fn list_order(s: &Standing, list: &List, reading: DistrictSubstitute)
         return out;
     }
     for c in in_list_order(&list.candidates) {
-        match exclusion(s, c) {
+        match exclusion(s, c, text) {
             Some(Exclusion { reason, citation }) => out.passed_over.push(passed(c, reason, citation)),
             None => {
-                notes(c, &mut out.notes);
+                notes(s, c, text, &mut out.notes);
                 barred_note(s, c, BAR_CITATION, &mut out.notes);
                 out.order.push(c.id.clone());
             }
@@ -205,7 +232,7 @@ pub(crate) fn list_order(s: &Standing, list: &List, reading: DistrictSubstitute)
             continue;
         };
         let Some(seat) = &member.seat else { continue };
-        if exclusion(s, sub).is_some() {
+        if exclusion(s, sub, text).is_some() {
             continue; // passed over anyway; already listed
         }
         let district_via_list = member.district.is_some() && seat.via != SeatVia::District;
