@@ -2494,3 +2494,8 @@ mod st;
 
 #[path = "procedure/th.rs"]
 mod th;
+
+// Schleswig-Holstein — § 44 Abs. 3, § 37 GKWG (tests/procedure/sh.rs)
+
+#[path = "procedure/sh.rs"]
+mod sh;
