@@ -2499,3 +2499,8 @@ mod th;
 
 #[path = "procedure/fassung.rs"]
 mod fassung;
+
+// Schleswig-Holstein — § 44 Abs. 3, § 37 GKWG (tests/procedure/sh.rs)
+
+#[path = "procedure/sh.rs"]
+mod sh;

@@ -1867,6 +1867,11 @@ mod th;
 #[path = "rules/fassung.rs"]
 mod fassung;
 
+// Schleswig-Holstein — § 44 GKWG (tests/rules/sh.rs)
+
+#[path = "rules/sh.rs"]
+mod sh;
+
 // =========================================================================================================
 // Validation — docs/contract.md "Validation"
 
@@ -2269,6 +2274,7 @@ mod properties {
             Land::Ni => niedersachsen(),
             Land::St => sachsen_anhalt(),
             Land::Th => thueringen(),
+            Land::Sh => schleswig_holstein(),
         };
         let mut snap = base.size(raw.size).snapshot();
         let majority = land != Land::Nw && raw.majority && raw.lists.len() == 1;
@@ -2469,6 +2475,8 @@ mod properties {
             }
             // Niedersachsen ranks by how the seat was won, with a lot on equal votes: its own tests (ni_*)
             Land::Ni => unreachable!("no property test draws a Niedersachsen body"),
+            // § 44 GKWG: list order, its own tests (sh_*)
+            Land::Sh => unreachable!("no property test draws a Schleswig-Holstein body"),
             // § 41 Abs. 1, § 47 Abs. 1 Satz 2, 3, § 48 KWG LSA: a party exit only on a party list with the notice
             Land::St => {
                 let during_term = has(
@@ -2503,6 +2511,7 @@ mod properties {
             Land::Ni => ["NKWG", "NKWO", "NKomVG"].iter().any(|act| step.citation.contains(act)),
             Land::St => ["KWG LSA", "KWO LSA", "KVG LSA"].iter().any(|act| step.citation.contains(act)),
             Land::Th => ["ThürKWG", "ThürKO"].iter().any(|act| step.citation.contains(act)),
+            Land::Sh => ["GKWG", " GO"].iter().any(|act| step.citation.contains(act)),
         }
     }
 

@@ -1035,3 +1035,59 @@ async fn th_23_thuerkwg_nachruecker_accepts_with_a_reservation_the_acceptance_st
     app.settle().await;
     assert_eq!(app.events.of("succession.determined").len(), 1, "no next round after a void reservation");
 }
+
+/// Schleswig-Holstein example (K1-05 and K1-06 have e-mail addresses).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sh_44_gkwg_next_on_the_list_accepts_membership_only_when_the_week_ends() {
+    let app = App::spawn().await;
+    register(&app, example("sh-election.json")).await;
+    app.send(
+        "vacancy.reported",
+        vacancy("musterwik-gemeindevertretung", "K1-01", "resigned", "2026-05-04T10:00:00+02:00"),
+    )
+    .await;
+
+    // § 44 Abs. 1 GKWG: the next on the list of the directly elected member's party; K1-02 and K1-03 hold seats,
+    // K1-04 refused before, K1-05 left the party (no effect)
+    let det = app.wait_event("succession.determined", |_| true).await;
+    assert_eq!(det["data"]["successor"]["id"], "K1-05");
+    let trail = det["data"]["trail"].as_array().expect("trail");
+    assert!(trail.iter().any(|s| s["reason"] == "left_party_no_effect" && s["citation"] == "§ 44 Abs. 1 GKWG"));
+    let case = det["data"]["case"].as_str().expect("case").to_owned();
+
+    // § 37 Satz 1 GKWG: member when the week ends unless refused in writing
+    let mails = app.smtp.wait_for(1, Duration::from_secs(15)).await;
+    assert_eq!(mails[0].rcpt_to, vec!["elke.ehlers@example.org".to_owned()]);
+    assert!(mails[0].data.contains("GKWG"), "the SH offer");
+    app.wait_event("successor.notified", |_| true).await;
+    app.send(
+        "notification.served",
+        json!({"body": "musterwik-gemeindevertretung", "case": case, "candidate": "K1-05", "method": "certificate", "on": today(&app)}),
+    )
+    .await;
+    let dl = app.wait_event("deadline.set", |_| true).await;
+    let ends_at = dl["data"]["ends_at"].as_str().expect("ends_at").to_owned();
+
+    // an acceptance within the week is recorded and changes nothing
+    app.send(
+        "declaration.received",
+        json!({"body": "musterwik-gemeindevertretung", "case": case, "candidate": "K1-05", "kind": "accept", "received_at": app.now().to_rfc3339()}),
+    )
+    .await;
+    app.wait_event("declaration.recorded", |_| true).await;
+    app.settle().await;
+    assert!(app.events.of("membership.changed").iter().all(|e| e["data"]["change"] != "joined"));
+    app.advance(chrono::Duration::days(10));
+    let joined = app.wait_event("membership.changed", |e| e["data"]["change"] == "joined").await;
+    assert_eq!(joined["data"]["basis"], "deemed_acceptance");
+    assert_eq!(joined["data"]["person"]["id"], "K1-05");
+    assert_eq!(
+        chrono::DateTime::parse_from_rfc3339(joined["data"]["effective_at"].as_str().expect("t")).expect("rfc3339"),
+        chrono::DateTime::parse_from_rfc3339(&ends_at).expect("rfc3339"),
+    );
+    // § 44 Abs. 3 Satz 1 GKWG: announced, with the Einspruch of § 38
+    let ann = app.wait_event("announcement.issued", |_| true).await;
+    assert_eq!(ann["data"]["legal_basis"], "§ 44 Abs. 3 Satz 1 GKWG");
+    let text = ann["data"]["text"].as_str().expect("text");
+    assert!(text.contains("Elke Ehlers") && text.contains("Einspruch erheben"), "{text}");
+}

@@ -68,6 +68,7 @@ fn builder(land: Land) -> SnapshotBuilder {
         Land::Ni => "musterfeld-rat",
         Land::St => "musterstedt-rat",
         Land::Th => "musterbach-rat",
+        Land::Sh => "musterwik-gv",
     };
     SnapshotBuilder {
         snapshot: Snapshot {
@@ -119,6 +120,11 @@ pub fn sachsen_anhalt() -> SnapshotBuilder {
 /// An empty Thüringen body (§ 23 ThürKWG), proportional, statutory size 44.
 pub fn thueringen() -> SnapshotBuilder {
     builder(Land::Th)
+}
+
+/// An empty Schleswig-Holstein body (§ 44 GKWG), proportional, statutory size 44.
+pub fn schleswig_holstein() -> SnapshotBuilder {
+    builder(Land::Sh)
 }
 
 impl SnapshotBuilder {

@@ -11,6 +11,7 @@ mod he;
 mod ni;
 mod nw;
 mod rp;
+mod sh;
 mod st;
 mod th;
 
@@ -75,6 +76,7 @@ impl Land {
             Land::Ni => &ni::Ni,
             Land::St => &st::St,
             Land::Th => &th::Th,
+            Land::Sh => &sh::Sh,
         }
     }
 
@@ -173,6 +175,15 @@ pub trait LandLaw: Sync {
     /// which decides its next succession (§ 44 Abs. 4, 5 NKWG; docs/legal.md, "Niedersachsen").
     fn successor_seat_via(&self, _departed_via: Option<SeatVia>) -> SeatVia {
         SeatVia::Succession
+    }
+
+    /// Declaration model only: whether membership begins only when the one-week period ends, whatever the
+    /// successor declared in it — a written acceptance then has no effect of its own and only a refusal
+    /// counts (Schleswig-Holstein § 37 Satz 1 GKWG: "erwirbt die Mitgliedschaft … automatisch nach Ablauf der
+    /// Frist …, wenn sie oder er nicht innerhalb der Wochenfrist … die Wahl ablehnt"; docs/legal.md,
+    /// "Schleswig-Holstein"). Default `false`: an acceptance starts membership on its receipt.
+    fn membership_at_period_end(&self) -> bool {
+        false
     }
 
     /// How the procedure runs after a determination, with its citations and wording.

@@ -32,6 +32,9 @@ pub enum Land {
     /// Thüringen.
     #[serde(rename = "TH")]
     Th,
+    /// Schleswig-Holstein.
+    #[serde(rename = "SH")]
+    Sh,
 }
 
 /// Grund des Ausscheidens (`vacancy.reported`).
@@ -187,9 +190,8 @@ impl Readings {
 pub struct BodyInfo {
     pub id: String,
     pub name: String,
-    /// `NW` (§ 45 KWahlG NRW), `HE` (§ 34 KWG Hessen), `RP` (§ 45 KWG Rheinland-Pfalz) or `NI` (§ 44 NKWG).
-    /// `NW` (§ 45 KWahlG NRW), `HE` (§ 34 KWG Hessen), `RP` (§ 45 KWG Rheinland-Pfalz), `ST` (§ 47 KWG LSA) or `TH` (§ 23
-    /// ThürKWG).
+    /// `NW` (§ 45 KWahlG NRW), `HE` (§ 34 KWG Hessen), `RP` (§ 45 KWG Rheinland-Pfalz), `NI` (§ 44 NKWG), `ST`
+    /// (§ 47 KWG LSA), `TH` (§ 23 ThürKWG) or `SH` (§ 44 GKWG).
     pub land: Land,
     #[serde(default)]
     pub electoral_system: ElectoralSystem,

@@ -125,7 +125,7 @@ impl Machine<'_> {
             (rec.kind.as_str(), kind),
             ("deemed_acceptance", "accept" | "refuse" | "accept_with_reservation")
                 | ("deemed_refusal" | "deemed_not_acquired", "bar_cured")
-        );
+        ) && !self.acceptance_without_effect(kind);
         if !changes {
             return Ok(false);
         }
@@ -285,6 +285,11 @@ impl Machine<'_> {
             return Ok(());
         }
         self.recorded(&d.case, &d.candidate, kind, at)?;
+        // § 37 Satz 1 GKWG: membership begins when the week ends; an acceptance changes nothing (a later refusal
+        // within the week still counts)
+        if self.acceptance_without_effect(kind) {
+            return Ok(());
+        }
         // § 29 Satz 3 ThürKWG: a reservation is void and the acceptance stands (`Reservation::Ineffective`)
         let accepts = match d.kind {
             DeclarationKind::Accept => true,
@@ -305,6 +310,13 @@ impl Machine<'_> {
             false => self.refused(&d.case, &d.candidate, at)?,
         }
         Ok(())
+    }
+
+    /// An acceptance (or one with a void reservation) where membership begins only when the period ends
+    /// (`LandLaw::membership_at_period_end`): recorded, without effect of its own.
+    fn acceptance_without_effect(&self, kind: &str) -> bool {
+        self.law.membership_at_period_end()
+            && (kind == "accept" || (kind == "accept_with_reservation" && self.reservation_void()))
     }
 
     /// A reservation attached to an acceptance is void, the acceptance stands (`Reservation::Ineffective`).

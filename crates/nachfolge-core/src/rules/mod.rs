@@ -5,6 +5,7 @@
 //! * [`rp`]: § 45 KWG Rheinland-Pfalz; [`st`]: § 47 KWG LSA, § 42 Abs. 4 KVG LSA; [`th`]: § 23 ThürKWG (all
 //!   by personal votes).
 //! * [`ni`]: § 44 NKWG with § 38 (by how the seat was won: personal votes with lot, or list order).
+//! * [`sh`]: § 44 GKWG (closed lists: the next candidate on the list the departed stood for).
 //!
 //! Rule sets are pure: the body and a [`Query`] in, a [`Decision`] with its trail out. What every rule set
 //! shares lives here: the [`Standing`] of a candidate at the reference time and the list order.
@@ -14,6 +15,7 @@ pub mod ni;
 pub mod nw;
 pub mod order;
 pub mod rp;
+pub mod sh;
 pub mod st;
 pub mod th;
 pub(crate) mod votes;

@@ -26,6 +26,9 @@ pub fn reason_de(reason: &str) -> String {
         }
         "waived" => "hat auf die Anwartschaft verzichtet",
         "departed" => "ist das ausgeschiedene Mitglied",
+        "bar_found_by_supervisory_authority" => {
+            "eine Unvereinbarkeit hindert den Erwerb der Mitgliedschaft nicht; der Sitz geht erst mit der unanfechtbaren Feststellung der Kommunalaufsichtsbehörde verloren"
+        }
         "no_list_position" => "steht nicht auf der Reserveliste",
         "district_substitute_excluded" => {
             "ist ausschließlich als Ersatzbewerberin oder Ersatzbewerber für die Bewerbung des ausgeschiedenen Mitglieds im Wahlbezirk benannt und bleibt bei dieser Nachfolge unberücksichtigt"
