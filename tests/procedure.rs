@@ -2494,3 +2494,9 @@ mod st;
 
 #[path = "procedure/th.rs"]
 mod th;
+
+// =========================================================================================================
+// Bayern — Art. 47, 48 GLKrWG (tests/procedure/by.rs)
+
+#[path = "procedure/by.rs"]
+mod by;

@@ -1850,6 +1850,12 @@ mod st;
 mod th;
 
 // =========================================================================================================
+// Bayern — Art. 37, 38 GLKrWG (tests/rules/by.rs)
+
+#[path = "rules/by.rs"]
+mod by;
+
+// =========================================================================================================
 // Validation — docs/contract.md "Validation"
 
 #[track_caller]
@@ -1883,7 +1889,7 @@ fn validation_fixture_snapshots_round_trip_through_json() {
 #[test]
 fn validation_unknown_land_refused() {
     let mut json = nrw().list(party("L1", vec![cand("L1-01", 1)])).json();
-    json["body"]["land"] = "BY".into();
+    json["body"]["land"] = "XX".into();
     refused_json(json, "body.land");
 }
 
@@ -2251,6 +2257,7 @@ mod properties {
             Land::Ni => niedersachsen(),
             Land::St => sachsen_anhalt(),
             Land::Th => thueringen(),
+            Land::By => bayern(),
         };
         let mut snap = base.size(raw.size).snapshot();
         let majority = land != Land::Nw && raw.majority && raw.lists.len() == 1;
@@ -2474,6 +2481,16 @@ mod properties {
                     || ineligible_now
                     || has(c, |f| matches!(f, Fact::Declined { .. } | Fact::Waived { form: WaiverForm::Written, .. }))
             }
+            // Art. 37 Abs. 1, 2, Art. 48 Abs. 1 Satz 2 GLKrWG: a refusal counts only for this vacancy, a
+            // Hinderungsgrund passes over; leaving the party has no effect
+            Land::By => {
+                called
+                    || died
+                    || ineligible_now
+                    || c.is_barred_at(r)
+                    || has(c, |f| matches!(f, Fact::Declined { on } if *on >= r))
+                    || has(c, |f| matches!(f, Fact::Waived { form: WaiverForm::Written, .. }))
+            }
         }
     }
 
@@ -2485,6 +2502,7 @@ mod properties {
             Land::Ni => ["NKWG", "NKWO", "NKomVG"].iter().any(|act| step.citation.contains(act)),
             Land::St => ["KWG LSA", "KWO LSA", "KVG LSA"].iter().any(|act| step.citation.contains(act)),
             Land::Th => ["ThürKWG", "ThürKO"].iter().any(|act| step.citation.contains(act)),
+            Land::By => ["GLKrWG", "GO"].iter().any(|act| step.citation.contains(act)),
         }
     }
 

@@ -651,3 +651,6 @@ mod st;
 
 #[path = "texts/th.rs"]
 mod th;
+
+#[path = "texts/by.rs"]
+mod by;

@@ -68,6 +68,7 @@ fn builder(land: Land) -> SnapshotBuilder {
         Land::Ni => "musterfeld-rat",
         Land::St => "musterstedt-rat",
         Land::Th => "musterbach-rat",
+        Land::By => "musterberg-gemeinderat",
     };
     SnapshotBuilder {
         snapshot: Snapshot {
@@ -85,6 +86,7 @@ fn builder(land: Land) -> SnapshotBuilder {
                 },
                 determination: Default::default(),
                 readings: Default::default(),
+                local_holidays: vec![],
             },
             lists: vec![],
         },
@@ -119,6 +121,11 @@ pub fn sachsen_anhalt() -> SnapshotBuilder {
 /// An empty Thüringen body (§ 23 ThürKWG), proportional, statutory size 44.
 pub fn thueringen() -> SnapshotBuilder {
     builder(Land::Th)
+}
+
+/// An empty Bayern body (Art. 37 GLKrWG), proportional, statutory size 44.
+pub fn bayern() -> SnapshotBuilder {
+    builder(Land::By)
 }
 
 impl SnapshotBuilder {

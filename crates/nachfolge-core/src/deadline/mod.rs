@@ -184,7 +184,13 @@ pub fn one_week_deadline(basis: &ServiceBasis, on: NaiveDate, land: Land, rules:
 /// A period of `weeks` weeks after service (the Land's acceptance period, `LandLaw::acceptance_weeks`),
 /// counted and extended as [`one_week_deadline`]: it ends with the day of the last week that has the service
 /// day's weekday (§ 188 Abs. 2 BGB).
-pub fn acceptance_deadline(basis: &ServiceBasis, on: NaiveDate, land: Land, rules: PeriodRules, weeks: u32) -> Deadline {
+pub fn acceptance_deadline(
+    basis: &ServiceBasis,
+    on: NaiveDate,
+    land: Land,
+    rules: PeriodRules,
+    weeks: u32,
+) -> Deadline {
     let (served_on, mut trail) = service_date_in(basis, on, land, rules.local, rules.fiction_day);
 
     // § 187 Abs. 1 BGB: the day of service is not counted; § 188 Abs. 2 BGB: the period ends with
@@ -195,7 +201,8 @@ pub fn acceptance_deadline(basis: &ServiceBasis, on: NaiveDate, land: Land, rule
         n => format!("period_{n}_weeks"),
     };
     trail.push(TrailStep::new(None, Verdict::Noted, reason, "§§ 187 Abs. 1, 188 Abs. 2 BGB"));
-    let last_day = period_end(land, rules.local, add_days(served_on, 7 * u64::from(weeks)), rules.period_end, &mut trail);
+    let last_day =
+        period_end(land, rules.local, add_days(served_on, 7 * u64::from(weeks)), rules.period_end, &mut trail);
 
     Deadline { served_on, last_day, ends_at: end_of_day(last_day), trail }
 }
@@ -221,7 +228,12 @@ pub fn objection_period(land: Land, issued_at: DateTime<Utc>, rule: PeriodEnd) -
 }
 
 /// [`objection_period`] for a body that observes the local holidays `local` (`body.local_holidays`).
-pub fn objection_period_in(land: Land, local: LocalHolidays, issued_at: DateTime<Utc>, rule: PeriodEnd) -> ObjectionPeriod {
+pub fn objection_period_in(
+    land: Land,
+    local: LocalHolidays,
+    issued_at: DateTime<Utc>,
+    rule: PeriodEnd,
+) -> ObjectionPeriod {
     let objection = land.law().procedure().objection;
     let day = local_date(issued_at);
     let last_day = match objection.span {

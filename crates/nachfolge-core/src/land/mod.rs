@@ -86,7 +86,11 @@ impl Land {
     pub fn holiday_name_in(self, d: NaiveDate, local: LocalHolidays) -> Option<&'static str> {
         self.holiday_name(d).or_else(|| {
             let table = self.law().local_holidays();
-            table.iter().enumerate().filter(|(i, _)| local.contains(*i)).find_map(|(_, h)| holiday_in(&[&[h.holiday]], d))
+            table
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| local.contains(*i))
+                .find_map(|(_, h)| holiday_in(&[&[h.holiday]], d))
         })
     }
 

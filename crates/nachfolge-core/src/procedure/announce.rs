@@ -124,8 +124,7 @@ impl Machine<'_> {
     ) {
         // the announcement's number, and its objection period (none against a review decision: court only)
         let n = self.cases.get(case_id).map_or(0, |c| c.history.announcements.len()) as u32 + 1;
-        let objection = (kind != AnnouncementKind::Review)
-            .then(|| {
+        let objection = (kind != AnnouncementKind::Review).then(|| {
             let r = self.period_rules();
             objection_period_in(self.body.land(), r.local, self.now, r.period_end)
         });
