@@ -25,7 +25,7 @@ static PROCEDURE: Procedure = Procedure {
     next_round_citation: Some("Art. 48 Abs. 1 Satz 3 GLKrWG"),
     bar_citation: rules::by::BAR_CITATION,
     // [decision] the council's decision on the Nachrücken (Art. 48 Abs. 3 Satz 2) is a Verwaltungsakt; no
-    // Wahlanfechtung (Art. 51 concerns the election), no Widerspruch [verify]: the action, one month
+    // Wahlanfechtung (Art. 51 concerns the election), no Widerspruch (Art. 15 Abs. 2 AGVwGO): the action, one month
     // (docs/legal.md, "Bayern")
     objection: Objection {
         span: Span::Months(1),
@@ -155,7 +155,8 @@ impl LandLaw for By {
         "VwZVG"
     }
 
-    /// The VwZVG counts in articles; its Heilung is Art. 9 (the VwZG's § 8) **[verify]** (docs/legal.md).
+    /// The VwZVG counts in articles; its Heilung is Art. 9 (the VwZG's § 8), its fiction Art. 4 Abs. 2 Satz 2
+    /// (docs/legal.md, "Bayern").
     fn service_rule(&self, vwzg: &str) -> String {
         let article = match vwzg {
             "8" => "9",
