@@ -66,6 +66,13 @@ const BUILTIN: &[(&str, &str)] = &[
     ("announcement/th_vacancy.txt", include_str!("../config/templates/announcement/th_vacancy.txt")),
     ("announcement/th_review.txt", include_str!("../config/templates/announcement/th_review.txt")),
     ("announcement/th_correction.txt", include_str!("../config/templates/announcement/th_correction.txt")),
+    ("law/by.txt", include_str!("../config/templates/law/by.txt")),
+    ("mail/by_offer.txt", include_str!("../config/templates/mail/by_offer.txt")),
+    ("mail/by_offer.html", include_str!("../config/templates/mail/by_offer.html")),
+    ("announcement/by_successor.txt", include_str!("../config/templates/announcement/by_successor.txt")),
+    ("announcement/by_vacancy.txt", include_str!("../config/templates/announcement/by_vacancy.txt")),
+    ("announcement/by_review.txt", include_str!("../config/templates/announcement/by_review.txt")),
+    ("announcement/by_correction.txt", include_str!("../config/templates/announcement/by_correction.txt")),
 ];
 
 /// A template could not be loaded or rendered.

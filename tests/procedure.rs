@@ -2504,3 +2504,8 @@ mod fassung;
 
 #[path = "procedure/sh.rs"]
 mod sh;
+// =========================================================================================================
+// Bayern — Art. 47, 48 GLKrWG (tests/procedure/by.rs)
+
+#[path = "procedure/by.rs"]
+mod by;

@@ -1871,6 +1871,10 @@ mod fassung;
 
 #[path = "rules/sh.rs"]
 mod sh;
+// Bayern — Art. 37, 38 GLKrWG (tests/rules/by.rs)
+
+#[path = "rules/by.rs"]
+mod by;
 
 // =========================================================================================================
 // Validation — docs/contract.md "Validation"
@@ -1906,7 +1910,7 @@ fn validation_fixture_snapshots_round_trip_through_json() {
 #[test]
 fn validation_unknown_land_refused() {
     let mut json = nrw().list(party("L1", vec![cand("L1-01", 1)])).json();
-    json["body"]["land"] = "BY".into();
+    json["body"]["land"] = "XX".into();
     refused_json(json, "body.land");
 }
 
@@ -2275,6 +2279,7 @@ mod properties {
             Land::St => sachsen_anhalt(),
             Land::Th => thueringen(),
             Land::Sh => schleswig_holstein(),
+            Land::By => bayern(),
         };
         let mut snap = base.size(raw.size).snapshot();
         let majority = land != Land::Nw && raw.majority && raw.lists.len() == 1;
@@ -2500,6 +2505,16 @@ mod properties {
                     || ineligible_now
                     || has(c, |f| matches!(f, Fact::Declined { .. } | Fact::Waived { form: WaiverForm::Written, .. }))
             }
+            // Art. 37 Abs. 1, 2, Art. 48 Abs. 1 Satz 2 GLKrWG: a refusal counts only for this vacancy, a
+            // Hinderungsgrund passes over; leaving the party has no effect
+            Land::By => {
+                called
+                    || died
+                    || ineligible_now
+                    || c.is_barred_at(r)
+                    || has(c, |f| matches!(f, Fact::Declined { on } if *on >= r))
+                    || has(c, |f| matches!(f, Fact::Waived { form: WaiverForm::Written, .. }))
+            }
         }
     }
 
@@ -2512,6 +2527,7 @@ mod properties {
             Land::St => ["KWG LSA", "KWO LSA", "KVG LSA"].iter().any(|act| step.citation.contains(act)),
             Land::Th => ["ThürKWG", "ThürKO"].iter().any(|act| step.citation.contains(act)),
             Land::Sh => ["GKWG", " GO"].iter().any(|act| step.citation.contains(act)),
+            Land::By => ["GLKrWG", "GO"].iter().any(|act| step.citation.contains(act)),
         }
     }
 

@@ -654,3 +654,5 @@ mod th;
 
 #[path = "texts/sh.rs"]
 mod sh;
+#[path = "texts/by.rs"]
+mod by;

@@ -1091,3 +1091,55 @@ async fn sh_44_gkwg_next_on_the_list_accepts_membership_only_when_the_week_ends(
     let text = ann["data"]["text"].as_str().expect("text");
     assert!(text.contains("Elke Ehlers") && text.contains("Einspruch erheben"), "{text}");
 }
+
+/// Bayern example (determination by the council, `confirm`; B1-04 has an e-mail address).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn by_art_48_glkrwg_council_decides_listennachfolger_accepts_within_two_weeks() {
+    let app = App::spawn().await;
+    register(&app, example("by-election.json")).await;
+    app.send("vacancy.reported", vacancy("musterberg-gemeinderat", "B1-02", "resigned", "2026-11-02T10:00:00+01:00"))
+        .await;
+
+    // Art. 37 Abs. 1 GLKrWG: by votes; B1-05 cannot take office (Art. 31 Abs. 3 GO) and stays on the list
+    let p = app.wait_event("succession.proposed", |_| true).await;
+    assert_eq!(p["data"]["successor"]["id"], "B1-04");
+    let case = p["data"]["case"].as_str().expect("case").to_owned();
+
+    // Art. 48 Abs. 3 Satz 2 GLKrWG: the council decides on the Nachrücken
+    app.send(
+        "determination.confirmed",
+        json!({"body": "musterberg-gemeinderat", "case": case, "round": 1, "confirmed_by": "Gemeinderat Musterberg, Beschluss", "confirmed_at": app.now().to_rfc3339()}),
+    )
+    .await;
+    let det = app.wait_event("succession.determined", |_| true).await;
+    assert_eq!(det["data"]["successor"]["id"], "B1-04");
+
+    // Art. 47 Abs. 2 GLKrWG: two weeks, silence is refusal
+    let mails = app.smtp.wait_for(1, Duration::from_secs(15)).await;
+    assert_eq!(mails[0].rcpt_to, vec!["dominik.dorn@example.org".to_owned()]);
+    assert!(mails[0].data.contains("binnen zwei Wochen"), "the BY Verständigung");
+    app.wait_event("successor.notified", |_| true).await;
+    app.send(
+        "notification.served",
+        json!({"body": "musterberg-gemeinderat", "case": case, "candidate": "B1-04", "method": "acknowledgement", "on": today(&app)}),
+    )
+    .await;
+    let ds = app.wait_event("deadline.set", |_| true).await;
+    let trail = ds["data"]["trail"].as_array().expect("trail");
+    assert!(trail.iter().any(|s| s["reason"] == "period_two_weeks"), "{trail:?}");
+
+    app.send(
+        "declaration.received",
+        json!({"body": "musterberg-gemeinderat", "case": case, "candidate": "B1-04", "kind": "accept", "received_at": app.now().to_rfc3339()}),
+    )
+    .await;
+    let joined = app.wait_event("membership.changed", |e| e["data"]["change"] == "joined").await;
+    assert_eq!(
+        (joined["data"]["basis"].as_str(), joined["data"]["person"]["id"].as_str()),
+        (Some("acceptance"), Some("B1-04"))
+    );
+    let ann = app.wait_event("announcement.issued", |_| true).await;
+    assert_eq!(ann["data"]["legal_basis"], "Art. 48 Abs. 3 Satz 2 GLKrWG");
+    let text = ann["data"]["text"].as_str().expect("text");
+    assert!(text.contains("Dominik Dorn") && text.contains("Bayerischen Verwaltungsgericht"), "{text}");
+}

@@ -69,6 +69,7 @@ fn builder(land: Land) -> SnapshotBuilder {
         Land::St => "musterstedt-rat",
         Land::Th => "musterbach-rat",
         Land::Sh => "musterwik-gv",
+        Land::By => "musterberg-gemeinderat",
     };
     SnapshotBuilder {
         snapshot: Snapshot {
@@ -86,6 +87,7 @@ fn builder(land: Land) -> SnapshotBuilder {
                 },
                 determination: Default::default(),
                 readings: Default::default(),
+                local_holidays: vec![],
             },
             lists: vec![],
         },
@@ -125,6 +127,11 @@ pub fn thueringen() -> SnapshotBuilder {
 /// An empty Schleswig-Holstein body (§ 44 GKWG), proportional, statutory size 44.
 pub fn schleswig_holstein() -> SnapshotBuilder {
     builder(Land::Sh)
+}
+
+/// An empty Bayern body (Art. 37 GLKrWG), proportional, statutory size 44.
+pub fn bayern() -> SnapshotBuilder {
+    builder(Land::By)
 }
 
 impl SnapshotBuilder {

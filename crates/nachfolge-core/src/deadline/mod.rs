@@ -9,7 +9,7 @@ use chrono::{DateTime, Datelike, NaiveDate, Utc, Weekday};
 
 use crate::calendar::{add_days, add_months_bgb, is_weekend};
 pub use crate::calendar::{end_of_day, local_date};
-use crate::land::{Land, Span};
+use crate::land::{Land, LocalHolidays, Span};
 pub use crate::model::{FictionDay, PeriodEnd};
 use crate::trail::{TrailStep, Verdict};
 
@@ -43,13 +43,14 @@ fn fourth_day_rule_from() -> NaiveDate {
     NaiveDate::from_ymd_opt(2025, 1, 1).unwrap_or(NaiveDate::MIN)
 }
 
-/// Why `day` is no working day of the Land: `weekend:Saturday`, `public_holiday:Fronleichnam`.
-fn non_working(land: Land, day: NaiveDate) -> String {
+/// Why `day` is no working day of the Land (with the body's local holidays): `weekend:Saturday`,
+/// `public_holiday:Fronleichnam`.
+fn non_working(land: Land, local: LocalHolidays, day: NaiveDate) -> String {
     if is_weekend(day) {
         let name = if day.weekday() == Weekday::Sat { "Saturday" } else { "Sunday" };
         format!("weekend:{name}")
     } else {
-        format!("public_holiday:{}", land.holiday_name(day).unwrap_or("unknown"))
+        format!("public_holiday:{}", land.holiday_name_in(day, local).unwrap_or("unknown"))
     }
 }
 
@@ -65,30 +66,40 @@ pub fn service_date(
     land: Land,
     fiction_day: FictionDay,
 ) -> (NaiveDate, Vec<TrailStep>) {
-    let law = land.law().service_act();
+    service_date_in(basis, on, land, LocalHolidays::NONE, fiction_day)
+}
+
+/// [`service_date`] for a body that observes the local holidays `local` (`body.local_holidays`).
+pub fn service_date_in(
+    basis: &ServiceBasis,
+    on: NaiveDate,
+    land: Land,
+    local: LocalHolidays,
+    fiction_day: FictionDay,
+) -> (NaiveDate, Vec<TrailStep>) {
+    let law = land.law();
     let served = |citation: String| TrailStep::new(None, Verdict::Noted, "served", citation);
     match basis {
         // Postzustellungsurkunde
-        ServiceBasis::Certificate => (on, vec![served(format!("§ 3 {law}"))]),
+        ServiceBasis::Certificate => (on, vec![served(law.service_rule("3"))]),
         // Einschreiben mit Rückschein: the Rückschein proves the day of service.
-        ServiceBasis::ReturnReceipt => (on, vec![served(format!("§ 4 Abs. 2 Satz 1 {law}"))]),
+        ServiceBasis::ReturnReceipt => (on, vec![served(law.service_rule("4 Abs. 2 Satz 1"))]),
         // Empfangsbekenntnis
-        ServiceBasis::Acknowledgement => (on, vec![served(format!("§ 5 {law}"))]),
+        ServiceBasis::Acknowledgement => (on, vec![served(law.service_rule("5"))]),
         // Heilung von Zustellungsmängeln
-        ServiceBasis::ActualReceipt => (on, vec![served(format!("§ 8 {law}"))]),
+        ServiceBasis::ActualReceipt => (on, vec![served(law.service_rule("8"))]),
         ServiceBasis::RegisteredLetterPosted => {
             let days: u64 = if on < fourth_day_rule_from() { 3 } else { 4 };
             let mut date = add_days(on, days);
-            let mut trail = vec![TrailStep::new(None, Verdict::Noted, "service_fiction", format!("§ 4 Abs. 2 {law}"))];
+            let mut trail = vec![TrailStep::new(None, Verdict::Noted, "service_fiction", law.service_rule("4 Abs. 2"))];
             if fiction_day == FictionDay::NextWorkingDay {
-                let vwvfg = land.law().procedure_act();
-                while !land.is_working_day(date) {
+                while !land.is_working_day_in(date, local) {
                     trail.push(
                         TrailStep::new(
                             None,
                             Verdict::Noted,
-                            format!("fiction_day_moved_{}", non_working(land, date)),
-                            format!("§ 31 Abs. 3 Satz 1 {vwvfg} entsprechend"),
+                            format!("fiction_day_moved_{}", non_working(land, local, date)),
+                            law.fiction_move_citation(),
                         )
                         .with_detail(FICTION_DAY_DISPUTE),
                     );
@@ -122,12 +133,20 @@ pub struct Deadline {
 pub struct PeriodRules {
     pub period_end: PeriodEnd,
     pub fiction_day: FictionDay,
+    /// The body's local holidays (`body.local_holidays`): a period is extended over them too.
+    pub local: LocalHolidays,
 }
 
 /// Extend `last_day` over Saturdays, Sundays and the Land's public holidays (`LandLaw::extension_citation`:
 /// § 31 Abs. 3 Satz 1 VwVfG NRW / HVwVfG; Rheinland-Pfalz § 193 BGB) under [`PeriodEnd::Extended`], or note that it is not extended under [`PeriodEnd::Fixed`]; one
 /// reading for the one-week period and the objection period (docs/legal.md, "One reading for both periods").
-fn period_end(land: Land, mut last_day: NaiveDate, rule: PeriodEnd, trail: &mut Vec<TrailStep>) -> NaiveDate {
+fn period_end(
+    land: Land,
+    local: LocalHolidays,
+    mut last_day: NaiveDate,
+    rule: PeriodEnd,
+    trail: &mut Vec<TrailStep>,
+) -> NaiveDate {
     match rule {
         PeriodEnd::Fixed => {
             trail.push(
@@ -138,11 +157,11 @@ fn period_end(land: Land, mut last_day: NaiveDate, rule: PeriodEnd, trail: &mut 
         PeriodEnd::Extended => {
             // § 31 Abs. 3 Satz 1 of the Land's VwVfG, or what the Land's law says instead (RP: § 193 BGB)
             let citation = land.law().extension_citation();
-            while !land.is_working_day(last_day) {
+            while !land.is_working_day_in(last_day, local) {
                 trail.push(TrailStep::new(
                     None,
                     Verdict::Noted,
-                    format!("extended_{}", non_working(land, last_day)),
+                    format!("extended_{}", non_working(land, local, last_day)),
                     citation.clone(),
                 ));
                 match last_day.succ_opt() {
@@ -159,12 +178,31 @@ fn period_end(land: Land, mut last_day: NaiveDate, rule: PeriodEnd, trail: &mut 
 /// the Land to the next working day (§ 31 Abs. 3 Satz 1 VwVfG NRW / HVwVfG) unless the body reads election
 /// periods as fixed ([`PeriodEnd::Fixed`]).
 pub fn one_week_deadline(basis: &ServiceBasis, on: NaiveDate, land: Land, rules: PeriodRules) -> Deadline {
-    let (served_on, mut trail) = service_date(basis, on, land, rules.fiction_day);
+    acceptance_deadline(basis, on, land, rules, 1)
+}
+
+/// A period of `weeks` weeks after service (the Land's acceptance period, `LandLaw::acceptance_weeks`),
+/// counted and extended as [`one_week_deadline`]: it ends with the day of the last week that has the service
+/// day's weekday (§ 188 Abs. 2 BGB).
+pub fn acceptance_deadline(
+    basis: &ServiceBasis,
+    on: NaiveDate,
+    land: Land,
+    rules: PeriodRules,
+    weeks: u32,
+) -> Deadline {
+    let (served_on, mut trail) = service_date_in(basis, on, land, rules.local, rules.fiction_day);
 
     // § 187 Abs. 1 BGB: the day of service is not counted; § 188 Abs. 2 BGB: the period ends with
-    // the day of the next week that has the same weekday as the day of service.
-    trail.push(TrailStep::new(None, Verdict::Noted, "period_one_week", "§§ 187 Abs. 1, 188 Abs. 2 BGB"));
-    let last_day = period_end(land, add_days(served_on, 7), rules.period_end, &mut trail);
+    // the day of the last week that has the same weekday as the day of service.
+    let reason = match weeks {
+        1 => "period_one_week".to_owned(),
+        2 => "period_two_weeks".to_owned(),
+        n => format!("period_{n}_weeks"),
+    };
+    trail.push(TrailStep::new(None, Verdict::Noted, reason, "§§ 187 Abs. 1, 188 Abs. 2 BGB"));
+    let last_day =
+        period_end(land, rules.local, add_days(served_on, 7 * u64::from(weeks)), rules.period_end, &mut trail);
 
     Deadline { served_on, last_day, ends_at: end_of_day(last_day), trail }
 }
@@ -186,6 +224,16 @@ pub struct ObjectionPeriod {
 /// period, or not at all, by the same reading ([`PeriodEnd`]; docs/legal.md, "One reading for both
 /// periods"). It ends at 24:00 Europe/Berlin.
 pub fn objection_period(land: Land, issued_at: DateTime<Utc>, rule: PeriodEnd) -> ObjectionPeriod {
+    objection_period_in(land, LocalHolidays::NONE, issued_at, rule)
+}
+
+/// [`objection_period`] for a body that observes the local holidays `local` (`body.local_holidays`).
+pub fn objection_period_in(
+    land: Land,
+    local: LocalHolidays,
+    issued_at: DateTime<Utc>,
+    rule: PeriodEnd,
+) -> ObjectionPeriod {
     let objection = land.law().procedure().objection;
     let day = local_date(issued_at);
     let last_day = match objection.span {
@@ -203,7 +251,7 @@ pub fn objection_period(land: Land, issued_at: DateTime<Utc>, rule: PeriodEnd) -
             if clamped { "§ 188 Abs. 3 BGB" } else { "§ 188 Abs. 2 BGB" },
         ),
     ];
-    let last_day = period_end(land, last_day, rule, &mut trail);
+    let last_day = period_end(land, local, last_day, rule, &mut trail);
     ObjectionPeriod { last_day, ends_at: end_of_day(last_day), trail }
 }
 

@@ -19,7 +19,8 @@ fn served(on: &str, land: Land) -> Deadline {
     one_week_deadline(&ServiceBasis::Certificate, date(on), land, PeriodRules::default())
 }
 
-const FIXED: PeriodRules = PeriodRules { period_end: PeriodEnd::Fixed, fiction_day: FictionDay::NextWorkingDay };
+const FIXED: PeriodRules =
+    PeriodRules { period_end: PeriodEnd::Fixed, fiction_day: FictionDay::NextWorkingDay, local: LocalHolidays::NONE };
 const KEPT: FictionDay = FictionDay::Kept;
 const MOVED: FictionDay = FictionDay::NextWorkingDay;
 
@@ -498,7 +499,7 @@ fn lzg_nrw_4_abs_2_fiction_day_on_weekend_or_holiday_moved_or_kept() {
     // the week counts from the moved day, then its own end is extended (or not) by its own reading
     let d = one_week_deadline(&basis, date("2026-12-01"), Land::Nw, PeriodRules::default());
     assert_eq!((d.served_on, d.last_day), (date("2026-12-07"), date("2026-12-14")));
-    let kept = PeriodRules { period_end: PeriodEnd::Fixed, fiction_day: KEPT };
+    let kept = PeriodRules { period_end: PeriodEnd::Fixed, fiction_day: KEPT, local: LocalHolidays::NONE };
     let d = one_week_deadline(&basis, date("2026-12-01"), Land::Nw, kept);
     assert_eq!((d.served_on, d.last_day), (date("2026-12-05"), date("2026-12-12")));
 }

@@ -7,6 +7,7 @@
 //! line in [`Land::law`] (docs/architecture.md, "Adding a Land").
 
 mod fassung;
+mod by;
 mod he;
 mod ni;
 mod nw;
@@ -19,7 +20,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 
 pub use fassung::Fassung;
 
-use crate::calendar::{berlin, local_date};
+use crate::calendar::{berlin, holiday_in, local_date, Holiday};
 pub use crate::model::Land;
 use crate::model::{Body, SeatVia, Snapshot, ValidationError};
 use crate::rules::{Cause, DecideError, Decision, ListOrder, Query, Standing, SuccessionOrder};
@@ -30,6 +31,7 @@ impl Body {
     /// own) and build the aggregate.
     pub fn from_snapshot(snapshot: Snapshot) -> Result<Body, ValidationError> {
         crate::model::validate(&snapshot)?;
+        validate_local_holidays(&snapshot)?;
         snapshot.body.land.law().validate(&snapshot)?;
         Ok(Body::indexed(snapshot))
     }
@@ -77,6 +79,7 @@ impl Land {
             Land::St => &st::St,
             Land::Th => &th::Th,
             Land::Sh => &sh::Sh,
+            Land::By => &by::By,
         }
     }
 
@@ -94,6 +97,24 @@ impl Land {
     /// Saturday, a Sunday nor a public holiday of this Land.
     pub fn is_working_day(self, d: NaiveDate) -> bool {
         !crate::calendar::is_weekend(d) && !self.is_public_holiday(d)
+    }
+
+    /// The name of the gesetzlicher Feiertag on `d` for a body with the local holidays `local`: the Land's
+    /// statewide holidays, then those of its local ones the body observes (docs/legal.md, "Local holidays").
+    pub fn holiday_name_in(self, d: NaiveDate, local: LocalHolidays) -> Option<&'static str> {
+        self.holiday_name(d).or_else(|| {
+            let table = self.law().local_holidays();
+            table
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| local.contains(*i))
+                .find_map(|(_, h)| holiday_in(&[&[h.holiday]], d))
+        })
+    }
+
+    /// [`Land::is_working_day`] for a body with the local holidays `local`.
+    pub fn is_working_day_in(self, d: NaiveDate, local: LocalHolidays) -> bool {
+        !crate::calendar::is_weekend(d) && self.holiday_name_in(d, local).is_none()
     }
 
     /// All public holidays of this Land in `year`, sorted by date. Empty if the year is outside the
@@ -147,11 +168,24 @@ pub trait LandLaw: Sync {
 
     // --- deadlines --------------------------------------------------------------------------------------
 
+    /// The holidays the Land's Feiertagsgesetz gives only some municipalities (örtliche Feiertage), by the
+    /// code a snapshot names them with in `body.local_holidays` (default: none). Thüringen's and Sachsen's
+    /// local Fronleichnam would be one entry each (docs/legal.md, "Local holidays").
+    fn local_holidays(&self) -> &'static [LocalHoliday] {
+        &[]
+    }
+
     /// The gesetzlicher Feiertag on `d`, if any (the Land's Feiertagsgesetz).
     fn holiday_name(&self, d: NaiveDate) -> Option<&'static str>;
 
     /// The Land's Verwaltungszustellungsgesetz, as cited (e.g. `LZG NRW`).
     fn service_act(&self) -> &'static str;
+
+    /// A rule of the Land's service act, given by the section of the VwZG it corresponds to (`3`, `4 Abs. 2
+    /// Satz 1`, `4 Abs. 2`, `5`, `8`), as cited (default: `§ 3 LZG NRW`; Bayern counts in articles).
+    fn service_rule(&self, vwzg: &str) -> String {
+        format!("§ {vwzg} {}", self.service_act())
+    }
 
     /// The Land's Verwaltungsverfahrensgesetz, as cited (e.g. `VwVfG NRW`).
     fn procedure_act(&self) -> &'static str;
@@ -168,7 +202,19 @@ pub trait LandLaw: Sync {
         format!("§ 31 Abs. 3 Satz 1 {}", self.procedure_act())
     }
 
+    /// The rule a moved fiction day rests on (`body.readings.fiction_day = next_working_day`), as cited
+    /// (default: § 31 Abs. 3 Satz 1 of the Land's VwVfG, applied by analogy).
+    fn fiction_move_citation(&self) -> String {
+        format!("§ 31 Abs. 3 Satz 1 {} entsprechend", self.procedure_act())
+    }
+
     // --- the procedure after the determination ---------------------------------------------------------
+
+    /// The acceptance period in weeks after service (default: one week; Bayern: two weeks, Art. 47 Abs. 2
+    /// Satz 1 GLKrWG).
+    fn acceptance_weeks(&self) -> u32 {
+        1
+    }
 
     /// How the seat of a successor who becomes a member is recorded, given how the departed held it
     /// (default: `succession`). Niedersachsen: the seat keeps how it was won (`personal_vote` or `list`),
@@ -190,6 +236,70 @@ pub trait LandLaw: Sync {
     fn procedure(&self) -> &'static Procedure;
 }
 
+/// A gesetzlicher Feiertag that holds only in some municipalities of a Land (Bayern: Mariä Himmelfahrt in
+/// municipalities with a predominantly Catholic population, Art. 1 Abs. 1 Nr. 2 FTG). A body's snapshot says
+/// which apply to it (`body.local_holidays`, by `code`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LocalHoliday {
+    /// The code in `body.local_holidays`, e.g. `mariae_himmelfahrt`.
+    pub code: &'static str,
+    pub holiday: Holiday,
+    /// The rule that makes it a holiday where it holds, as cited.
+    pub citation: &'static str,
+}
+
+/// The local holidays a body observes: a set of entries of its Land's [`LandLaw::local_holidays`] table
+/// (bit `i` = entry `i`; a Land lists at most 32).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LocalHolidays(u32);
+
+impl LocalHolidays {
+    /// None: the body observes only the Land's statewide holidays.
+    pub const NONE: LocalHolidays = LocalHolidays(0);
+
+    /// The local holidays named by `codes` in `land` (codes the Land does not know are ignored; the snapshot's
+    /// validation rejects them).
+    pub fn of(land: Land, codes: &[String]) -> LocalHolidays {
+        let table = land.law().local_holidays();
+        let bits = table
+            .iter()
+            .enumerate()
+            .filter(|(i, h)| *i < 32 && codes.iter().any(|c| c == h.code))
+            .fold(0u32, |bits, (i, _)| bits | (1 << i));
+        LocalHolidays(bits)
+    }
+
+    /// Whether entry `i` of the Land's table is observed.
+    pub fn contains(self, i: usize) -> bool {
+        i < 32 && self.0 & (1 << i) != 0
+    }
+}
+
+/// Validate `body.local_holidays` against the Land's table: every code known to the Land, none twice; the
+/// error names the field.
+pub(crate) fn validate_local_holidays(s: &Snapshot) -> Result<(), ValidationError> {
+    let land = s.body.land;
+    // the wire code (`BY`), from the variant's name
+    let code_of_land = format!("{land:?}").to_uppercase();
+    let table = land.law().local_holidays();
+    for (i, code) in s.body.local_holidays.iter().enumerate() {
+        let field = format!("body.local_holidays[{i}]");
+        if !table.iter().any(|h| h.code == code) {
+            let message = if table.is_empty() {
+                format!("{code:?}: the Feiertagsgesetz of {} knows no holiday limited to some municipalities; the list must be empty", code_of_land)
+            } else {
+                let known: Vec<_> = table.iter().map(|h| h.code).collect();
+                format!("{code:?} is no local holiday of {}; known: {}", code_of_land, known.join(", "))
+            };
+            return Err(ValidationError::new(field, message));
+        }
+        if s.body.local_holidays[..i].contains(code) {
+            return Err(ValidationError::new(field, format!("{code:?} is listed twice")));
+        }
+    }
+    Ok(())
+}
+
 /// How a determined successor becomes a member.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Acceptance {
@@ -202,6 +312,20 @@ pub enum Acceptance {
     /// prove the end of the bar within one week after service, else his membership is deemed not acquired,
     /// retroactively (Hessen § 34 Abs. 3 i. V. m. § 23 Abs. 2 KWG).
     WithDetermination,
+    /// The successor is asked to declare within the Land's acceptance period
+    /// ([`LandLaw::acceptance_weeks`]) whether he accepts; **silence is refusal**; a refusal (or a
+    /// reservation, as [`Reservation`] says) ends his call; membership starts with the acceptance, not before
+    /// the departure. A barred successor must also prove the end of the bar within the period, else he is
+    /// deemed to have refused (Bayern: Art. 48 Abs. 3 Satz 3 i. V. m. Art. 47 Abs. 2 Satz 2 GLKrWG, "Die Wahl
+    /// gilt als abgelehnt, wenn sie nicht innerhalb der Frist … angenommen wurde"; docs/legal.md, "Bayern").
+    ExpressDeclaration,
+}
+
+impl Acceptance {
+    /// The successor declares whether he accepts (NRW's deemed acceptance or Bayern's express one).
+    pub fn by_declaration(self) -> bool {
+        matches!(self, Acceptance::Declaration | Acceptance::ExpressDeclaration)
+    }
 }
 
 /// What a declaration of acceptance with a reservation (Vorbehalt) or condition means.

@@ -35,6 +35,9 @@ pub enum Land {
     /// Schleswig-Holstein.
     #[serde(rename = "SH")]
     Sh,
+    /// Bayern.
+    #[serde(rename = "BY")]
+    By,
 }
 
 /// Grund des Ausscheidens (`vacancy.reported`).
@@ -191,7 +194,7 @@ pub struct BodyInfo {
     pub id: String,
     pub name: String,
     /// `NW` (§ 45 KWahlG NRW), `HE` (§ 34 KWG Hessen), `RP` (§ 45 KWG Rheinland-Pfalz), `NI` (§ 44 NKWG), `ST`
-    /// (§ 47 KWG LSA), `TH` (§ 23 ThürKWG) or `SH` (§ 44 GKWG).
+    /// (§ 47 KWG LSA), `TH` (§ 23 ThürKWG), `SH` (§ 44 GKWG) or `BY` (Art. 37 GLKrWG).
     pub land: Land,
     #[serde(default)]
     pub electoral_system: ElectoralSystem,
@@ -207,6 +210,13 @@ pub struct BodyInfo {
     /// The readings this body takes where the statutes are open (docs/legal.md, "Per-body readings").
     #[serde(default, skip_serializing_if = "Readings::is_unset")]
     pub readings: Readings,
+    /// The holidays of the Land's Feiertagsgesetz that hold only in some municipalities and hold where this
+    /// body's periods run (docs/contract.md, "Local holidays"): codes of the Land's table, e.g.
+    /// `mariae_himmelfahrt` (Bayern, Art. 1 Abs. 1 Nr. 2 FTG: municipalities with a predominantly Catholic
+    /// population) or `augsburger_friedensfest` (Art. 1 Abs. 2 FTG: the city of Augsburg). Empty for a Land
+    /// without such holidays. A period ending on one of them is extended like over a statewide holiday.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub local_holidays: Vec<String>,
 }
 
 /// Kind of the Wahlvorschlag.

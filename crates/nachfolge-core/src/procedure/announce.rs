@@ -124,8 +124,10 @@ impl Machine<'_> {
     ) {
         // the announcement's number, and its objection period (none against a review decision: court only)
         let n = self.cases.get(case_id).map_or(0, |c| c.history.announcements.len()) as u32 + 1;
-        let objection = (kind != AnnouncementKind::Review)
-            .then(|| objection_period(self.body.land(), self.now, self.period_rules().period_end));
+        let objection = (kind != AnnouncementKind::Review).then(|| {
+            let r = self.period_rules();
+            objection_period_in(self.body.land(), r.local, self.now, r.period_end)
+        });
         let announcement = texts::announcement(
             self.body,
             &self.notice(case_id, successor, trail),
@@ -165,13 +167,13 @@ impl Machine<'_> {
             .cloned()
             .collect();
         let review_pending = self.case(case_id)?.history.reviews.last().is_some_and(|r| !r.is_final);
-        let (land, rule) = (self.body.land(), self.period_rules().period_end);
+        let (land, rule, local) = (self.body.land(), self.period_rules().period_end, self.period_rules().local);
         for a in due {
             let Some(stored) = &a.objection else { continue };
             // Never earlier than the body's reading gives now: a period stored under another reading (before
             // the objection period followed the one-week period's, or before the body changed its reading)
             // ends at the later of the two (docs/legal.md, "One reading for both periods").
-            let current = objection_period(land, a.issued_at, rule);
+            let current = objection_period_in(land, local, a.issued_at, rule);
             let p = if current.ends_at > stored.ends_at { &current } else { stored };
             if now < p.ends_at {
                 let due_at = p.ends_at + self.grace();

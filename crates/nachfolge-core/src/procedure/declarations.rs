@@ -32,7 +32,8 @@ impl Machine<'_> {
         if case.refused.iter().any(|r| r == candidate) {
             let reason = match self.procedure().acceptance {
                 // § 45 Abs. 6 Satz 6 KWahlG NRW: a refusal cannot be withdrawn
-                Acceptance::Declaration => "refusal_irrevocable",
+                // [decision] Bayern likewise (docs/legal.md, "Bayern": § 95 Abs. 1 GLKrWO not applied)
+                Acceptance::Declaration | Acceptance::ExpressDeclaration => "refusal_irrevocable",
                 // § 23 Abs. 2 KWG: his membership was deemed not acquired because the period ended unproven
                 Acceptance::WithDetermination => "after_deadline",
             };
@@ -121,11 +122,15 @@ impl Machine<'_> {
         }
         // Does it change the deemed effect? An acceptance or refusal changes a deemed acceptance; a proof
         // changes a deemed refusal or a deemed non-acquisition (a missing proof is not cured by accepting).
-        let changes = matches!(
+        let changes = (matches!(
             (rec.kind.as_str(), kind),
             ("deemed_acceptance", "accept" | "refuse" | "accept_with_reservation")
                 | ("deemed_refusal" | "deemed_not_acquired", "bar_cured")
-        ) && !self.acceptance_without_effect(kind);
+        ) && !self.acceptance_without_effect(kind))
+            || (self.procedure().acceptance == Acceptance::ExpressDeclaration
+                // Bayern: silence was deemed a refusal; a timely acceptance changes it (the returning officer decides)
+                && rec.kind == "deemed_refusal"
+                && matches!(kind, "accept" | "accept_with_reservation"));
         if !changes {
             return Ok(false);
         }
@@ -221,9 +226,10 @@ impl Machine<'_> {
         self.determine(&case.id, None)
     }
 
-    /// The one-week period after service on `on` under this body's reading of the period's end.
+    /// The acceptance period after service on `on` (one week; Bayern two, `LandLaw::acceptance_weeks`) under
+    /// this body's reading of the period's end and with its local holidays.
     pub(super) fn week(&self, basis: &ServiceBasis, on: NaiveDate) -> Deadline {
-        one_week_deadline(basis, on, self.body.land(), self.period_rules())
+        acceptance_deadline(basis, on, self.body.land(), self.period_rules(), self.law.acceptance_weeks())
     }
 
     /// The service date is known now: decide the declarations held until then, in the order they were
@@ -404,7 +410,7 @@ impl Machine<'_> {
         }
         self.recorded(&b.case, &b.candidate, "bar_cured", at)?;
         match self.procedure().acceptance {
-            Acceptance::Declaration => {
+            Acceptance::Declaration | Acceptance::ExpressDeclaration => {
                 if let Some(accepted) = offer.accepted_at {
                     self.nrw_membership(&b.case, accepted.max(at), MembershipBasis::Acceptance)?;
                 }
@@ -443,6 +449,7 @@ impl Machine<'_> {
         let deemed = match self.procedure().acceptance {
             Acceptance::Declaration if unproven => Some("deemed_refusal"),
             Acceptance::Declaration if offer.accepted_at.is_none() => Some("deemed_acceptance"),
+            Acceptance::ExpressDeclaration if unproven || offer.accepted_at.is_none() => Some("deemed_refusal"),
             Acceptance::WithDetermination if unproven => Some("deemed_not_acquired"),
             _ => None,
         };
@@ -451,6 +458,13 @@ impl Machine<'_> {
             self.case_mut(case_id)?.history.deemed.push(rec);
         }
         match self.procedure().acceptance {
+            Acceptance::ExpressDeclaration if unproven || offer.accepted_at.is_none() => {
+                // Art. 47 Abs. 2 Satz 2 GLKrWG: not accepted (or the bar not proven ended) within the period →
+                // deemed refused
+                self.recorded(case_id, &offer.successor, "deemed_refusal", ends)?;
+                self.refused(case_id, &offer.successor, ends)?;
+            }
+            Acceptance::ExpressDeclaration => {}
             Acceptance::Declaration if unproven => {
                 // § 69 Abs. 2 i. V. m. § 62 Nr. 5 KWahlO: no proof within the week counts as refusal
                 self.recorded(case_id, &offer.successor, "deemed_refusal", ends)?;

@@ -273,7 +273,7 @@ impl Machine<'_> {
         };
         self.emit(&data)?;
         match self.procedure().acceptance {
-            Acceptance::Declaration => {
+            Acceptance::Declaration | Acceptance::ExpressDeclaration => {
                 self.mail(case_id, &trail)?;
                 if announce && self.announce_at_determination() {
                     self.announce(case_id, AnnouncementKind::Successor, Some(candidate), &trail);

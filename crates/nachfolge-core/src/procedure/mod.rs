@@ -34,9 +34,9 @@ use serde_json::Value;
 
 use crate::calendar::{berlin, local_date, start_of_day};
 use crate::deadline::{
-    objection_period, one_week_deadline, Deadline, ObjectionPeriod, PeriodEnd, PeriodRules, ServiceBasis,
+    acceptance_deadline, objection_period_in, Deadline, ObjectionPeriod, PeriodEnd, PeriodRules, ServiceBasis,
 };
-use crate::land::{Acceptance, LandLaw, Procedure, Reservation};
+use crate::land::{Acceptance, LandLaw, LocalHolidays, Procedure, Reservation};
 use crate::messages::*;
 use crate::model::{
     AnnouncementTime, Body, BodyId, Candidate, CandidateId, CaseId, DeterminationMode, Fact, ListKind, Readings, Seat,
@@ -312,7 +312,8 @@ impl Machine<'_> {
             true => r.period_end.unwrap_or(deployment),
             false => PeriodEnd::Extended,
         };
-        PeriodRules { period_end, fiction_day: r.fiction_day.unwrap_or_default() }
+        let local = LocalHolidays::of(self.body.land(), &self.body.info().local_holidays);
+        PeriodRules { period_end, fiction_day: r.fiction_day.unwrap_or_default(), local }
     }
 
     /// NRW: the determination is announced at once (§ 45 Abs. 6 Satz 7 KWahlG NRW, `readings.announcement`).
@@ -333,7 +334,7 @@ impl Machine<'_> {
 
     /// The successor becomes a member only by declaring (NRW), not with the determination (Hessen).
     fn by_declaration(&self) -> bool {
-        self.procedure().acceptance == Acceptance::Declaration
+        self.procedure().acceptance.by_declaration()
     }
 
     fn candidate(&self, id: &str) -> Result<&Candidate, Rejection> {

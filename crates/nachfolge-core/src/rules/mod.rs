@@ -10,6 +10,7 @@
 //! Rule sets are pure: the body and a [`Query`] in, a [`Decision`] with its trail out. What every rule set
 //! shares lives here: the [`Standing`] of a candidate at the reference time and the list order.
 
+pub mod by;
 pub mod he;
 pub mod ni;
 pub mod nw;

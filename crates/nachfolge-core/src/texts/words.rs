@@ -25,6 +25,9 @@ pub fn reason_de(reason: &str) -> String {
             "ist nach der Wahl einer Partei beigetreten, die einen konkurrierenden Wahlvorschlag eingereicht hatte; die Partei hat dies der Wahlleitung vor dem Freiwerden des Sitzes schriftlich mitgeteilt"
         }
         "waived" => "hat auf die Anwartschaft verzichtet",
+        "barred_stays_successor" => {
+            "kann das Amt wegen eines Hinderungsgrundes derzeit nicht antreten und bleibt Listennachfolgerin oder Listennachfolger"
+        }
         "departed" => "ist das ausgeschiedene Mitglied",
         "bar_found_by_supervisory_authority" => {
             "eine Unvereinbarkeit hindert den Erwerb der Mitgliedschaft nicht; der Sitz geht erst mit der unanfechtbaren Feststellung der Kommunalaufsichtsbehörde verloren"

@@ -1,0 +1,135 @@
+//! Bayern: Art. 37 GLKrWG "Listennachfolger", with Art. 36, 38, 47, 48 GLKrWG.
+//!
+//! Proportional election (Verhältniswahl): the not elected candidates of the departed's Wahlvorschlag are
+//! Listennachfolger "in der Reihenfolge ihrer Stimmenzahlen; bei Stimmengleichheit entscheidet das Los"
+//! (Art. 37 Abs. 1 Satz 1) — by personal votes, as the seats were allocated (Art. 36), **not** by list order;
+//! on equal votes the lot, which the Wahlausschuss drew when it determined the result: the worker asks the
+//! Wahlleiter to report it (`lot.requested`), it never draws. A verbundener Wahlvorschlag: from the same
+//! Wahlvorschlag (Art. 37 Abs. 1 Satz 2; each Wahlvorschlag is one list of the snapshot). Majority election
+//! (Art. 38): all persons who received votes, by votes, lot on equal votes (Art. 38 Abs. 2 Satz 2, 3).
+//!
+//! Passed over: who holds or held a seat or is called to another vacancy; who refused when called **for this
+//! vacancy** (Art. 48 Abs. 1 Satz 2) — **[decision]** he stays a Listennachfolger for later vacancies, as
+//! Art. 37 Abs. 2 Satz 2 strikes only who cannot take office; who waived in writing (**[decision]**); who
+//! died; who is not eligible when called — struck (Art. 37 Abs. 2 Satz 2 Halbsatz 1); who cannot take office
+//! because of a Hinderungsgrund (Art. 31 Abs. 3 GO) — passed over for this vacancy, he stays on the list
+//! (Art. 37 Abs. 2 Satz 2 Halbsatz 2). Leaving or changing the party has no effect (BayVGH, Urt. v.
+//! 21.08.1968 – 47 IV 68). Nobody left: the seat stays vacant, the statutory size unchanged (**[decision]**;
+//! only Art. 49 Abs. 3 reduces it, after a party ban). Readings taken: docs/legal.md, "Bayern".
+
+use super::votes::{self, VoteLaw};
+use super::{DecideError, Decision, Exclusion, ListOrder, Query, Standing};
+use crate::model::{Body, Candidate, ElectoralSystem, Fact, List, WaiverForm};
+use crate::trail::{TrailStep, Verdict};
+
+/// Citation of the GLKrWG, e.g. `cite("Art. 37 Abs. 2 Satz 2")`.
+pub fn cite(part: &str) -> String {
+    format!("{part} GLKrWG")
+}
+
+/// Why a candidate with a Hinderungsgrund (Art. 31 Abs. 3 GO) is passed over and stays a Listennachfolger.
+pub const BAR_CITATION: &str = "Art. 37 Abs. 2 Satz 2 Halbsatz 2 GLKrWG i. V. m. Art. 31 Abs. 3 GO";
+
+/// Proportional election (Art. 37 Abs. 1 Satz 1): by votes, the lot on equal votes.
+static PROPORTIONAL: VoteLaw = VoteLaw {
+    departed: "Art. 37 Abs. 1 Satz 1 GLKrWG",
+    most_votes: "Art. 37 Abs. 1 Satz 1 Halbsatz 1 GLKrWG",
+    list_order_tie: "Art. 37 Abs. 1 Satz 1 Halbsatz 2 GLKrWG",
+    majority: "Art. 37 Abs. 1 Satz 1 Halbsatz 1 GLKrWG",
+    lot: "Art. 37 Abs. 1 Satz 1 Halbsatz 2 GLKrWG",
+    exhausted: "Art. 48 Abs. 1 Satz 3 GLKrWG",
+    size_reduced: None,
+    individual: None,
+    bar: BAR_CITATION,
+    exclusion,
+    notes,
+};
+
+/// Majority election (Art. 38 Abs. 2): by votes, the lot on equal votes.
+static MAJORITY: VoteLaw = VoteLaw {
+    departed: "Art. 38 Abs. 2 Satz 2 GLKrWG",
+    most_votes: "Art. 38 Abs. 2 Satz 2 GLKrWG",
+    list_order_tie: "Art. 38 Abs. 2 Satz 3 GLKrWG",
+    majority: "Art. 38 Abs. 2 Satz 2 GLKrWG",
+    lot: "Art. 38 Abs. 2 Satz 3 GLKrWG",
+    exhausted: "Art. 48 Abs. 1 Satz 3 GLKrWG",
+    size_reduced: None,
+    individual: None,
+    bar: BAR_CITATION,
+    exclusion,
+    notes,
+};
+
+fn law(body: &Body) -> &'static VoteLaw {
+    match body.info().electoral_system {
+        ElectoralSystem::Majority => &MAJORITY,
+        ElectoralSystem::Proportional => &PROPORTIONAL,
+    }
+}
+
+/// A refusal for the vacancy now being filled: on or after the day the seat became free. `None` (no departed:
+/// the succession order) counts no refusal as one for this vacancy.
+fn declined_now(s: &Standing, c: &Candidate) -> bool {
+    s.vacated().is_some_and(|v| c.has_fact(|f| matches!(f, Fact::Declined { on } if *on >= v)))
+}
+
+/// The reason a candidate is passed over, with its citation; `None` if he can succeed.
+pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<Exclusion> {
+    let r = if s.seated(c) {
+        // "die nicht gewählten sich bewerbenden Personen"
+        ("seated", cite("Art. 37 Abs. 1 Satz 1"))
+    } else if s.former_member(c) {
+        // [decision] a member who left is no Listennachfolger again; the exception of Art. 37 Abs. 1 Satz 1
+        // (left because of Art. 31 Abs. 3 GO) is not recorded in the snapshot (docs/legal.md)
+        ("former_member", cite("Art. 37 Abs. 1 Satz 1"))
+    } else if s.pending(c) {
+        ("pending_successor", cite("Art. 37 Abs. 1 Satz 1"))
+    } else if declined_now(s, c) {
+        // "kann die Übernahme des Amts ablehnen"; "rückt ein Listennachfolger nach"
+        ("declined", cite("Art. 48 Abs. 1 Satz 2, 3"))
+    } else if c.has_fact(|f| matches!(f, Fact::Waived { form: WaiverForm::Written, .. })) {
+        // [decision] no rule on a waiver: a written one is a refusal declared in advance for every vacancy
+        ("waived", cite("Art. 48 Abs. 1 Satz 2"))
+    } else if s.died(c) {
+        ("died", cite("Art. 37 Abs. 1 Satz 1"))
+    } else if s.ineligible_now(c) {
+        // not eligible when called: struck from the list (GLKrWBek Nr. 84.4: "noch oder wieder")
+        ("ineligible", cite("Art. 37 Abs. 2 Satz 2 Halbsatz 1"))
+    } else if s.barred(c) {
+        // a Hinderungsgrund: he cannot take office now, but stays a Listennachfolger
+        ("barred_stays_successor", BAR_CITATION.to_owned())
+    } else {
+        return None;
+    };
+    Some(Exclusion { reason: r.0, citation: r.1 })
+}
+
+/// Recorded facts without effect in Bayern; noted in the trail.
+pub(super) fn notes(c: &Candidate, trail: &mut Vec<TrailStep>) {
+    let mut note =
+        |reason: &str, citation: String| trail.push(TrailStep::new(Some(&c.id), Verdict::Noted, reason, citation));
+    // BayVGH, Urt. v. 21.08.1968 – 47 IV 68: only the eligibility matters (Art. 37 Abs. 2 Satz 1)
+    if c.has_fact(|f| matches!(f, Fact::LeftParty { .. })) {
+        note("left_party_no_effect", cite("Art. 37 Abs. 2 Satz 1"));
+    }
+    if c.has_fact(|f| matches!(f, Fact::JoinedOtherParty { .. })) {
+        note("joined_other_party_no_effect", cite("Art. 37 Abs. 2 Satz 1"));
+    }
+    if c.has_fact(|f| matches!(f, Fact::Declined { .. })) {
+        // [decision] a refusal for an earlier vacancy does not strike him (Art. 37 Abs. 2 Satz 2)
+        note("declined_earlier_stays_successor", cite("Art. 37 Abs. 2 Satz 2"));
+    }
+    if c.has_fact(|f| matches!(f, Fact::Waived { form: WaiverForm::Recorded, .. })) {
+        note("waiver_not_written", cite("Art. 48 Abs. 1 Satz 2"));
+    }
+}
+
+pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
+    // equal votes always go to the Wahlleiter: the lot (Art. 37 Abs. 1 Satz 1 Halbsatz 2, Art. 38 Abs. 2 Satz 3)
+    votes::decide(body, q, law(body), true)
+}
+
+/// The Nachrückerliste of one list (see [`super::order`]); equal votes form a group for the lot.
+pub(crate) fn list_order(body: &Body, s: &Standing, list: &List) -> ListOrder {
+    votes::list_order(s, list, law(body), true)
+}

@@ -1,0 +1,59 @@
+//! Bayern: its own Verständigung (mail/by_offer: two weeks, silence is refusal) and the shared
+//! declaration-model announcements with the sentences of law/by.txt (Art. 37, 47, 48 GLKrWG). Included by
+//! tests/texts.rs; its helpers are the parent's.
+
+use super::*;
+
+const BY: &str = "musterberg-gemeinderat";
+
+#[test]
+fn by_art_47_abs_2_glkrwg_verstaendigung_and_announcement_texts() {
+    let mut b = body(example("by-election.json"));
+    let e = run(&mut b, "vacancy.reported", example("by-vacancy.json"), now());
+    assert!(e.iter().all(|e| !matches!(e, Effect::Mail(_))), "the council decides first (Art. 48 Abs. 3 Satz 2)");
+    let case = b.cases.keys().next().expect("case").clone();
+    let e = run(
+        &mut b,
+        "determination.confirmed",
+        json!({"body": BY, "case": case, "round": 1, "confirmed_by": "Gemeinderat Musterberg, Beschluss vom 30.11.2026", "confirmed_at": "2026-11-30T10:00:00+01:00"}),
+        "2026-11-30T10:00:00Z".parse().expect("time"),
+    );
+    render(&e, "by-successor-offer");
+    let offer = text_of(&e, "mail");
+    assert!(offer.contains("binnen zwei Wochen nach Zugang dieser Verständigung"), "{offer}");
+    assert!(offer.contains("gilt sie als abgelehnt (Art. 47 Abs. 2 Satz 2 GLKrWG)"), "{offer}");
+    assert!(
+        offer.contains("sind unwirksam, die Annahme bleibt wirksam (Art. 47 Abs. 3 Satz 2 und 3 GLKrWG)"),
+        "{offer}"
+    );
+    assert!(offer.contains("Eid (Art. 31 Abs. 4 der Gemeindeordnung)"), "{offer}");
+    assert!(
+        offer.contains("Elisabeth Eder – kann das Amt wegen eines Hinderungsgrundes derzeit nicht antreten"),
+        "{offer}"
+    );
+    assert!(!offer.contains("gilt die Wahl als angenommen"), "{offer}");
+    let sent = Command::NotificationSent { case: case.clone(), round: 1, message_id: "<m@x>".into(), sent_at: now() };
+    procedure::handle(&mut b, sent, "2026-11-30T10:00:00Z".parse().expect("time"), &Settings::default()).expect("sent");
+    let e = run(
+        &mut b,
+        "declaration.received",
+        json!({"body": BY, "case": case, "candidate": "B1-04", "kind": "accept", "received_at": "2026-12-02T10:00:00+01:00"}),
+        "2026-12-02T09:30:00Z".parse().expect("time"),
+    );
+    render(&e, "by-successor-accepted");
+    let text = text_of(&e, "successor");
+    assert!(text.contains("Klage beim Bayerischen Verwaltungsgericht"), "{text}");
+    assert!(text.contains("Listennachfolgerin oder Listennachfolger"), "{text}");
+}
+
+#[test]
+fn by_art_48_abs_1_satz_3_glkrwg_vacancy_text() {
+    let mut s = example("by-election.json");
+    s["body"]["determination"] = json!("automatic");
+    let mut b = body(s);
+    let v = json!({"body": BY, "member": "B2-01", "reason": "died", "effective_at": "2026-11-28T00:00:00+01:00"});
+    let e = run(&mut b, "vacancy.reported", v, now());
+    render(&e, "by-vacancy");
+    let text = text_of(&e, "vacancy");
+    assert!(text.contains("beträgt unverändert 20"), "{text}");
+}
