@@ -59,6 +59,9 @@ const BUILTIN: &[(&str, &str)] = &[
     ("announcement/th_vacancy.txt", include_str!("../config/templates/announcement/th_vacancy.txt")),
     ("announcement/th_review.txt", include_str!("../config/templates/announcement/th_review.txt")),
     ("announcement/th_correction.txt", include_str!("../config/templates/announcement/th_correction.txt")),
+    // Baden-Württemberg: a letter only, nothing is announced (§ 31 Abs. 2 GemO)
+    ("mail/bw_determination.txt", include_str!("../config/templates/mail/bw_determination.txt")),
+    ("mail/bw_determination.html", include_str!("../config/templates/mail/bw_determination.html")),
 ];
 
 /// A template could not be loaded or rendered.

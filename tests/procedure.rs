@@ -2494,3 +2494,7 @@ mod st;
 
 #[path = "procedure/th.rs"]
 mod th;
+
+/// Baden-Württemberg (§ 31 Abs. 2 GemO, `Acceptance::ByLaw`): tests/procedure/bw.rs.
+#[path = "procedure/bw.rs"]
+mod bw;

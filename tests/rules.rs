@@ -1849,6 +1849,10 @@ mod st;
 #[path = "rules/th.rs"]
 mod th;
 
+/// Baden-Württemberg (§ 31 Abs. 2 GemO, § 26 KomWG): tests/rules/bw.rs.
+#[path = "rules/bw.rs"]
+mod bw;
+
 // =========================================================================================================
 // Validation — docs/contract.md "Validation"
 
@@ -2251,9 +2255,11 @@ mod properties {
             Land::Ni => niedersachsen(),
             Land::St => sachsen_anhalt(),
             Land::Th => thueringen(),
+            Land::Bw => baden_wuerttemberg(),
         };
         let mut snap = base.size(raw.size).snapshot();
-        let majority = land != Land::Nw && raw.majority && raw.lists.len() == 1;
+        // Baden-Württemberg: a majority election is not modelled (refused by validation)
+        let majority = !matches!(land, Land::Nw | Land::Bw) && raw.majority && raw.lists.len() == 1;
         if majority {
             snap.body.electoral_system = nachfolge::model::ElectoralSystem::Majority;
         }
@@ -2474,6 +2480,10 @@ mod properties {
                     || ineligible_now
                     || has(c, |f| matches!(f, Fact::Declined { .. } | Fact::Waived { form: WaiverForm::Written, .. }))
             }
+            // § 31 Abs. 2 Satz 1, §§ 16, 28, 29 GemO; leaving the party and a waiver have no effect
+            Land::Bw => {
+                called || died || ineligible_now || c.is_barred_at(r) || has(c, |f| matches!(f, Fact::Declined { .. }))
+            }
         }
     }
 
@@ -2485,6 +2495,7 @@ mod properties {
             Land::Ni => ["NKWG", "NKWO", "NKomVG"].iter().any(|act| step.citation.contains(act)),
             Land::St => ["KWG LSA", "KWO LSA", "KVG LSA"].iter().any(|act| step.citation.contains(act)),
             Land::Th => ["ThürKWG", "ThürKO"].iter().any(|act| step.citation.contains(act)),
+            Land::Bw => ["GemO", "KomWG"].iter().any(|act| step.citation.contains(act)),
         }
     }
 
@@ -2569,6 +2580,7 @@ mod properties {
             Land::St => "§ 41 Abs. 2 Satz 3, Abs. 3 KWG LSA",
             Land::Th if raw.majority && raw.lists.len() == 1 => "§ 23 Abs. 3 Satz 2 ThürKWG",
             Land::Th => "§ 23 Abs. 2 Satz 2 i. V. m. § 22 Abs. 5 ThürKWG",
+            Land::Bw => "§ 26 Abs. 1 Satz 3 i. V. m. Satz 2 KomWG entsprechend",
             _ => RP_3_2,
         };
         let (body, departed_id, _, pending) = build(land, raw);
@@ -2584,7 +2596,7 @@ mod properties {
             prop_assert_eq!(&d.outcome, &vacant(VacancyReason::IndividualCandidate, size));
             return Ok(());
         }
-        let vacant_size = if matches!(land, Land::St | Land::Th) { size } else { size - 1 };
+        let vacant_size = if matches!(land, Land::St | Land::Th | Land::Bw) { size } else { size - 1 };
 
         // votes descending, then list position
         let mut order: Vec<&Candidate> = list.candidates.iter().collect();
@@ -2662,6 +2674,11 @@ mod properties {
         #[test]
         fn prop_th_successor_is_first_eligible_by_votes_equal_votes_to_the_wahlleiter(raw in raw()) {
             check_votes(Land::Th, &raw)?;
+        }
+
+        #[test]
+        fn prop_bw_gemo_31_abs_2_successor_is_first_eligible_ersatzperson_by_votes_then_list_order(raw in raw()) {
+            check_votes(Land::Bw, &raw)?;
         }
     }
 }

@@ -68,6 +68,7 @@ fn builder(land: Land) -> SnapshotBuilder {
         Land::Ni => "musterfeld-rat",
         Land::St => "musterstedt-rat",
         Land::Th => "musterbach-rat",
+        Land::Bw => "musterhausen-gr",
     };
     SnapshotBuilder {
         snapshot: Snapshot {
@@ -119,6 +120,11 @@ pub fn sachsen_anhalt() -> SnapshotBuilder {
 /// An empty Thüringen body (§ 23 ThürKWG), proportional, statutory size 44.
 pub fn thueringen() -> SnapshotBuilder {
     builder(Land::Th)
+}
+
+/// An empty Baden-Württemberg body (§ 31 GemO, § 26 KomWG), proportional, statutory size 44.
+pub fn baden_wuerttemberg() -> SnapshotBuilder {
+    builder(Land::Bw)
 }
 
 impl SnapshotBuilder {

@@ -32,6 +32,9 @@ pub enum Land {
     /// Thüringen.
     #[serde(rename = "TH")]
     Th,
+    /// Baden-Württemberg.
+    #[serde(rename = "BW")]
+    Bw,
 }
 
 /// Grund des Ausscheidens (`vacancy.reported`).
@@ -187,9 +190,8 @@ impl Readings {
 pub struct BodyInfo {
     pub id: String,
     pub name: String,
-    /// `NW` (§ 45 KWahlG NRW), `HE` (§ 34 KWG Hessen), `RP` (§ 45 KWG Rheinland-Pfalz) or `NI` (§ 44 NKWG).
-    /// `NW` (§ 45 KWahlG NRW), `HE` (§ 34 KWG Hessen), `RP` (§ 45 KWG Rheinland-Pfalz), `ST` (§ 47 KWG LSA) or `TH` (§ 23
-    /// ThürKWG).
+    /// `NW` (§ 45 KWahlG NRW), `HE` (§ 34 KWG Hessen), `RP` (§ 45 KWG Rheinland-Pfalz), `NI` (§ 44 NKWG), `ST`
+    /// (§ 47 KWG LSA), `TH` (§ 23 ThürKWG) or `BW` (§ 31 GemO, § 26 KomWG).
     pub land: Land,
     #[serde(default)]
     pub electoral_system: ElectoralSystem,
@@ -362,7 +364,8 @@ pub struct Candidate {
     /// Personal votes (Hessen; optional in NRW). Negative values are refused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub votes: Option<i64>,
-    /// NRW Wahlbezirk of a district candidacy.
+    /// NRW Wahlbezirk of a district candidacy; Baden-Württemberg, unechte Teilortswahl: the Wohnbezirk the
+    /// candidate stood for (§ 26 Abs. 2 KomWG; docs/legal.md, "Baden-Württemberg").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub district: Option<String>,
     /// Ersatzbewerber (§ 45 Abs. 2 Satz 1 KWahlG NRW, § 16 Abs. 2): named for that candidate.

@@ -4,11 +4,13 @@
 //! * [`he`]: § 34 KWG (most personal votes, list order on ties; lot in a majority election).
 //! * [`rp`]: § 45 KWG Rheinland-Pfalz; [`st`]: § 47 KWG LSA, § 42 Abs. 4 KVG LSA; [`th`]: § 23 ThürKWG (all
 //!   by personal votes).
+//! * [`bw`]: § 31 Abs. 2 GemO with § 26 KomWG (Ersatzpersonen by votes, per Wohnbezirk).
 //! * [`ni`]: § 44 NKWG with § 38 (by how the seat was won: personal votes with lot, or list order).
 //!
 //! Rule sets are pure: the body and a [`Query`] in, a [`Decision`] with its trail out. What every rule set
 //! shares lives here: the [`Standing`] of a candidate at the reference time and the list order.
 
+pub mod bw;
 pub mod he;
 pub mod ni;
 pub mod nw;
