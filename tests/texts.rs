@@ -651,3 +651,7 @@ mod st;
 
 #[path = "texts/th.rs"]
 mod th;
+
+/// Baden-Württemberg (§ 31 Abs. 2 GemO): tests/texts/bw.rs.
+#[path = "texts/bw.rs"]
+mod bw;

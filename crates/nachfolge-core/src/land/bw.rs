@@ -41,8 +41,8 @@ static PROCEDURE: Procedure = Procedure {
     },
     texts: Texts {
         template_prefix: "bw",
-        determination_subject: "Nachrücken in den Gemeinderat „{name}“ (§ 31 Abs. 2 GemO)",
-        barred_subject: "Nachrücken in den Gemeinderat „{name}“ (§ 31 Abs. 2 GemO)",
+        determination_subject: "Nachrücken als Ersatzperson, „{name}“ (§ 31 Abs. 2 GemO)",
+        barred_subject: "Nachrücken als Ersatzperson, „{name}“ (§ 31 Abs. 2 GemO)",
         announcement_basis: "§ 31 Abs. 2 GemO",
         party_ban_basis: None,
         announcement_remedy: "Widerspruch binnen eines Monats nach Bekanntgabe (§ 70 Abs. 1 VwGO)",

@@ -31,10 +31,10 @@ pub fn reason_de(reason: &str) -> String {
             "ist ausschließlich als Ersatzbewerberin oder Ersatzbewerber für die Bewerbung des ausgeschiedenen Mitglieds im Wahlbezirk benannt und bleibt bei dieser Nachfolge unberücksichtigt"
         }
         "barred_hinderungsgrund" => {
-            "hat einen Hinderungsgrund, der dem Eintritt in den Gemeinderat entgegensteht (§ 29 Abs. 1 GemO); der Gemeinderat stellt ihn fest (§ 29 Abs. 5 GemO)"
+            "hat einen Hinderungsgrund, der dem Eintritt in den Gemeinderat entgegensteht"
         }
         "refusal_accepted" => {
-            "hat den Eintritt aus wichtigem Grund abgelehnt; der Gemeinderat hat den wichtigen Grund anerkannt (§ 16 Abs. 1, 2 GemO)"
+            "hat den Eintritt aus wichtigem Grund abgelehnt; der Gemeinderat hat den wichtigen Grund anerkannt"
         }
         other => other,
     };
