@@ -62,6 +62,9 @@ const BUILTIN: &[(&str, &str)] = &[
     // Baden-Württemberg: a letter only, nothing is announced (§ 31 Abs. 2 GemO)
     ("mail/bw_determination.txt", include_str!("../config/templates/mail/bw_determination.txt")),
     ("mail/bw_determination.html", include_str!("../config/templates/mail/bw_determination.html")),
+    // Sachsen: a letter only, nothing is announced (§ 34 Abs. 2 SächsGemO)
+    ("mail/sn_determination.txt", include_str!("../config/templates/mail/sn_determination.txt")),
+    ("mail/sn_determination.html", include_str!("../config/templates/mail/sn_determination.html")),
 ];
 
 /// A template could not be loaded or rendered.

@@ -2498,3 +2498,7 @@ mod th;
 /// Baden-Württemberg (§ 31 Abs. 2 GemO, `Acceptance::ByLaw`): tests/procedure/bw.rs.
 #[path = "procedure/bw.rs"]
 mod bw;
+
+/// Sachsen (§ 34 Abs. 2 SächsGemO, `Acceptance::ByLaw`): tests/procedure/sn.rs.
+#[path = "procedure/sn.rs"]
+mod sn;

@@ -1853,6 +1853,10 @@ mod th;
 #[path = "rules/bw.rs"]
 mod bw;
 
+/// Sachsen (§ 34 Abs. 2 SächsGemO, §§ 21, 23 KomWG): tests/rules/sn.rs.
+#[path = "rules/sn.rs"]
+mod sn;
+
 // =========================================================================================================
 // Validation — docs/contract.md "Validation"
 
@@ -2256,6 +2260,7 @@ mod properties {
             Land::St => sachsen_anhalt(),
             Land::Th => thueringen(),
             Land::Bw => baden_wuerttemberg(),
+            Land::Sn => sachsen(),
         };
         let mut snap = base.size(raw.size).snapshot();
         // Baden-Württemberg: a majority election is not modelled (refused by validation)
@@ -2481,7 +2486,7 @@ mod properties {
                     || has(c, |f| matches!(f, Fact::Declined { .. } | Fact::Waived { form: WaiverForm::Written, .. }))
             }
             // § 31 Abs. 2 Satz 1, §§ 16, 28, 29 GemO; leaving the party and a waiver have no effect
-            Land::Bw => {
+            Land::Bw | Land::Sn => {
                 called || died || ineligible_now || c.is_barred_at(r) || has(c, |f| matches!(f, Fact::Declined { .. }))
             }
         }
@@ -2496,6 +2501,7 @@ mod properties {
             Land::St => ["KWG LSA", "KWO LSA", "KVG LSA"].iter().any(|act| step.citation.contains(act)),
             Land::Th => ["ThürKWG", "ThürKO"].iter().any(|act| step.citation.contains(act)),
             Land::Bw => ["GemO", "KomWG"].iter().any(|act| step.citation.contains(act)),
+            Land::Sn => ["SächsGemO", "KomWG"].iter().any(|act| step.citation.contains(act)),
         }
     }
 
@@ -2581,6 +2587,8 @@ mod properties {
             Land::Th if raw.majority && raw.lists.len() == 1 => "§ 23 Abs. 3 Satz 2 ThürKWG",
             Land::Th => "§ 23 Abs. 2 Satz 2 i. V. m. § 22 Abs. 5 ThürKWG",
             Land::Bw => "§ 26 Abs. 1 Satz 3 i. V. m. Satz 2 KomWG entsprechend",
+            Land::Sn if raw.majority && raw.lists.len() == 1 => "§ 23 Satz 3 KomWG",
+            Land::Sn => "§ 21 Abs. 2 Satz 3 KomWG",
             _ => RP_3_2,
         };
         let (body, departed_id, _, pending) = build(land, raw);
@@ -2596,7 +2604,7 @@ mod properties {
             prop_assert_eq!(&d.outcome, &vacant(VacancyReason::IndividualCandidate, size));
             return Ok(());
         }
-        let vacant_size = if matches!(land, Land::St | Land::Th | Land::Bw) { size } else { size - 1 };
+        let vacant_size = if matches!(land, Land::St | Land::Th | Land::Bw | Land::Sn) { size } else { size - 1 };
 
         // votes descending, then list position
         let mut order: Vec<&Candidate> = list.candidates.iter().collect();
@@ -2679,6 +2687,11 @@ mod properties {
         #[test]
         fn prop_bw_gemo_31_abs_2_successor_is_first_eligible_ersatzperson_by_votes_then_list_order(raw in raw()) {
             check_votes(Land::Bw, &raw)?;
+        }
+
+        #[test]
+        fn prop_sn_saechsgemo_34_abs_2_successor_is_first_eligible_ersatzperson_by_votes(raw in raw()) {
+            check_votes(Land::Sn, &raw)?;
         }
     }
 }

@@ -655,3 +655,7 @@ mod th;
 /// Baden-Württemberg (§ 31 Abs. 2 GemO): tests/texts/bw.rs.
 #[path = "texts/bw.rs"]
 mod bw;
+
+/// Sachsen (§ 34 Abs. 2 SächsGemO): tests/texts/sn.rs.
+#[path = "texts/sn.rs"]
+mod sn;

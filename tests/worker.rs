@@ -1070,3 +1070,28 @@ async fn bw_gemo_31_abs_2_ersatzperson_moves_up_on_the_council_resolution_nothin
     assert!(app.events.of("announcement.issued").is_empty(), "nothing is announced in Baden-Württemberg");
     assert!(app.events.of("deadline.set").is_empty(), "no period runs");
 }
+
+/// Sachsen example (S1-04 and S1-05 have e-mail addresses): § 34 Abs. 2 SächsGemO, the council resolves.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sn_saechsgemo_34_abs_2_ersatzperson_moves_up_on_the_council_resolution_nothing_announced() {
+    let app = App::spawn().await;
+    register(&app, example("sn-election.json")).await;
+    app.send("vacancy.reported", vacancy("musterwitz-gemeinderat", "S1-02", "resigned", "2026-05-04T10:00:00+02:00"))
+        .await;
+
+    // § 21 Abs. 2 KomWG: by votes; S1-03 is no longer wählbar (§ 31 SächsGemO); equal votes: order of nomination
+    let p = app.wait_event("succession.proposed", |_| true).await;
+    assert_eq!(p["data"]["successor"]["id"], "S1-04");
+    let case = p["data"]["case"].as_str().expect("case").to_owned();
+
+    // § 32 Abs. 3, § 18 Abs. 2 SächsGemO: no Hinderungsgrund, no wichtiger Grund — the resolution makes her a member
+    let resolution = json!({"body": "musterwitz-gemeinderat", "case": case, "round": 1, "confirmed_by": "Gemeinderat Musterwitz", "confirmed_at": app.now().to_rfc3339()});
+    app.send("determination.confirmed", resolution).await;
+    let joined = app.wait_event("membership.changed", |e| e["data"]["change"] == "joined").await;
+    assert_eq!(joined["data"]["person"]["id"], "S1-04");
+    let mails = app.smtp.wait_for(1, Duration::from_secs(15)).await;
+    assert_eq!(mails[0].rcpt_to, vec!["vera.voigt@example.org".to_owned()]);
+    app.settle().await;
+    assert!(app.events.of("announcement.issued").is_empty(), "nothing is announced in Sachsen");
+    assert!(app.events.of("deadline.set").is_empty(), "no period runs");
+}

@@ -69,6 +69,7 @@ fn builder(land: Land) -> SnapshotBuilder {
         Land::St => "musterstedt-rat",
         Land::Th => "musterbach-rat",
         Land::Bw => "musterhausen-gr",
+        Land::Sn => "musterwitz-rat",
     };
     SnapshotBuilder {
         snapshot: Snapshot {
@@ -125,6 +126,11 @@ pub fn thueringen() -> SnapshotBuilder {
 /// An empty Baden-Württemberg body (§ 31 GemO, § 26 KomWG), proportional, statutory size 44.
 pub fn baden_wuerttemberg() -> SnapshotBuilder {
     builder(Land::Bw)
+}
+
+/// An empty Sachsen body (§ 34 SächsGemO, § 21 KomWG), proportional, statutory size 44.
+pub fn sachsen() -> SnapshotBuilder {
+    builder(Land::Sn)
 }
 
 impl SnapshotBuilder {

@@ -11,6 +11,7 @@ mod he;
 mod ni;
 mod nw;
 mod rp;
+mod sn;
 mod st;
 mod th;
 
@@ -61,6 +62,7 @@ impl Land {
             Land::St => &st::St,
             Land::Th => &th::Th,
             Land::Bw => &bw::Bw,
+            Land::Sn => &sn::Sn,
         }
     }
 

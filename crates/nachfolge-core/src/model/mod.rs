@@ -35,6 +35,9 @@ pub enum Land {
     /// Baden-Württemberg.
     #[serde(rename = "BW")]
     Bw,
+    /// Sachsen.
+    #[serde(rename = "SN")]
+    Sn,
 }
 
 /// Grund des Ausscheidens (`vacancy.reported`).
@@ -191,7 +194,8 @@ pub struct BodyInfo {
     pub id: String,
     pub name: String,
     /// `NW` (§ 45 KWahlG NRW), `HE` (§ 34 KWG Hessen), `RP` (§ 45 KWG Rheinland-Pfalz), `NI` (§ 44 NKWG), `ST`
-    /// (§ 47 KWG LSA), `TH` (§ 23 ThürKWG) or `BW` (§ 31 GemO, § 26 KomWG).
+    /// (§ 47 KWG LSA), `TH` (§ 23 ThürKWG), `BW` (§ 31 GemO, § 26 KomWG) or `SN` (§ 34
+    /// SächsGemO).
     pub land: Land,
     #[serde(default)]
     pub electoral_system: ElectoralSystem,

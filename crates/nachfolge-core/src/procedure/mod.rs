@@ -9,7 +9,8 @@
 //! a barred successor must prove the end of the bar within one week after service, else his membership is
 //! deemed not acquired, retroactively, and the next successor is determined.
 //!
-//! Baden-Württemberg (§ 31 Abs. 2 GemO, `Acceptance::ByLaw`): the next Ersatzperson moves up by law; the
+//! Baden-Württemberg and Sachsen (§ 31 Abs. 2 GemO, § 34 Abs. 2 SächsGemO, `Acceptance::ByLaw`): the next
+//! Ersatzperson moves up by law; the
 //! council resolves that no Hinderungsgrund and no accepted wichtiger Grund stands in the way
 //! (`determination.confirmed`), and he is a member from its resolution; nothing is announced.
 //!

@@ -130,7 +130,7 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
 }
 
 /// Fewer members than two thirds of the statutory size once the departed's seat stays empty (§ 31 Abs. 3 GemO).
-fn below_two_thirds(body: &Body, departed: &str) -> bool {
+pub(super) fn below_two_thirds(body: &Body, departed: &str) -> bool {
     let seated =
         body.snapshot.lists.iter().flat_map(|l| &l.candidates).filter(|c| c.seat.is_some() && c.id != departed).count()
             as u64;

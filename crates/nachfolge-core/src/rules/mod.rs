@@ -5,6 +5,7 @@
 //! * [`rp`]: § 45 KWG Rheinland-Pfalz; [`st`]: § 47 KWG LSA, § 42 Abs. 4 KVG LSA; [`th`]: § 23 ThürKWG (all
 //!   by personal votes).
 //! * [`bw`]: § 31 Abs. 2 GemO with § 26 KomWG (Ersatzpersonen by votes, per Wohnbezirk).
+//! * [`sn`]: § 34 Abs. 2 SächsGemO with §§ 21, 23 KomWG (Ersatzpersonen by votes).
 //! * [`ni`]: § 44 NKWG with § 38 (by how the seat was won: personal votes with lot, or list order).
 //!
 //! Rule sets are pure: the body and a [`Query`] in, a [`Decision`] with its trail out. What every rule set
@@ -16,6 +17,7 @@ pub mod ni;
 pub mod nw;
 pub mod order;
 pub mod rp;
+pub mod sn;
 pub mod st;
 pub mod th;
 pub(crate) mod votes;
