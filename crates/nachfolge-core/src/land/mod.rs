@@ -166,16 +166,17 @@ pub enum Acceptance {
     /// prove the end of the bar within one week after service, else his membership is deemed not acquired,
     /// retroactively (Hessen § 34 Abs. 3 i. V. m. § 23 Abs. 2 KWG).
     WithDetermination,
-    /// The successor becomes a member by law (Baden-Württemberg § 31 Abs. 2 Satz 1 GemO: "rückt … nach"): no
-    /// acceptance is asked for, no period runs, a declaration is refused (`no_acceptance_procedure`).
-    /// `council_determines`: the case waits for the council's resolution on the named successor, whatever the
-    /// body's `determination` mode — it finds whether a Hinderungsgrund exists (BW § 29 Abs. 5 GemO) and
-    /// whether a refusal for a wichtiger Grund is justified (BW § 16 Abs. 2 GemO). The resolution arrives as
-    /// `determination.confirmed` (membership from its date, not before the departure); a Hinderungsgrund or
-    /// a justified refusal it finds arrives as `candidate.fact_recorded` (`barred`, `declined`), and the next
-    /// successor is named. `announced`: the Land's law prescribes a public announcement of the succession
-    /// or vacancy (with its objection period); `false`: nothing is announced, the successor is only told
-    /// (docs/architecture.md, "Adding a Land"; docs/legal.md, "Baden-Württemberg").
+    /// The successor becomes a member by law (Baden-Württemberg § 31 Abs. 2 Satz 1 GemO, Sachsen § 34 Abs. 2
+    /// SächsGemO: "rückt … nach"): no acceptance is asked for, no period runs, a declaration is refused
+    /// (`no_acceptance_procedure`). `council_determines`: the case waits for the council's resolution on the
+    /// named successor, whatever the body's `determination` mode — the council finds whether a
+    /// Hinderungsgrund exists (BW § 29 Abs. 5 GemO, SN § 32 Abs. 3 SächsGemO) and whether a refusal for a
+    /// wichtiger Grund is justified (BW § 16 Abs. 2 GemO, SN § 18 Abs. 2 SächsGemO). The resolution arrives as
+    /// `determination.confirmed` (membership from its date, not before the departure); a Hinderungsgrund or a
+    /// justified refusal it finds arrives as `candidate.fact_recorded` (`barred`, `declined`), and the next
+    /// successor is named. `announced`: the Land's law prescribes a public announcement of the succession or
+    /// vacancy (with its objection period); `false`: nothing is announced, the successor is only told
+    /// (docs/architecture.md, "Adding a Land"; docs/legal.md, "Baden-Württemberg", "Sachsen").
     ByLaw { council_determines: bool, announced: bool },
 }
 
