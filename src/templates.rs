@@ -73,6 +73,12 @@ const BUILTIN: &[(&str, &str)] = &[
     ("announcement/by_vacancy.txt", include_str!("../config/templates/announcement/by_vacancy.txt")),
     ("announcement/by_review.txt", include_str!("../config/templates/announcement/by_review.txt")),
     ("announcement/by_correction.txt", include_str!("../config/templates/announcement/by_correction.txt")),
+    // Baden-Württemberg: a letter only, nothing is announced (§ 31 Abs. 2 GemO)
+    ("mail/bw_determination.txt", include_str!("../config/templates/mail/bw_determination.txt")),
+    ("mail/bw_determination.html", include_str!("../config/templates/mail/bw_determination.html")),
+    // Sachsen: a letter only, nothing is announced (§ 34 Abs. 2 SächsGemO)
+    ("mail/sn_determination.txt", include_str!("../config/templates/mail/sn_determination.txt")),
+    ("mail/sn_determination.html", include_str!("../config/templates/mail/sn_determination.html")),
 ];
 
 /// A template could not be loaded or rendered.

@@ -2507,5 +2507,12 @@ mod sh;
 // =========================================================================================================
 // Bayern — Art. 47, 48 GLKrWG (tests/procedure/by.rs)
 
+/// Baden-Württemberg (§ 31 Abs. 2 GemO, `Acceptance::ByLaw`): tests/procedure/bw.rs.
+#[path = "procedure/bw.rs"]
+mod bw;
 #[path = "procedure/by.rs"]
 mod by;
+
+/// Sachsen (§ 34 Abs. 2 SächsGemO, `Acceptance::ByLaw`): tests/procedure/sn.rs.
+#[path = "procedure/sn.rs"]
+mod sn;

@@ -1861,6 +1861,14 @@ mod st;
 #[path = "rules/th.rs"]
 mod th;
 
+/// Baden-Württemberg (§ 31 Abs. 2 GemO, § 26 KomWG): tests/rules/bw.rs.
+#[path = "rules/bw.rs"]
+mod bw;
+
+/// Sachsen (§ 34 Abs. 2 SächsGemO, §§ 21, 23 KomWG): tests/rules/sn.rs.
+#[path = "rules/sn.rs"]
+mod sn;
+
 // =========================================================================================================
 // Fassungen — the text in force on the reference day (tests/rules/fassung.rs)
 
@@ -2280,9 +2288,12 @@ mod properties {
             Land::Th => thueringen(),
             Land::Sh => schleswig_holstein(),
             Land::By => bayern(),
+            Land::Bw => baden_wuerttemberg(),
+            Land::Sn => sachsen(),
         };
         let mut snap = base.size(raw.size).snapshot();
-        let majority = land != Land::Nw && raw.majority && raw.lists.len() == 1;
+        // Baden-Württemberg: a majority election is not modelled (refused by validation)
+        let majority = !matches!(land, Land::Nw | Land::Bw) && raw.majority && raw.lists.len() == 1;
         if majority {
             snap.body.electoral_system = nachfolge::model::ElectoralSystem::Majority;
         }
@@ -2515,6 +2526,10 @@ mod properties {
                     || has(c, |f| matches!(f, Fact::Declined { on } if *on >= r))
                     || has(c, |f| matches!(f, Fact::Waived { form: WaiverForm::Written, .. }))
             }
+            // § 31 Abs. 2 Satz 1, §§ 16, 28, 29 GemO; leaving the party and a waiver have no effect
+            Land::Bw | Land::Sn => {
+                called || died || ineligible_now || c.is_barred_at(r) || has(c, |f| matches!(f, Fact::Declined { .. }))
+            }
         }
     }
 
@@ -2528,6 +2543,8 @@ mod properties {
             Land::Th => ["ThürKWG", "ThürKO"].iter().any(|act| step.citation.contains(act)),
             Land::Sh => ["GKWG", " GO"].iter().any(|act| step.citation.contains(act)),
             Land::By => ["GLKrWG", "GO"].iter().any(|act| step.citation.contains(act)),
+            Land::Bw => ["GemO", "KomWG"].iter().any(|act| step.citation.contains(act)),
+            Land::Sn => ["SächsGemO", "KomWG"].iter().any(|act| step.citation.contains(act)),
         }
     }
 
@@ -2612,6 +2629,9 @@ mod properties {
             Land::St => "§ 41 Abs. 2 Satz 3, Abs. 3 KWG LSA",
             Land::Th if raw.majority && raw.lists.len() == 1 => "§ 23 Abs. 3 Satz 2 ThürKWG",
             Land::Th => "§ 23 Abs. 2 Satz 2 i. V. m. § 22 Abs. 5 ThürKWG",
+            Land::Bw => "§ 26 Abs. 1 Satz 3 i. V. m. Satz 2 KomWG entsprechend",
+            Land::Sn if raw.majority && raw.lists.len() == 1 => "§ 23 Satz 3 KomWG",
+            Land::Sn => "§ 21 Abs. 2 Satz 3 KomWG",
             _ => RP_3_2,
         };
         let (body, departed_id, _, pending) = build(land, raw);
@@ -2627,7 +2647,7 @@ mod properties {
             prop_assert_eq!(&d.outcome, &vacant(VacancyReason::IndividualCandidate, size));
             return Ok(());
         }
-        let vacant_size = if matches!(land, Land::St | Land::Th) { size } else { size - 1 };
+        let vacant_size = if matches!(land, Land::St | Land::Th | Land::Bw | Land::Sn) { size } else { size - 1 };
 
         // votes descending, then list position
         let mut order: Vec<&Candidate> = list.candidates.iter().collect();
@@ -2705,6 +2725,16 @@ mod properties {
         #[test]
         fn prop_th_successor_is_first_eligible_by_votes_equal_votes_to_the_wahlleiter(raw in raw()) {
             check_votes(Land::Th, &raw)?;
+        }
+
+        #[test]
+        fn prop_bw_gemo_31_abs_2_successor_is_first_eligible_ersatzperson_by_votes_then_list_order(raw in raw()) {
+            check_votes(Land::Bw, &raw)?;
+        }
+
+        #[test]
+        fn prop_sn_saechsgemo_34_abs_2_successor_is_first_eligible_ersatzperson_by_votes(raw in raw()) {
+            check_votes(Land::Sn, &raw)?;
         }
     }
 }

@@ -652,7 +652,14 @@ mod st;
 #[path = "texts/th.rs"]
 mod th;
 
-#[path = "texts/sh.rs"]
-mod sh;
+/// Baden-Württemberg (§ 31 Abs. 2 GemO): tests/texts/bw.rs.
+#[path = "texts/bw.rs"]
+mod bw;
 #[path = "texts/by.rs"]
 mod by;
+#[path = "texts/sh.rs"]
+mod sh;
+
+/// Sachsen (§ 34 Abs. 2 SächsGemO): tests/texts/sn.rs.
+#[path = "texts/sn.rs"]
+mod sn;

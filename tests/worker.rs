@@ -1143,3 +1143,63 @@ async fn by_art_48_glkrwg_council_decides_listennachfolger_accepts_within_two_we
     let text = ann["data"]["text"].as_str().expect("text");
     assert!(text.contains("Dominik Dorn") && text.contains("Bayerischen Verwaltungsgericht"), "{text}");
 }
+
+/// Baden-Württemberg example (B1-04 and B1-05 have e-mail addresses): § 31 Abs. 2 GemO, the council resolves.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bw_gemo_31_abs_2_ersatzperson_moves_up_on_the_council_resolution_nothing_announced() {
+    let app = App::spawn().await;
+    register(&app, example("bw-election.json")).await;
+    app.send("vacancy.reported", vacancy("musterhausen-gemeinderat", "B1-02", "resigned", "2026-05-04T10:00:00+02:00"))
+        .await;
+
+    // § 26 Abs. 1 Satz 3 KomWG: by votes; B1-03 has a Hinderungsgrund (§ 29 GemO); the case waits for the council
+    let p = app.wait_event("succession.proposed", |_| true).await;
+    assert_eq!(p["data"]["successor"]["id"], "B1-04");
+    let case = p["data"]["case"].as_str().expect("case").to_owned();
+
+    // § 16 Abs. 2 GemO: the council accepts B1-04's wichtiger Grund; B1-05 is proposed
+    let refusal = json!({"body": "musterhausen-gemeinderat", "candidate": "B1-04", "fact": {"type": "declined", "on": today(&app)}});
+    app.send("candidate.fact_recorded", refusal).await;
+    let p2 = app.wait_event("succession.proposed", |e| e["data"]["round"] == 2).await;
+    assert_eq!(p2["data"]["successor"]["id"], "B1-05");
+
+    // § 29 Abs. 5 GemO: no Hinderungsgrund — the resolution makes her a member, the Bürgermeister writes to her
+    let resolution = json!({"body": "musterhausen-gemeinderat", "case": case, "round": 2, "confirmed_by": "Gemeinderat Musterhausen", "confirmed_at": app.now().to_rfc3339()});
+    app.send("determination.confirmed", resolution).await;
+    let joined = app.wait_event("membership.changed", |e| e["data"]["change"] == "joined").await;
+    assert_eq!(
+        (joined["data"]["person"]["id"].as_str(), joined["data"]["basis"].as_str()),
+        (Some("B1-05"), Some("determination"))
+    );
+    let mails = app.smtp.wait_for(1, Duration::from_secs(15)).await;
+    assert_eq!(mails[0].rcpt_to, vec!["eva.eberle@example.org".to_owned()]);
+    assert!(mails[0].data.contains("Einer Erkl"), "the BW letter: no declaration");
+    app.settle().await;
+    assert!(app.events.of("announcement.issued").is_empty(), "nothing is announced in Baden-Württemberg");
+    assert!(app.events.of("deadline.set").is_empty(), "no period runs");
+}
+
+/// Sachsen example (S1-04 and S1-05 have e-mail addresses): § 34 Abs. 2 SächsGemO, the council resolves.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sn_saechsgemo_34_abs_2_ersatzperson_moves_up_on_the_council_resolution_nothing_announced() {
+    let app = App::spawn().await;
+    register(&app, example("sn-election.json")).await;
+    app.send("vacancy.reported", vacancy("musterwitz-gemeinderat", "S1-02", "resigned", "2026-05-04T10:00:00+02:00"))
+        .await;
+
+    // § 21 Abs. 2 KomWG: by votes; S1-03 is no longer wählbar (§ 31 SächsGemO); equal votes: order of nomination
+    let p = app.wait_event("succession.proposed", |_| true).await;
+    assert_eq!(p["data"]["successor"]["id"], "S1-04");
+    let case = p["data"]["case"].as_str().expect("case").to_owned();
+
+    // § 32 Abs. 3, § 18 Abs. 2 SächsGemO: no Hinderungsgrund, no wichtiger Grund — the resolution makes her a member
+    let resolution = json!({"body": "musterwitz-gemeinderat", "case": case, "round": 1, "confirmed_by": "Gemeinderat Musterwitz", "confirmed_at": app.now().to_rfc3339()});
+    app.send("determination.confirmed", resolution).await;
+    let joined = app.wait_event("membership.changed", |e| e["data"]["change"] == "joined").await;
+    assert_eq!(joined["data"]["person"]["id"], "S1-04");
+    let mails = app.smtp.wait_for(1, Duration::from_secs(15)).await;
+    assert_eq!(mails[0].rcpt_to, vec!["vera.voigt@example.org".to_owned()]);
+    app.settle().await;
+    assert!(app.events.of("announcement.issued").is_empty(), "nothing is announced in Sachsen");
+    assert!(app.events.of("deadline.set").is_empty(), "no period runs");
+}

@@ -70,6 +70,8 @@ fn builder(land: Land) -> SnapshotBuilder {
         Land::Th => "musterbach-rat",
         Land::Sh => "musterwik-gv",
         Land::By => "musterberg-gemeinderat",
+        Land::Bw => "musterhausen-gr",
+        Land::Sn => "musterwitz-rat",
     };
     SnapshotBuilder {
         snapshot: Snapshot {
@@ -132,6 +134,16 @@ pub fn schleswig_holstein() -> SnapshotBuilder {
 /// An empty Bayern body (Art. 37 GLKrWG), proportional, statutory size 44.
 pub fn bayern() -> SnapshotBuilder {
     builder(Land::By)
+}
+
+/// An empty Baden-Württemberg body (§ 31 GemO, § 26 KomWG), proportional, statutory size 44.
+pub fn baden_wuerttemberg() -> SnapshotBuilder {
+    builder(Land::Bw)
+}
+
+/// An empty Sachsen body (§ 34 SächsGemO, § 21 KomWG), proportional, statutory size 44.
+pub fn sachsen() -> SnapshotBuilder {
+    builder(Land::Sn)
 }
 
 impl SnapshotBuilder {

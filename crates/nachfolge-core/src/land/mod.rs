@@ -6,13 +6,15 @@
 //! Land a council belongs to, only what its law says; adding a Land is a new file per concern plus one
 //! line in [`Land::law`] (docs/architecture.md, "Adding a Land").
 
-mod fassung;
+mod bw;
 mod by;
+mod fassung;
 mod he;
 mod ni;
 mod nw;
 mod rp;
 mod sh;
+mod sn;
 mod st;
 mod th;
 
@@ -80,6 +82,8 @@ impl Land {
             Land::Th => &th::Th,
             Land::Sh => &sh::Sh,
             Land::By => &by::By,
+            Land::Bw => &bw::Bw,
+            Land::Sn => &sn::Sn,
         }
     }
 
@@ -319,6 +323,18 @@ pub enum Acceptance {
     /// deemed to have refused (Bayern: Art. 48 Abs. 3 Satz 3 i. V. m. Art. 47 Abs. 2 Satz 2 GLKrWG, "Die Wahl
     /// gilt als abgelehnt, wenn sie nicht innerhalb der Frist … angenommen wurde"; docs/legal.md, "Bayern").
     ExpressDeclaration,
+    /// The successor becomes a member by law (Baden-Württemberg § 31 Abs. 2 Satz 1 GemO, Sachsen § 34 Abs. 2
+    /// SächsGemO: "rückt … nach"): no acceptance is asked for, no period runs, a declaration is refused
+    /// (`no_acceptance_procedure`). `council_determines`: the case waits for the council's resolution on the
+    /// named successor, whatever the body's `determination` mode — the council finds whether a
+    /// Hinderungsgrund exists (BW § 29 Abs. 5 GemO, SN § 32 Abs. 3 SächsGemO) and whether a refusal for a
+    /// wichtiger Grund is justified (BW § 16 Abs. 2 GemO, SN § 18 Abs. 2 SächsGemO). The resolution arrives as
+    /// `determination.confirmed` (membership from its date, not before the departure); a Hinderungsgrund or a
+    /// justified refusal it finds arrives as `candidate.fact_recorded` (`barred`, `declined`), and the next
+    /// successor is named. `announced`: the Land's law prescribes a public announcement of the succession or
+    /// vacancy (with its objection period); `false`: nothing is announced, the successor is only told
+    /// (docs/architecture.md, "Adding a Land"; docs/legal.md, "Baden-Württemberg", "Sachsen").
+    ByLaw { council_determines: bool, announced: bool },
 }
 
 impl Acceptance {

@@ -38,6 +38,12 @@ pub enum Land {
     /// Bayern.
     #[serde(rename = "BY")]
     By,
+    /// Baden-Württemberg.
+    #[serde(rename = "BW")]
+    Bw,
+    /// Sachsen.
+    #[serde(rename = "SN")]
+    Sn,
 }
 
 /// Grund des Ausscheidens (`vacancy.reported`).
@@ -194,7 +200,8 @@ pub struct BodyInfo {
     pub id: String,
     pub name: String,
     /// `NW` (§ 45 KWahlG NRW), `HE` (§ 34 KWG Hessen), `RP` (§ 45 KWG Rheinland-Pfalz), `NI` (§ 44 NKWG), `ST`
-    /// (§ 47 KWG LSA), `TH` (§ 23 ThürKWG), `SH` (§ 44 GKWG) or `BY` (Art. 37 GLKrWG).
+    /// (§ 47 KWG LSA), `TH` (§ 23 ThürKWG), `SH` (§ 44 GKWG), `BY` (Art. 37 GLKrWG), `BW` (§ 31 GemO, § 26
+    /// KomWG) or `SN` (§ 34 SächsGemO).
     pub land: Land,
     #[serde(default)]
     pub electoral_system: ElectoralSystem,
@@ -374,7 +381,8 @@ pub struct Candidate {
     /// Personal votes (Hessen; optional in NRW). Negative values are refused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub votes: Option<i64>,
-    /// NRW Wahlbezirk of a district candidacy.
+    /// NRW Wahlbezirk of a district candidacy; Baden-Württemberg, unechte Teilortswahl: the Wohnbezirk the
+    /// candidate stood for (§ 26 Abs. 2 KomWG; docs/legal.md, "Baden-Württemberg").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub district: Option<String>,
     /// Ersatzbewerber (§ 45 Abs. 2 Satz 1 KWahlG NRW, § 16 Abs. 2): named for that candidate.

@@ -122,6 +122,9 @@ impl Machine<'_> {
         trail: &[TrailStep],
         detail: &Detail<'_>,
     ) {
+        if self.unannounced() {
+            return; // the Land's law announces nothing (Baden-Württemberg: docs/legal.md)
+        }
         // the announcement's number, and its objection period (none against a review decision: court only)
         let n = self.cases.get(case_id).map_or(0, |c| c.history.announcements.len()) as u32 + 1;
         let objection = (kind != AnnouncementKind::Review).then(|| {

@@ -36,6 +36,8 @@ impl Machine<'_> {
                 Acceptance::Declaration | Acceptance::ExpressDeclaration => "refusal_irrevocable",
                 // § 23 Abs. 2 KWG: his membership was deemed not acquired because the period ended unproven
                 Acceptance::WithDetermination => "after_deadline",
+                // § 31 Abs. 2 GemO BW: passed over after the council's finding; nothing to declare
+                Acceptance::ByLaw { .. } => "no_acceptance_procedure",
             };
             self.reject_declaration(case_id, candidate, reason)?;
             return Ok(None);
@@ -433,6 +435,8 @@ impl Machine<'_> {
                 self.case_mut(&b.case)?.state =
                     CaseState::Filled { successor: b.candidate.clone(), since, basis: MembershipBasis::BarCured };
             }
+            // a member by law has no bar to prove (BW: a Hinderungsgrund passes him over, § 29 Abs. 5 GemO)
+            Acceptance::ByLaw { .. } => {}
         }
         Ok(())
     }
@@ -499,7 +503,7 @@ impl Machine<'_> {
                 self.announce(case_id, AnnouncementKind::NotAcquired, Some(&offer.successor), &offer.trail);
                 self.determine(case_id, None)?;
             }
-            Acceptance::WithDetermination => {}
+            Acceptance::WithDetermination | Acceptance::ByLaw { .. } => {}
         }
         Ok(())
     }

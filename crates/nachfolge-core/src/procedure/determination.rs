@@ -140,7 +140,7 @@ impl Machine<'_> {
                 }
             }
             Outcome::Successor { candidate, list, barred }
-                if self.body.info().determination == DeterminationMode::Confirm =>
+                if self.body.info().determination == DeterminationMode::Confirm || self.council_determines() =>
             {
                 self.propose(case_id, round, candidate, list, barred, trail)?;
             }
@@ -278,6 +278,32 @@ impl Machine<'_> {
                 if announce && self.announce_at_determination() {
                     self.announce(case_id, AnnouncementKind::Successor, Some(candidate), &trail);
                 }
+            }
+            Acceptance::ByLaw { .. } => {
+                // § 31 Abs. 2 Satz 1 GemO BW: he moves up by law; no acceptance, no period. With
+                // `council_determines` this runs on the council's resolution (`determination.confirmed`).
+                let via = self.case(case_id)?.departed_via;
+                self.seat(candidate, since, via);
+                if let Some(o) = self.offer_mut(case_id) {
+                    o.member_since = Some(since);
+                }
+                let m = self.membership(
+                    case_id,
+                    candidate,
+                    MembershipChange::Joined,
+                    MembershipBasis::Determination,
+                    since,
+                    !barred,
+                    None,
+                );
+                self.emit(&m)?;
+                // the letter (and an announcement, where the Land has one) tells of the determination made
+                self.mail(case_id, &trail)?;
+                if announce {
+                    self.announce(case_id, AnnouncementKind::Successor, Some(candidate), &trail);
+                }
+                self.case_mut(case_id)?.state =
+                    CaseState::Filled { successor: candidate.into(), since, basis: MembershipBasis::Determination };
             }
             Acceptance::WithDetermination => {
                 // § 23 KWG (since 2005): membership with the determination, not before the departure

@@ -40,7 +40,12 @@ impl Machine<'_> {
     fn pending_fact(&mut self, case: &Case, candidate: &str, fact: Fact) -> Result<(), Rejection> {
         let member = matches!(case.state, CaseState::Offered(_)) && !self.by_declaration();
         let who = format!("fact: {candidate:?} is the pending successor of case {:?}", case.id);
+        // The council resolves on the named successor (`Acceptance::ByLaw` with `council_determines`, BW § 29
+        // Abs. 5, § 16 Abs. 2 GemO): a Hinderungsgrund it finds (`barred`) or a refusal it accepts as justified
+        // (`declined`) is its resolution, and the rules are asked again below.
+        let council = matches!(case.state, CaseState::Proposed(_)) && self.council_determines();
         match &fact {
+            Fact::Declined { .. } | Fact::Barred { .. } if council => {}
             Fact::Declined { .. } if member => {
                 return Err(invalid(format!(
                     "{who} and already a member: giving up the seat is a new vacancy — send vacancy.reported"

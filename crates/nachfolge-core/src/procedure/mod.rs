@@ -9,6 +9,11 @@
 //! a barred successor must prove the end of the bar within one week after service, else his membership is
 //! deemed not acquired, retroactively, and the next successor is determined.
 //!
+//! Baden-Württemberg and Sachsen (§ 31 Abs. 2 GemO, § 34 Abs. 2 SächsGemO, `Acceptance::ByLaw`): the next
+//! Ersatzperson moves up by law; the
+//! council resolves that no Hinderungsgrund and no accepted wichtiger Grund stands in the way
+//! (`determination.confirmed`), and he is a member from its resolution; nothing is announced.
+//!
 //! No I/O and no clock reads happen here: the caller passes `now`, and gets [`Effect`]s back.
 
 mod announce;
@@ -335,6 +340,17 @@ impl Machine<'_> {
     /// The successor becomes a member only by declaring (NRW), not with the determination (Hessen).
     fn by_declaration(&self) -> bool {
         self.procedure().acceptance.by_declaration()
+    }
+
+    /// The council resolves on each named successor before he becomes a member (`Acceptance::ByLaw` with
+    /// `council_determines`: Baden-Württemberg § 29 Abs. 5, § 16 Abs. 2 GemO).
+    fn council_determines(&self) -> bool {
+        matches!(self.procedure().acceptance, Acceptance::ByLaw { council_determines: true, .. })
+    }
+
+    /// The Land's law announces nothing (`Acceptance::ByLaw` with `announced: false`).
+    fn unannounced(&self) -> bool {
+        matches!(self.procedure().acceptance, Acceptance::ByLaw { announced: false, .. })
     }
 
     fn candidate(&self, id: &str) -> Result<&Candidate, Rejection> {

@@ -4,12 +4,15 @@
 //! * [`he`]: § 34 KWG (most personal votes, list order on ties; lot in a majority election).
 //! * [`rp`]: § 45 KWG Rheinland-Pfalz; [`st`]: § 47 KWG LSA, § 42 Abs. 4 KVG LSA; [`th`]: § 23 ThürKWG (all
 //!   by personal votes).
+//! * [`bw`]: § 31 Abs. 2 GemO with § 26 KomWG (Ersatzpersonen by votes, per Wohnbezirk).
+//! * [`sn`]: § 34 Abs. 2 SächsGemO with §§ 21, 23 KomWG (Ersatzpersonen by votes).
 //! * [`ni`]: § 44 NKWG with § 38 (by how the seat was won: personal votes with lot, or list order).
 //! * [`sh`]: § 44 GKWG (closed lists: the next candidate on the list the departed stood for).
 //!
 //! Rule sets are pure: the body and a [`Query`] in, a [`Decision`] with its trail out. What every rule set
 //! shares lives here: the [`Standing`] of a candidate at the reference time and the list order.
 
+pub mod bw;
 pub mod by;
 pub mod he;
 pub mod ni;
@@ -17,6 +20,7 @@ pub mod nw;
 pub mod order;
 pub mod rp;
 pub mod sh;
+pub mod sn;
 pub mod st;
 pub mod th;
 pub(crate) mod votes;

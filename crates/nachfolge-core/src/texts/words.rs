@@ -36,6 +36,12 @@ pub fn reason_de(reason: &str) -> String {
         "district_substitute_excluded" => {
             "ist ausschließlich als Ersatzbewerberin oder Ersatzbewerber für die Bewerbung des ausgeschiedenen Mitglieds im Wahlbezirk benannt und bleibt bei dieser Nachfolge unberücksichtigt"
         }
+        "barred_hinderungsgrund" => {
+            "hat einen Hinderungsgrund, der dem Eintritt in den Gemeinderat entgegensteht"
+        }
+        "refusal_accepted" => {
+            "hat den Eintritt aus wichtigem Grund abgelehnt; der Gemeinderat hat den wichtigen Grund anerkannt"
+        }
         other => other,
     };
     text.to_owned()

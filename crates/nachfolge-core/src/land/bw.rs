@@ -1,0 +1,156 @@
+//! Baden-Württemberg: Gemeindeordnung (GemO) §§ 15, 16, 28, 29, 31, 32, the Kommunalwahlgesetz (KomWG) § 26,
+//! the LVwZG, the LVwVfG and the Feiertagsgesetz. Who succeeds: `rules/bw.rs`. Readings taken: docs/legal.md,
+//! "Baden-Württemberg".
+//!
+//! The Ersatzperson moves up by law (§ 31 Abs. 2 Satz 1 GemO: "rückt … nach"); nobody is asked to accept. The
+//! Gemeinderat resolves on him — whether a Hinderungsgrund exists (§ 29 Abs. 5) and whether a refusal for a
+//! wichtiger Grund is justified (§ 16 Abs. 2) — and the Bürgermeister verpflichtet him (§ 32 Abs. 1): the
+//! case waits for that resolution (`Acceptance::ByLaw` with `council_determines`). No public announcement is
+//! prescribed: the successor is told by letter only.
+
+use chrono::NaiveDate;
+
+use super::{Acceptance, LandLaw, Objection, Procedure, Reservation, Review, Span, Texts};
+use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
+use crate::model::{Body, ElectoralSystem, Snapshot, ValidationError};
+use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
+
+/// Baden-Württemberg.
+pub(super) struct Bw;
+
+static PROCEDURE: Procedure = Procedure {
+    // § 31 Abs. 2 Satz 1 GemO; § 29 Abs. 5, § 16 Abs. 2 GemO: the council resolves
+    acceptance: Acceptance::ByLaw { council_determines: true, announced: false },
+    // no declaration is asked for; never read
+    reservation: Reservation::Refusal,
+    determination_mail: "bw_determination",
+    not_acquired_mail: None,
+    next_round_citation: Some("§ 31 Abs. 2 Satz 1 GemO"),
+    bar_citation: rules::bw::BAR_CITATION,
+    // [decision] the council's finding is a Verwaltungsakt: Widerspruch within a month (§ 70 Abs. 1 VwGO).
+    // Nothing is announced, so no objection period is ever timed from an announcement.
+    objection: Objection {
+        span: Span::Months(1),
+        reason: "one_month_after_announcement",
+        citation: "§ 70 Abs. 1 VwGO",
+    },
+    review: Review {
+        council_refused: None,
+        citation: "§ 31 Abs. 2 Satz 1 GemO i. V. m. §§ 68 ff. VwGO",
+        council_in_place_of_officer: None,
+    },
+    texts: Texts {
+        template_prefix: "bw",
+        determination_subject: "Nachrücken als Ersatzperson, „{name}“ (§ 31 Abs. 2 GemO)",
+        barred_subject: "Nachrücken als Ersatzperson, „{name}“ (§ 31 Abs. 2 GemO)",
+        announcement_basis: "§ 31 Abs. 2 GemO",
+        party_ban_basis: None,
+        announcement_remedy: "Widerspruch binnen eines Monats nach Bekanntgabe (§ 70 Abs. 1 VwGO)",
+        review_basis: "§ 31 Abs. 2 GemO i. V. m. §§ 68 ff. VwGO",
+        review_remedy: "Klage vor dem Verwaltungsgericht binnen eines Monats nach Zustellung des Widerspruchsbescheids (§ 74 Abs. 1 VwGO)",
+        court_review_remedy: "keine Klage: die Entscheidung vollzieht eine gerichtliche Entscheidung",
+        review_final_remedy: "keiner: die Entscheidung ist unanfechtbar",
+        successor_title: "Nachrücken in den Gemeinderat „{name}“",
+        vacancy_title: "Unbesetzter Sitz im Gemeinderat „{name}“",
+        not_acquired_title: "Nichteintritt in den Gemeinderat „{name}“",
+        review_title: "Entscheidung über den Widerspruch gegen das Nachrücken in den Gemeinderat „{name}“",
+        not_acquired_subject: None,
+        correction_title: "Berichtigung: Nachrücken in den Gemeinderat „{name}“",
+    },
+};
+
+/// § 1 Feiertagsgesetz BW beyond the nationwide holidays.
+const HOLIDAYS: &[Holiday] = &[
+    Holiday::Fixed { month: 1, day: 6, name: "Erscheinungsfest (Heilige Drei Könige)" },
+    Holiday::Easter { offset: 60, name: "Fronleichnam" },
+    Holiday::Fixed { month: 11, day: 1, name: "Allerheiligen" },
+];
+
+impl LandLaw for Bw {
+    fn validate(&self, s: &Snapshot) -> Result<(), ValidationError> {
+        if s.body.electoral_system == ElectoralSystem::Majority {
+            return Err(ValidationError::new(
+                "body.electoral_system",
+                "majority is not modelled for Baden-Württemberg: the KomWG's rule on the Ersatzpersonen of a Mehrheitswahl was not verified (docs/legal.md, \"Baden-Württemberg\")",
+            ));
+        }
+        let readings = &s.body.readings;
+        if readings.announcement.is_some() {
+            return Err(ValidationError::new(
+                "body.readings.announcement",
+                "is an NRW reading (§ 45 Abs. 6 Satz 7 KWahlG NRW); in Baden-Württemberg nothing is announced (§ 31 Abs. 2 GemO)",
+            ));
+        }
+        if readings.district_substitute.is_some() {
+            return Err(ValidationError::new(
+                "body.readings.district_substitute",
+                "Ersatzbewerber exist only in NRW (§ 45 Abs. 4 KWahlG NRW)",
+            ));
+        }
+        // unechte Teilortswahl: every candidate names his Wohnbezirk, or none does
+        let with_district = s.lists.iter().flat_map(|l| &l.candidates).any(|c| c.district.is_some());
+        for (li, list) in s.lists.iter().enumerate() {
+            for (ci, c) in list.candidates.iter().enumerate() {
+                let at = |field: &str| format!("lists[{li}].candidates[{ci}].{field}");
+                if c.votes.is_none() {
+                    return Err(ValidationError::new(
+                        at("votes"),
+                        "is required in a Baden-Württemberg body (§ 26 Abs. 1 Satz 3 KomWG ranks the Ersatzpersonen by votes)",
+                    ));
+                }
+                if c.substitute_for.is_some() || c.substitute_designation.is_some() {
+                    return Err(ValidationError::new(
+                        at("substitute_for"),
+                        "Ersatzbewerber exist only in NRW (§ 45 Abs. 2 KWahlG NRW); in Baden-Württemberg the votes decide (§ 26 KomWG)",
+                    ));
+                }
+                if with_district && c.district.as_deref().is_none_or(|d| d.trim().is_empty()) {
+                    return Err(ValidationError::new(
+                        at("district"),
+                        "names the Wohnbezirk: with unechte Teilortswahl every candidate stands for one (§ 26 Abs. 2 KomWG), and some candidates of this body name theirs",
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn validate_cause(&self, cause: Cause) -> Result<(), ValidationError> {
+        match cause {
+            Cause::Ordinary => Ok(()),
+            Cause::PartyBan { .. } => Err(ValidationError::new(
+                "reason",
+                "party_banned is not modelled for Baden-Württemberg: § 31a GemO was not read (docs/legal.md)",
+            )),
+            Cause::Merger => Err(ValidationError::new(
+                "reason",
+                "merger is a Hessen reason (§ 33 Abs. 1 Nr. 4 KWG Hessen); report the departure with its own reason",
+            )),
+        }
+    }
+
+    fn decide(&self, body: &Body, q: &Query) -> Result<Decision, DecideError> {
+        rules::bw::decide(body, q)
+    }
+
+    fn list_order(&self, body: &Body, s: &Standing, list: usize) -> ListOrder {
+        rules::bw::list_order(s, body.list(list))
+    }
+
+    /// § 1 Feiertagsgesetz BW: Heilige Drei Könige, Fronleichnam, Allerheiligen beyond the nationwide ones.
+    fn holiday_name(&self, d: NaiveDate) -> Option<&'static str> {
+        holiday_in(&[NATIONWIDE, HOLIDAYS], d)
+    }
+
+    fn service_act(&self) -> &'static str {
+        "LVwZG"
+    }
+
+    fn procedure_act(&self) -> &'static str {
+        "LVwVfG"
+    }
+
+    fn procedure(&self) -> &'static Procedure {
+        &PROCEDURE
+    }
+}

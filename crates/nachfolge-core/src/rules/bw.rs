@@ -1,0 +1,153 @@
+//! Baden-Württemberg: § 31 Abs. 2 GemO "Nachrücken", with § 26 KomWG (the order of the Ersatzpersonen),
+//! §§ 16, 28, 29 GemO and § 31 Abs. 3 GemO (Ergänzungswahl).
+//!
+//! Proportional election: the next Ersatzperson of the departed's Wahlvorschlag moves up (§ 31 Abs. 2 Satz 1
+//! GemO); the Ersatzpersonen rank by their votes (§ 26 Abs. 1 Satz 3 KomWG). **[decision]** on equal votes the
+//! order of nomination in the Wahlvorschlag decides, as § 26 Abs. 1 Satz 2 KomWG says for the seats (Satz 3
+//! names no rule of its own). Unechte Teilortswahl: the Ersatzpersonen of the Wahlvorschlag **for the
+//! departed's Wohnbezirk** (§ 26 Abs. 2 Satz 3 KomWG; the candidate's `district`). Passed over: who holds or
+//! held a seat or is named for another vacancy, who died, who is not wählbar (§ 28 GemO), who has a
+//! Hinderungsgrund (§ 29 Abs. 1, 5 GemO), whose refusal the council accepted for a wichtiger Grund (§ 16
+//! Abs. 1, 2 GemO: recorded as `declined`). Leaving the party and a waiver have no effect by themselves (§ 16
+//! Abs. 1 Satz 3 GemO makes the party exit a wichtiger Grund the council decides on). Nobody left: the seat
+//! stays vacant, the statutory size unchanged; below two thirds of it an Ergänzungswahl is due (§ 31 Abs. 3
+//! GemO). Readings taken: docs/legal.md, "Baden-Württemberg".
+
+use super::votes::{self, VoteLaw};
+use super::{DecideError, Decision, Exclusion, ListOrder, Outcome, Query, Standing};
+use crate::model::{Body, Candidate, Fact, List};
+use crate::trail::{TrailStep, Verdict};
+
+/// Citation of the GemO (Baden-Württemberg), e.g. `cite("§ 31 Abs. 2 Satz 1")`.
+pub fn cite(part: &str) -> String {
+    format!("{part} GemO")
+}
+
+/// The council finds whether a Hinderungsgrund exists (§ 29 Abs. 5 GemO); one found passes him over.
+pub const BAR_CITATION: &str = "§ 29 Abs. 1, 5 GemO";
+
+/// The Ergänzungswahl when the council falls below two thirds of its statutory size.
+pub const SUPPLEMENTARY_ELECTION: &str = "§ 31 Abs. 3 GemO";
+
+/// Without unechte Teilortswahl (§ 26 Abs. 1 KomWG).
+static LAW: VoteLaw = VoteLaw {
+    departed: "§ 31 Abs. 2 Satz 1 GemO",
+    most_votes: "§ 31 Abs. 2 Satz 1 GemO i. V. m. § 26 Abs. 1 Satz 3 KomWG",
+    list_order_tie: "§ 26 Abs. 1 Satz 3 i. V. m. Satz 2 KomWG entsprechend",
+    majority: "§ 31 Abs. 2 Satz 1 GemO",
+    lot: "§ 31 Abs. 2 Satz 1 GemO",
+    exhausted: "§ 31 Abs. 2 Satz 1 GemO",
+    size_reduced: None,
+    // a Wahlvorschlag of one candidate is a Wahlvorschlag: exhausted with him
+    individual: None,
+    bar: BAR_CITATION,
+    exclusion,
+    notes,
+};
+
+/// Unechte Teilortswahl: the Ersatzpersonen of the Wahlvorschlag for the Wohnbezirk (§ 26 Abs. 2 KomWG).
+static RESIDENTIAL: VoteLaw = VoteLaw {
+    departed: "§ 31 Abs. 2 Satz 1 GemO",
+    most_votes: "§ 31 Abs. 2 Satz 1 GemO i. V. m. § 26 Abs. 2 Satz 3 KomWG",
+    list_order_tie: "§ 26 Abs. 2 Satz 3 i. V. m. Satz 2 KomWG entsprechend",
+    majority: "§ 31 Abs. 2 Satz 1 GemO",
+    lot: "§ 31 Abs. 2 Satz 1 GemO",
+    exhausted: "§ 31 Abs. 2 Satz 1 GemO i. V. m. § 26 Abs. 2 Satz 3 KomWG",
+    size_reduced: None,
+    individual: None,
+    bar: BAR_CITATION,
+    exclusion,
+    notes,
+};
+
+/// The reason a candidate is passed over, with its citation; `None` if he can succeed.
+pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<Exclusion> {
+    let r = if s.seated(c) || s.former_member(c) || s.pending(c) {
+        // "die als nächste Ersatzperson festgestellte Person": holds or held a seat, or named for another seat
+        ("already_called", cite("§ 31 Abs. 2 Satz 1"))
+    } else if s.died(c) {
+        ("died", cite("§ 31 Abs. 2 Satz 1"))
+    } else if s.ineligible_now(c) {
+        ("ineligible", cite("§ 31 Abs. 2 Satz 1 i. V. m. § 28"))
+    } else if s.barred(c) {
+        // [decision] a Hinderungsgrund current on the reference day passes him over; the council finds it
+        ("barred_hinderungsgrund", BAR_CITATION.to_owned())
+    } else if c.has_fact(|f| matches!(f, Fact::Declined { .. })) {
+        // [decision] recorded once the council accepted his wichtiger Grund
+        ("refusal_accepted", cite("§ 16 Abs. 1, 2"))
+    } else {
+        return None;
+    };
+    Some(Exclusion { reason: r.0, citation: r.1 })
+}
+
+/// Recorded facts without effect in Baden-Württemberg; noted in the trail.
+pub(super) fn notes(c: &Candidate, trail: &mut Vec<TrailStep>) {
+    let mut note =
+        |reason: &str, citation: String| trail.push(TrailStep::new(Some(&c.id), Verdict::Noted, reason, citation));
+    if c.has_fact(|f| matches!(f, Fact::LeftParty { .. })) {
+        // a wichtiger Grund he may claim (§ 16 Abs. 1 Satz 3), not an exclusion
+        note("left_party_no_effect", cite("§ 16 Abs. 1 Satz 3"));
+    }
+    if c.has_fact(|f| matches!(f, Fact::JoinedOtherParty { .. })) {
+        note("joined_other_party_no_effect", cite("§ 31 Abs. 2 Satz 1"));
+    }
+    if c.has_fact(|f| matches!(f, Fact::Waived { .. })) {
+        // no waiver in the GemO: a duty to accept (§ 15 Abs. 1); only the council frees him (§ 16 Abs. 2)
+        note("waiver_no_effect", cite("§ 15 Abs. 1, § 16 Abs. 2"));
+    }
+}
+
+/// The Wohnbezirk of the departed, where the body elects by unechte Teilortswahl.
+fn residential_district<'b>(body: &'b Body, departed: &str) -> Option<&'b str> {
+    body.candidate(departed).and_then(|c| c.district.as_deref())
+}
+
+pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
+    let mut decision = match residential_district(body, q.departed) {
+        None => votes::decide(body, q, &LAW, false)?,
+        Some(district) => {
+            // only the Ersatzpersonen of the Wahlvorschlag for the departed's Wohnbezirk
+            let mut snapshot = body.snapshot.clone();
+            let loc = body.locate(q.departed).ok_or_else(|| DecideError::UnknownMember(q.departed.to_owned()))?;
+            if let Some(list) = snapshot.lists.get_mut(loc.list) {
+                list.candidates.retain(|c| c.district.as_deref() == Some(district));
+            }
+            let mut d = votes::decide(&Body::indexed(snapshot), q, &RESIDENTIAL, false)?;
+            d.trail.insert(
+                0,
+                TrailStep::new(Some(q.departed), Verdict::Noted, "residential_district", "§ 26 Abs. 2 Satz 3 KomWG")
+                    .with_detail(district.to_owned()),
+            );
+            d
+        }
+    };
+    if matches!(decision.outcome, Outcome::Vacant { .. }) && below_two_thirds(body, q.departed) {
+        let step = TrailStep::new(None, Verdict::Noted, "supplementary_election_required", SUPPLEMENTARY_ELECTION);
+        decision.trail.push(step);
+    }
+    Ok(decision)
+}
+
+/// Fewer members than two thirds of the statutory size once the departed's seat stays empty (§ 31 Abs. 3 GemO).
+pub(super) fn below_two_thirds(body: &Body, departed: &str) -> bool {
+    let seated =
+        body.snapshot.lists.iter().flat_map(|l| &l.candidates).filter(|c| c.seat.is_some() && c.id != departed).count()
+            as u64;
+    seated * 3 < u64::from(body.info().statutory_size) * 2
+}
+
+/// The Nachrückerliste of one list (see [`super::order`]). With unechte Teilortswahl the one ranking mixes the
+/// Wohnbezirke; a note says that each ranks on its own (docs/legal.md, "Baden-Württemberg").
+pub(crate) fn list_order(s: &Standing, list: &List) -> ListOrder {
+    let mut out = votes::list_order(s, list, &LAW, false);
+    if list.candidates.iter().any(|c| c.district.is_some()) {
+        out.notes.push(TrailStep::new(
+            None,
+            Verdict::Noted,
+            "ranked_per_residential_district",
+            "§ 26 Abs. 2 Satz 3 KomWG",
+        ));
+    }
+    out
+}
