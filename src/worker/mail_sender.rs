@@ -28,7 +28,7 @@ pub(super) async fn mail_loop(shared: Arc<Shared>, mailer: Mailer, mut shutdown:
             let (cmd, step, outcome) = match result {
                 SendResult::Sent => (
                     Command::NotificationSent {
-                        case: m.case_id.clone().into(),
+                        case: m.case_id.clone(),
                         round: m.round as u32,
                         message_id: m.message_id.clone(),
                         sent_at: now,
@@ -38,7 +38,7 @@ pub(super) async fn mail_loop(shared: Arc<Shared>, mailer: Mailer, mut shutdown:
                 ),
                 SendResult::Permanent(reason) => (
                     Command::NotificationFailed {
-                        case: m.case_id.clone().into(),
+                        case: m.case_id.clone(),
                         round: m.round as u32,
                         reason: reason.clone(),
                     },

@@ -151,7 +151,9 @@ mod tests {
         let c = CaseId::from("rat-1");
         assert_eq!(serde_json::to_string(&c).ok().as_deref(), Some("\"rat-1\""));
         assert_eq!(serde_json::from_str::<CandidateId>("\"A-01\"").ok(), Some(CandidateId::from("A-01")));
-        assert!(c == "rat-1" && "rat-1" == c && c.starts_with("rat"));
+        assert_eq!(c, "rat-1");
+        assert_eq!("rat-1", c);
+        assert!(c.starts_with("rat"), "derefs to str");
         let mut ids = std::collections::BTreeMap::new();
         ids.insert(BodyId::from("rat"), 1);
         assert_eq!(ids.get("rat"), Some(&1), "looked up by &str");
