@@ -79,5 +79,5 @@ fn mv_lkwg_35_review_text() {
     let e = run(&mut b, "review.decided", review(&case, MV, "confirmed", None, None), later());
     render(&e, "mv-review-confirmed");
     let text = text_of(&e, "review");
-    assert!(text.contains("§ 46 Abs. 4 in Verbindung mit § 35 des Landes- und Kommunalwahlgesetzes"), "{text}");
+    assert!(text.contains("§ 46 Abs. 4 in Verbindung mit §§ 35 und 36 des Landes- und Kommunalwahlgesetzes"), "{text}");
 }

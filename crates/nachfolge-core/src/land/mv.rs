@@ -32,10 +32,10 @@ static PROCEDURE: Procedure = Procedure {
         citation: "§ 46 Abs. 4 i. V. m. § 35 LKWG M-V",
     },
     review: Review {
-        // [decision] § 35 LKWG M-V was not read: the Einspruch is raised with the Wahlleitung; who decides it
-        // is open (docs/legal.md), so a decision recorded as the council's is not refused
+        // § 36 Abs. 1 Satz 2 LKWG M-V: "Bei allen Kommunalwahlen entscheidet die Vertretung" (the
+        // Rechtsaufsichtsbehörde in its place under § 36 Abs. 3, not modelled)
         council_refused: None,
-        citation: "§ 46 Abs. 4 i. V. m. § 35 LKWG M-V",
+        citation: "§ 46 Abs. 4 i. V. m. §§ 35, 36 LKWG M-V",
         council_in_place_of_officer: None,
     },
     texts: Texts {
@@ -45,7 +45,7 @@ static PROCEDURE: Procedure = Procedure {
         announcement_basis: "§ 46 Abs. 5 Satz 2 LKWG M-V, § 46 Abs. 3 LKWO M-V",
         party_ban_basis: None,
         announcement_remedy: "Einspruch binnen zwei Wochen nach der Bekanntmachung unter Angabe der Gründe bei der Wahlleitung, ohne aufschiebende Wirkung (§ 46 Abs. 4 i. V. m. § 35 LKWG M-V)",
-        review_basis: "§ 46 Abs. 4 i. V. m. § 35 LKWG M-V",
+        review_basis: "§ 46 Abs. 4 i. V. m. §§ 35, 36 LKWG M-V",
         review_remedy: "Klage vor dem Verwaltungsgericht nach der Rechtsbehelfsbelehrung der Entscheidung",
         court_review_remedy: "keine Klage: die Entscheidung vollzieht eine gerichtliche Entscheidung",
         review_final_remedy: "keiner: die Entscheidung ist unanfechtbar",

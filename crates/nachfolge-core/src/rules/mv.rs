@@ -11,7 +11,7 @@
 //! literal reading, no exclusion). Only a party or Wählergruppe has Ersatzpersonen (§ 33 Abs. 2 Satz 1): an
 //! Einzelbewerber's seat stays vacant, as does the seat of an exhausted Wahlvorschlag ("stellt das
 //! Freibleiben des Sitzes fest", § 46 Abs. 1); the statutory size is unchanged (an Ergänzungswahl fills
-//! the seats when more than a third are vacant, § 45 Abs. 5). Incompatibility (§ 25 KV M-V) does not pass a
+//! the seats when more than a third are vacant). Incompatibility (§ 25 KV M-V) does not pass a
 //! candidate over. Readings taken: docs/legal.md, "Mecklenburg-Vorpommern".
 
 use chrono::NaiveDate;
@@ -38,7 +38,8 @@ static LAW: VoteLaw = VoteLaw {
     lot: "§ 46 Abs. 2 Satz 1 LKWG M-V",
     // "stellt das Freibleiben des Sitzes fest"; the fallback of Abs. 3 could not be read (docs/legal.md)
     exhausted: "§ 46 Abs. 1, Abs. 2 Satz 1 LKWG M-V",
-    // the seat stays unbesetzt; an Ergänzungswahl when more than a third are vacant (§ 45 Abs. 5 LKWG M-V)
+    // the seat stays unbesetzt; an Ergänzungswahl when more than a third are vacant (§ 45 Abs. 5 in the 2014
+    // print, § 44 Abs. 5 in a 2022 announcement: numbering open, docs/legal.md)
     size_reduced: None,
     // "für jeden Wahlvorschlag einer Partei oder Wählergruppe": an Einzelbewerber has no Ersatzpersonen
     individual: Some("§ 33 Abs. 2 Satz 1 i. V. m. § 46 Abs. 1 LKWG M-V"),
