@@ -81,3 +81,17 @@ fn mv_lkwg_35_review_text() {
     let text = text_of(&e, "review");
     assert!(text.contains("§ 46 Abs. 4 in Verbindung mit §§ 35 und 36 des Landes- und Kommunalwahlgesetzes"), "{text}");
 }
+
+#[test]
+fn mv_kv_25_offer_to_a_successor_with_an_unvereinbarkeit_asks_for_no_proof() {
+    let mut s = example("mv-election.json");
+    s["lists"][0]["candidates"][4]["facts"] =
+        json!([{"type": "barred", "on": "2025-01-01", "reason": "Bediensteter der Stadt Musterhagen"}]);
+    let mut b = body(s);
+    let e = run(&mut b, "vacancy.reported", mv_vacancy("M1-01"), now());
+    render(&e, "mv-barred-offer");
+    let offer = text_of(&e, "mail");
+    assert!(offer.contains("§ 25 Abs. 1 der Kommunalverfassung (KV M-V)"), "{offer}");
+    assert!(offer.contains("Die Unvereinbarkeit hindert den Erwerb der Mitgliedschaft nicht"), "{offer}");
+    assert!(!offer.contains("Nachweis"), "{offer}");
+}
