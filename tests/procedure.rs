@@ -2516,3 +2516,7 @@ mod by;
 /// Sachsen (§ 34 Abs. 2 SächsGemO, `Acceptance::ByLaw`): tests/procedure/sn.rs.
 #[path = "procedure/sn.rs"]
 mod sn;
+
+/// Mecklenburg-Vorpommern (§ 46, § 34 LKWG M-V): tests/procedure/mv.rs.
+#[path = "procedure/mv.rs"]
+mod mv;

@@ -1884,6 +1884,11 @@ mod sh;
 #[path = "rules/by.rs"]
 mod by;
 
+// Mecklenburg-Vorpommern — § 46 LKWG M-V (tests/rules/mv.rs)
+
+#[path = "rules/mv.rs"]
+mod mv;
+
 // =========================================================================================================
 // Validation — docs/contract.md "Validation"
 
@@ -2290,6 +2295,7 @@ mod properties {
             Land::By => bayern(),
             Land::Bw => baden_wuerttemberg(),
             Land::Sn => sachsen(),
+            Land::Mv => mecklenburg_vorpommern(),
         };
         let mut snap = base.size(raw.size).snapshot();
         // Baden-Württemberg: a majority election is not modelled (refused by validation)
@@ -2493,6 +2499,7 @@ mod properties {
             Land::Ni => unreachable!("no property test draws a Niedersachsen body"),
             // § 44 GKWG: list order, its own tests (sh_*)
             Land::Sh => unreachable!("no property test draws a Schleswig-Holstein body"),
+            Land::Mv => unreachable!("no property test draws a Mecklenburg-Vorpommern body"),
             // § 41 Abs. 1, § 47 Abs. 1 Satz 2, 3, § 48 KWG LSA: a party exit only on a party list with the notice
             Land::St => {
                 let during_term = has(
@@ -2545,6 +2552,7 @@ mod properties {
             Land::By => ["GLKrWG", "GO"].iter().any(|act| step.citation.contains(act)),
             Land::Bw => ["GemO", "KomWG"].iter().any(|act| step.citation.contains(act)),
             Land::Sn => ["SächsGemO", "KomWG"].iter().any(|act| step.citation.contains(act)),
+            Land::Mv => ["LKWG M-V", "KV M-V"].iter().any(|act| step.citation.contains(act)),
         }
     }
 

@@ -663,3 +663,7 @@ mod sh;
 /// Sachsen (§ 34 Abs. 2 SächsGemO): tests/texts/sn.rs.
 #[path = "texts/sn.rs"]
 mod sn;
+
+/// Mecklenburg-Vorpommern (§§ 34, 46 LKWG M-V): tests/texts/mv.rs.
+#[path = "texts/mv.rs"]
+mod mv;

@@ -1203,3 +1203,60 @@ async fn sn_saechsgemo_34_abs_2_ersatzperson_moves_up_on_the_council_resolution_
     assert!(app.events.of("announcement.issued").is_empty(), "nothing is announced in Sachsen");
     assert!(app.events.of("deadline.set").is_empty(), "no period runs");
 }
+
+/// Mecklenburg-Vorpommern example (M1-05 and M1-06 have e-mail addresses).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mv_lkwg_46_next_ersatzperson_reservation_unbeachtlich_member_when_the_week_ends() {
+    let app = App::spawn().await;
+    register(&app, example("mv-election.json")).await;
+    app.send(
+        "vacancy.reported",
+        vacancy("musterhagen-stadtvertretung", "M1-01", "resigned", "2026-11-20T10:00:00+01:00"),
+    )
+    .await;
+
+    // § 46 Abs. 2 Satz 1 i. V. m. § 33 Abs. 2 LKWG M-V: by votes; M1-05 and M1-06 tie, the Wahlvorschlag's order
+    let det = app.wait_event("succession.determined", |_| true).await;
+    assert_eq!(det["data"]["successor"]["id"], "M1-05");
+    let trail = det["data"]["trail"].as_array().expect("trail");
+    assert!(trail
+        .iter()
+        .any(|s| s["reason"] == "left_party_notified" && s["citation"] == "§ 46 Abs. 2 Satz 3 Nr. 1 LKWG M-V"));
+    let case = det["data"]["case"].as_str().expect("case").to_owned();
+
+    let mails = app.smtp.wait_for(1, Duration::from_secs(15)).await;
+    assert_eq!(mails[0].rcpt_to, vec!["quirin.quast@example.org".to_owned()]);
+    assert!(mails[0].data.contains("LKWG M-V"), "the MV offer");
+    app.wait_event("successor.notified", |_| true).await;
+    app.send(
+        "notification.served",
+        json!({"body": "musterhagen-stadtvertretung", "case": case, "candidate": "M1-05", "method": "certificate", "on": today(&app)}),
+    )
+    .await;
+    let dl = app.wait_event("deadline.set", |_| true).await;
+    let ends_at = dl["data"]["ends_at"].as_str().expect("ends_at").to_owned();
+
+    // § 34 Satz 3 LKWG M-V: a declaration with a reservation is unbeachtlich — recorded, nobody joins yet
+    app.send(
+        "declaration.received",
+        json!({"body": "musterhagen-stadtvertretung", "case": case, "candidate": "M1-05", "kind": "accept_with_reservation", "received_at": app.now().to_rfc3339()}),
+    )
+    .await;
+    app.wait_event("declaration.recorded", |_| true).await;
+    app.settle().await;
+    assert!(app.events.of("membership.changed").iter().all(|e| e["data"]["change"] != "joined"));
+    app.advance(chrono::Duration::days(10));
+    let joined = app.wait_event("membership.changed", |e| e["data"]["change"] == "joined").await;
+    assert_eq!(joined["data"]["basis"], "deemed_acceptance");
+    assert_eq!(joined["data"]["person"]["id"], "M1-05");
+    assert_eq!(
+        chrono::DateTime::parse_from_rfc3339(joined["data"]["effective_at"].as_str().expect("t")).expect("rfc3339"),
+        chrono::DateTime::parse_from_rfc3339(&ends_at).expect("rfc3339"),
+    );
+    let ann = app.wait_event("announcement.issued", |_| true).await;
+    assert_eq!(ann["data"]["legal_basis"], "§ 46 Abs. 5 Satz 2 LKWG M-V, § 46 Abs. 3 LKWO M-V");
+    let text = ann["data"]["text"].as_str().expect("text");
+    assert!(text.contains("Quirin Quast") && text.contains("Einspruch"), "{text}");
+    app.settle().await;
+    assert_eq!(app.events.of("succession.determined").len(), 1, "no next round after a reservation");
+}

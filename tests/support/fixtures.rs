@@ -72,6 +72,7 @@ fn builder(land: Land) -> SnapshotBuilder {
         Land::By => "musterberg-gemeinderat",
         Land::Bw => "musterhausen-gr",
         Land::Sn => "musterwitz-rat",
+        Land::Mv => "musterhagen-gv",
     };
     SnapshotBuilder {
         snapshot: Snapshot {
@@ -144,6 +145,11 @@ pub fn baden_wuerttemberg() -> SnapshotBuilder {
 /// An empty Sachsen body (§ 34 SächsGemO, § 21 KomWG), proportional, statutory size 44.
 pub fn sachsen() -> SnapshotBuilder {
     builder(Land::Sn)
+}
+
+/// An empty Mecklenburg-Vorpommern body (§ 46 LKWG M-V), proportional, statutory size 44.
+pub fn mecklenburg_vorpommern() -> SnapshotBuilder {
+    builder(Land::Mv)
 }
 
 impl SnapshotBuilder {

@@ -610,3 +610,23 @@ fn th_thuerfgtg_2_weltkindertag_since_2019_and_reformationstag_extend_the_week()
     }
     assert_eq!(serde_json::from_str::<Land>("\"TH\"").ok(), Some(Land::Th));
 }
+
+#[test]
+fn mv_ftg_2_frauentag_since_2023_and_reformationstag_extend_the_week() {
+    // served Mon 1 Mar 2027 → the week ends Mon 8 Mar, Frauentag (§ 2 FTG M-V) → Tue 9 Mar
+    let d = served("2027-03-01", Land::Mv);
+    assert_eq!(d.last_day, date("2027-03-09"));
+    assert_eq!(reasons(&d), ["served", "period_one_week", "extended_public_holiday:Frauentag"]);
+    assert_eq!(d.trail[2].citation, "§ 31 Abs. 3 Satz 1 VwVfG M-V");
+    // before 2023 the 8 March was a working day: served Tue 1 Mar 2022 → Tue 8 Mar 2022
+    let d = served("2022-03-01", Land::Mv);
+    assert_eq!(d.last_day, date("2022-03-08"));
+    assert!(!Land::Mv.is_public_holiday(date("2022-03-08")), "the Frauentag is a holiday since 2023");
+    assert_eq!(Land::Mv.holiday_name(date("2023-03-08")), Some("Frauentag"));
+    assert_eq!(Land::Mv.holiday_name(date("2028-10-31")), Some("Reformationstag"));
+    for day in ["2026-06-04", "2026-01-06", "2026-11-01", "2026-09-20"] {
+        assert!(!Land::Mv.is_public_holiday(date(day)), "MV {day}");
+    }
+    assert_eq!(Land::Mv.holidays(2026).len(), 11);
+    assert_eq!(serde_json::from_str::<Land>("\"MV\"").ok(), Some(Land::Mv));
+}

@@ -10,6 +10,7 @@ mod bw;
 mod by;
 mod fassung;
 mod he;
+mod mv;
 mod ni;
 mod nw;
 mod rp;
@@ -84,6 +85,7 @@ impl Land {
             Land::By => &by::By,
             Land::Bw => &bw::Bw,
             Land::Sn => &sn::Sn,
+            Land::Mv => &mv::Mv,
         }
     }
 

@@ -44,6 +44,9 @@ pub enum Land {
     /// Sachsen.
     #[serde(rename = "SN")]
     Sn,
+    /// Mecklenburg-Vorpommern.
+    #[serde(rename = "MV")]
+    Mv,
 }
 
 /// Grund des Ausscheidens (`vacancy.reported`).

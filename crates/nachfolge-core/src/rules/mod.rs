@@ -15,6 +15,7 @@
 pub mod bw;
 pub mod by;
 pub mod he;
+pub mod mv;
 pub mod ni;
 pub mod nw;
 pub mod order;

@@ -12,6 +12,7 @@ pub fn reason_de(reason: &str) -> String {
         "ineligible" => "ist nicht wählbar",
         "not_continuously_eligible" => "war während der Wahlperiode nicht durchgehend wählbar",
         "declined" => "hat die Annahme der Wahl abgelehnt",
+        "eligibility_lost_after_election" => "hat die Wählbarkeit nach der Wahl verloren",
         "left_party" => {
             "ist aus der Partei oder Wählergruppe ausgeschieden, für die sie oder er bei der Wahl angetreten war"
         }

@@ -1,0 +1,265 @@
+//! Mecklenburg-Vorpommern — § 46 LKWG M-V with § 33 Abs. 2 LKWG M-V (docs/legal.md, "Mecklenburg-Vorpommern").
+//! Included by tests/rules.rs; its helpers are the parent's.
+
+use super::*;
+
+const MV_46_2_1: &str = "§ 46 Abs. 2 Satz 1 LKWG M-V";
+const MV_MOST_VOTES: &str = "§ 46 Abs. 2 Satz 1 i. V. m. § 33 Abs. 2 Satz 3 LKWG M-V";
+const MV_TIE: &str = "§ 46 Abs. 2 Satz 1 i. V. m. § 33 Abs. 2 Satz 4 LKWG M-V";
+const MV_33_2_2: &str = "§ 33 Abs. 2 Satz 2 LKWG M-V";
+const MV_46_2_7: &str = "§ 46 Abs. 2 Satz 7 LKWG M-V";
+const MV_NR_1: &str = "§ 46 Abs. 2 Satz 3 Nr. 1 LKWG M-V";
+const MV_NR_2: &str = "§ 46 Abs. 2 Satz 3 Nr. 2 LKWG M-V";
+const MV_NR_3: &str = "§ 46 Abs. 2 Satz 3 Nr. 3 LKWG M-V";
+const MV_EXHAUSTED: &str = "§ 46 Abs. 1, Abs. 2 Satz 1 LKWG M-V";
+const MV_INDIVIDUAL: &str = "§ 33 Abs. 2 Satz 1 i. V. m. § 46 Abs. 1 LKWG M-V";
+const MV_BARRED: &str = "§ 25 Abs. 1, 4 KV M-V";
+
+/// MV Wahlvorschlag M1: M1-01 (pos. 1, 900 votes, seated, the departed), `second` (pos. 2, 500 votes), M1-03
+/// (pos. 3, 300 votes).
+fn mv_abc(second: Candidate) -> Body {
+    mecklenburg_vorpommern()
+        .list(party("M1", vec![hcand("M1-01", 1, 900).seated(SeatVia::List), second, hcand("M1-03", 3, 300)]))
+        .body()
+}
+
+/// `mv_abc` after the worker recorded the departure of M1-01 on [`FACT_DAY`] (2026-02-01).
+fn mv_abc_departed(second: Candidate) -> Body {
+    mecklenburg_vorpommern()
+        .list(party("M1", vec![hcand("M1-01", 1, 900).former_member(), second, hcand("M1-03", 3, 300)]))
+        .body()
+}
+
+#[track_caller]
+fn assert_mv_skipped(body: Body, reason: &str, citation: &str) {
+    let d = decide(&body, &query("M1-01")).unwrap();
+    assert_decision(
+        d,
+        successor("M1-03", "M1"),
+        vec![
+            skipped("M1-01", "departed", MV_46_2_1),
+            skipped("M1-02", reason, citation),
+            chosen("M1-03", "most_votes", MV_MOST_VOTES),
+        ],
+    );
+}
+
+#[track_caller]
+fn assert_mv_chosen_with(body: Body, notes: Vec<TrailStep>) {
+    let d = decide(&body, &query("M1-01")).unwrap();
+    let mut trail = vec![skipped("M1-01", "departed", MV_46_2_1)];
+    trail.extend(notes);
+    trail.push(chosen("M1-02", "most_votes", MV_MOST_VOTES));
+    assert_decision(d, successor("M1-02", "M1"), trail);
+}
+
+#[test]
+fn mv_lkwg_33_abs_2_satz_3_most_votes_not_list_position() {
+    let body = mecklenburg_vorpommern()
+        .list(party(
+            "M1",
+            vec![hcand("M1-01", 1, 900).seated(SeatVia::List), hcand("M1-02", 2, 100), hcand("M1-03", 3, 400)],
+        ))
+        .body();
+    let d = decide(&body, &query("M1-01")).unwrap();
+    assert_decision(
+        d,
+        successor("M1-03", "M1"),
+        vec![skipped("M1-01", "departed", MV_46_2_1), chosen("M1-03", "most_votes", MV_MOST_VOTES)],
+    );
+}
+
+#[test]
+fn mv_lkwg_33_abs_2_satz_4_equal_votes_the_order_on_the_wahlvorschlag_decides_no_lot() {
+    let body = mecklenburg_vorpommern()
+        .list(party(
+            "M1",
+            vec![
+                hcand("M1-01", 1, 900).seated(SeatVia::List),
+                hcand("M1-02", 2, 100),
+                hcand("M1-04", 4, 400),
+                hcand("M1-03", 3, 400),
+            ],
+        ))
+        .body();
+    let d = decide(&body, &query("M1-01")).unwrap();
+    assert_decision(
+        d,
+        successor("M1-03", "M1"),
+        vec![skipped("M1-01", "departed", MV_46_2_1), chosen("M1-03", "most_votes_list_order", MV_TIE)],
+    );
+    let order = body.succession_order(t(REFERENCE));
+    assert_eq!(order.lists[0].order, vec!["M1-03", "M1-04", "M1-02"]);
+    assert!(order.lists[0].lot_groups.is_empty());
+}
+
+#[test]
+fn mv_lkwg_33_abs_2_satz_2_already_called_skipped() {
+    assert_mv_skipped(mv_abc(hcand("M1-02", 2, 500).seated(SeatVia::List)), "already_called", MV_33_2_2);
+    assert_mv_skipped(mv_abc(hcand("M1-02", 2, 500).former_member()), "already_called", MV_33_2_2);
+    let d = decide(&mv_abc(hcand("M1-02", 2, 500)), &query("M1-01").pending("M1-02")).unwrap();
+    assert!(d.trail.contains(&skipped("M1-02", "already_called", MV_33_2_2)));
+}
+
+#[test]
+fn mv_lkwg_46_abs_2_satz_7_refusal_out_for_the_term() {
+    assert_mv_skipped(mv_abc(hcand("M1-02", 2, 500).declined()), "declined", MV_46_2_7);
+}
+
+#[test]
+fn mv_lkwg_46_abs_2_satz_3_nr_2_written_waiver_skipped_a_niederschrift_noted() {
+    assert_mv_skipped(mv_abc(hcand("M1-02", 2, 500).waived_written()), "waived", MV_NR_2);
+    assert_mv_chosen_with(
+        mv_abc(hcand("M1-02", 2, 500).waived_recorded()),
+        vec![noted("M1-02", "waiver_not_written", MV_NR_2)],
+    );
+}
+
+#[test]
+fn mv_lkwg_46_abs_2_satz_1_died_skipped() {
+    assert_mv_skipped(mv_abc(hcand("M1-02", 2, 500).died()), "died", MV_46_2_1);
+}
+
+#[test]
+fn mv_lkwg_46_abs_2_satz_3_nr_3_eligibility_lost_after_the_election_skipped_even_if_regained() {
+    assert_mv_skipped(
+        mv_abc(hcand("M1-02", 2, 500).ineligible(FACT_DAY, None)),
+        "eligibility_lost_after_election",
+        MV_NR_3,
+    );
+    assert_mv_skipped(
+        mv_abc(hcand("M1-02", 2, 500).ineligible("2026-01-01", Some("2026-03-31"))),
+        "eligibility_lost_after_election",
+        MV_NR_3,
+    );
+}
+
+#[test]
+fn mv_lkwg_46_abs_2_satz_3_nr_1_party_exit_with_written_notice_before_the_vacancy_skipped() {
+    // the seat became free on 2026-02-01; the party's notice reached the Wahlleitung on 2026-01-15
+    assert_mv_skipped(
+        mv_abc_departed(hcand("M1-02", 2, 500).left_party().party_notice("2026-01-15")),
+        "left_party_notified",
+        MV_NR_1,
+    );
+    let no_effect = vec![noted("M1-02", "left_party_no_effect", MV_NR_1)];
+    // no notice, or a notice on or after the day the seat became free
+    assert_mv_chosen_with(mv_abc_departed(hcand("M1-02", 2, 500).left_party()), no_effect.clone());
+    for on in ["2026-02-01", "2026-03-01"] {
+        assert_mv_chosen_with(mv_abc_departed(hcand("M1-02", 2, 500).left_party().party_notice(on)), no_effect.clone());
+    }
+}
+
+#[test]
+fn mv_lkwg_46_abs_2_satz_3_nr_1_leaving_a_waehlergruppe_has_no_effect() {
+    // "aus der Partei": [decision] a Wählergruppe's Wahlvorschlag is not covered, notice or not
+    let body = mecklenburg_vorpommern()
+        .list(voter_group(
+            "M1",
+            vec![
+                hcand("M1-01", 1, 900).former_member(),
+                hcand("M1-02", 2, 500).left_party().party_notice("2026-01-15"),
+                hcand("M1-03", 3, 300),
+            ],
+        ))
+        .body();
+    assert_mv_chosen_with(body, vec![noted("M1-02", "left_party_no_effect", MV_NR_1)]);
+}
+
+#[test]
+fn mv_kv_25_incompatibility_does_not_pass_over() {
+    let d = decide(&mv_abc(hcand("M1-02", 2, 500).barred("Bediensteter der Gemeinde")), &query("M1-01")).unwrap();
+    assert_decision(
+        d,
+        barred_successor("M1-02", "M1"),
+        vec![
+            skipped("M1-01", "departed", MV_46_2_1),
+            chosen("M1-02", "most_votes", MV_MOST_VOTES),
+            noted("M1-02", "barred_must_prove_end", MV_BARRED),
+        ],
+    );
+}
+
+#[test]
+fn mv_lkwg_46_abs_1_no_ersatzperson_left_freibleiben_statutory_size_unchanged() {
+    let body = mecklenburg_vorpommern()
+        .list(party(
+            "M1",
+            vec![
+                hcand("M1-01", 1, 900).seated(SeatVia::List),
+                hcand("M1-02", 2, 500).died(),
+                hcand("M1-03", 3, 1).declined(),
+            ],
+        ))
+        .body();
+    let d = decide(&body, &query("M1-01")).unwrap();
+    assert_decision(
+        d,
+        vacant(VacancyReason::ListExhausted, 44),
+        vec![
+            skipped("M1-01", "departed", MV_46_2_1),
+            skipped("M1-02", "died", MV_46_2_1),
+            skipped("M1-03", "declined", MV_46_2_7),
+            finding("list_exhausted", MV_EXHAUSTED),
+        ],
+    );
+}
+
+#[test]
+fn mv_lkwg_33_abs_2_satz_1_einzelbewerber_has_no_ersatzpersonen() {
+    let body = mecklenburg_vorpommern()
+        .list(individual("E1", hcand("E1-01", 1, 700).seated(SeatVia::List)))
+        .list(party("M1", vec![hcand("M1-01", 1, 900).seated(SeatVia::List), hcand("M1-02", 2, 500)]))
+        .body();
+    let d = decide(&body, &query("E1-01")).unwrap();
+    assert_decision(
+        d,
+        vacant(VacancyReason::IndividualCandidate, 44),
+        vec![finding("individual_candidate", MV_INDIVIDUAL)],
+    );
+}
+
+#[test]
+fn mv_lkwg_46_succession_order_with_the_same_exclusions() {
+    let body = mecklenburg_vorpommern()
+        .list(party(
+            "M1",
+            vec![
+                hcand("M1-01", 1, 900).seated(SeatVia::List),
+                hcand("M1-02", 2, 100),
+                hcand("M1-03", 3, 400).waived_written(),
+                hcand("M1-04", 4, 200).left_party().party_notice("2026-01-15"),
+                hcand("M1-05", 5, 150).left_party(),
+            ],
+        ))
+        .body();
+    let order = body.succession_order(t(REFERENCE));
+    assert_eq!(order.lists[0].order, vec!["M1-05", "M1-02"]);
+    let passed: Vec<(&str, &str)> =
+        order.lists[0].passed_over.iter().map(|p| (p.candidate.as_str(), p.reason.as_str())).collect();
+    assert_eq!(passed, vec![("M1-01", "already_called"), ("M1-03", "waived"), ("M1-04", "left_party_notified")]);
+}
+
+#[test]
+fn mv_validation_votes_required_no_majority_election_no_party_ban_no_merger() {
+    let err =
+        Body::from_snapshot(mecklenburg_vorpommern().list(party("M1", vec![cand("M1-01", 1)])).snapshot()).unwrap_err();
+    assert_eq!(err.field, "lists[0].candidates[0].votes");
+    let err = Body::from_snapshot(
+        mecklenburg_vorpommern().majority().list(party("M1", vec![hcand("M1-01", 1, 5)])).snapshot(),
+    )
+    .unwrap_err();
+    assert_eq!(err.field, "body.electoral_system");
+    let err = Body::from_snapshot(
+        mecklenburg_vorpommern()
+            .list(party("M1", vec![hcand("M1-01", 1, 5), hcand("M1-02", 2, 4).substitute_for("M1-01")]))
+            .snapshot(),
+    )
+    .unwrap_err();
+    assert_eq!(err.field, "lists[0].candidates[1].substitute_for");
+    let body = mv_abc(hcand("M1-02", 2, 500));
+    for cause in [Cause::Merger, Cause::PartyBan { list_banned: true }] {
+        let e = decide(&body, &query("M1-01").cause(cause)).unwrap_err();
+        assert!(matches!(e, DecideError::Cause(ref v) if v.field == "reason"), "{e:?}");
+    }
+}
