@@ -81,12 +81,7 @@ impl LandLaw for Bw {
                 "is an NRW reading (§ 45 Abs. 6 Satz 7 KWahlG NRW); in Baden-Württemberg nothing is announced (§ 31 Abs. 2 GemO)",
             ));
         }
-        if readings.district_substitute.is_some() {
-            return Err(ValidationError::new(
-                "body.readings.district_substitute",
-                "Ersatzbewerber exist only in NRW (§ 45 Abs. 4 KWahlG NRW)",
-            ));
-        }
+        super::refuse_district_substitute(readings)?;
         // unechte Teilortswahl: every candidate names his Wohnbezirk, or none does
         let with_district = s.lists.iter().flat_map(|l| &l.candidates).any(|c| c.district.is_some());
         for (li, list) in s.lists.iter().enumerate() {

@@ -85,12 +85,7 @@ static LOCAL_HOLIDAYS: &[LocalHoliday] = &[
 
 impl LandLaw for By {
     fn validate(&self, s: &Snapshot) -> Result<(), ValidationError> {
-        if s.body.readings.district_substitute.is_some() {
-            return Err(ValidationError::new(
-                "body.readings.district_substitute",
-                "Ersatzbewerber exist only in NRW (§ 45 Abs. 4 KWahlG NRW)",
-            ));
-        }
+        super::refuse_district_substitute(&s.body.readings)?;
         if s.body.electoral_system == ElectoralSystem::Majority && s.lists.len() != 1 {
             return Err(ValidationError::new(
                 "lists",

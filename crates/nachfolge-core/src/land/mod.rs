@@ -447,6 +447,18 @@ pub struct Procedure {
     pub texts: Texts,
 }
 
+/// `body.readings.district_substitute` is an NRW reading (§ 45 Abs. 4 KWahlG NRW): every Land without NRW's
+/// Ersatzbewerber refuses it, naming the field.
+pub(super) fn refuse_district_substitute(readings: &crate::model::Readings) -> Result<(), ValidationError> {
+    match readings.district_substitute {
+        Some(_) => Err(ValidationError::new(
+            "body.readings.district_substitute",
+            "Ersatzbewerber exist only in NRW (§ 45 Abs. 4 KWahlG NRW)",
+        )),
+        None => Ok(()),
+    }
+}
+
 impl Texts {
     /// A text with `{name}` replaced by the council's name.
     pub fn with_name(text: &str, name: &str) -> String {

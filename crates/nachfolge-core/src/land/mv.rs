@@ -75,12 +75,7 @@ impl LandLaw for Mv {
                 "a majority election is not modelled for Mecklenburg-Vorpommern: its succession was not researched (docs/legal.md)",
             ));
         }
-        if s.body.readings.district_substitute.is_some() {
-            return Err(ValidationError::new(
-                "body.readings.district_substitute",
-                "Ersatzbewerber exist only in NRW (§ 45 Abs. 4 KWahlG NRW)",
-            ));
-        }
+        super::refuse_district_substitute(&s.body.readings)?;
         for (li, list) in s.lists.iter().enumerate() {
             for (ci, c) in list.candidates.iter().enumerate() {
                 let path = format!("lists[{li}].candidates[{ci}]");

@@ -72,12 +72,7 @@ impl LandLaw for Ni {
                 "a majority election is not modelled for Niedersachsen; its Ersatzpersonen follow § 38 NKWG for proportional elections only (docs/legal.md)",
             ));
         }
-        if s.body.readings.district_substitute.is_some() {
-            return Err(ValidationError::new(
-                "body.readings.district_substitute",
-                "Ersatzbewerber exist only in NRW (§ 45 Abs. 4 KWahlG NRW)",
-            ));
-        }
+        super::refuse_district_substitute(&s.body.readings)?;
         for (li, list) in s.lists.iter().enumerate() {
             for (ci, c) in list.candidates.iter().enumerate() {
                 let path = format!("lists[{li}].candidates[{ci}]");

@@ -74,12 +74,7 @@ impl LandLaw for Rp {
                 "is not a reading in Rheinland-Pfalz: § 193 BGB extends every period over Saturdays, Sundays and holidays",
             ));
         }
-        if readings.district_substitute.is_some() {
-            return Err(ValidationError::new(
-                "body.readings.district_substitute",
-                "Ersatzbewerber exist only in NRW (§ 45 Abs. 4 KWahlG NRW)",
-            ));
-        }
+        super::refuse_district_substitute(readings)?;
         if s.body.electoral_system == ElectoralSystem::Majority && s.lists.len() != 1 {
             return Err(ValidationError::new(
                 "lists",

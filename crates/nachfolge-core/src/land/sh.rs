@@ -70,12 +70,7 @@ impl LandLaw for Sh {
                 "Schleswig-Holstein has no majority election: Wahlkreise and lists with Verhältnisausgleich (§§ 7, 9, 10 GKWG)",
             ));
         }
-        if s.body.readings.district_substitute.is_some() {
-            return Err(ValidationError::new(
-                "body.readings.district_substitute",
-                "Ersatzbewerber exist only in NRW (§ 45 Abs. 4 KWahlG NRW)",
-            ));
-        }
+        super::refuse_district_substitute(&s.body.readings)?;
         for (li, list) in s.lists.iter().enumerate() {
             for (ci, c) in list.candidates.iter().enumerate() {
                 let path = format!("lists[{li}].candidates[{ci}]");

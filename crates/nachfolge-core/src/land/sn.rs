@@ -76,12 +76,7 @@ impl LandLaw for Sn {
                 "is an NRW reading (§ 45 Abs. 6 Satz 7 KWahlG NRW); in Sachsen nothing is announced (§ 34 Abs. 2 SächsGemO)",
             ));
         }
-        if readings.district_substitute.is_some() {
-            return Err(ValidationError::new(
-                "body.readings.district_substitute",
-                "Ersatzbewerber exist only in NRW (§ 45 Abs. 4 KWahlG NRW)",
-            ));
-        }
+        super::refuse_district_substitute(readings)?;
         if s.body.electoral_system == ElectoralSystem::Majority && s.lists.len() != 1 {
             return Err(ValidationError::new(
                 "lists",
