@@ -294,3 +294,77 @@ async fn migration_4_gives_old_timers_their_kind() {
     db.close().await;
     store.close().await;
 }
+
+/// The aggregate cache (`store/cache.rs`): after each committed batch the cached aggregate is, byte for
+/// byte, what the row holds at the same sequence — also after a pass that was rolled back for a refused
+/// command — and a row changed behind the worker's back (another replica: a new `audit_seq`) is read
+/// again, not served from the cache.
+#[tokio::test]
+async fn the_aggregate_cache_serves_only_the_stored_version() {
+    let config = test_config(&unique(), "smtp://127.0.0.1:1");
+    let _cleanup = Cleanup(config.clone());
+    let store = Store::connect(&config.database).await.expect("database");
+    let db = sqlx::PgPool::connect(&config.database.url).await.expect("inspection pool");
+    let templates = Templates::load(None).expect("templates");
+    let settings = Settings::default();
+    let now = chrono::Utc::now();
+    let same_as_stored = |store: &Store, db: &sqlx::PgPool, body: &'static str| {
+        let (store, db) = (store.clone(), db.clone());
+        async move {
+            let (seq, cached) = store.cached_state(body).expect("the body is cached after its batch");
+            let row = sqlx::query("SELECT audit_seq, state::text AS state FROM bodies WHERE id = $1")
+                .bind(body)
+                .fetch_one(&db)
+                .await
+                .expect("row");
+            assert_eq!(seq, row.get::<i64, _>("audit_seq"), "cached at the stored sequence");
+            assert_eq!(cached, row.get::<String, _>("state"), "cached aggregate equals the stored one");
+        }
+    };
+    let registered = store
+        .apply_batch(&[item("reg-a", "election.registered", council("a"))], now, &settings, &templates)
+        .await
+        .expect("register");
+    assert_eq!(registered, [Applied::Applied]);
+    same_as_stored(&store, &db, "a").await;
+
+    // another replica records that a-4 left the party: the row changes, with a new sequence
+    sqlx::query(
+        "UPDATE bodies SET audit_seq = audit_seq + 1,
+           state = jsonb_set(state::jsonb, '{snapshot,lists,0,candidates,4,facts}',
+                             '[{\"type\": \"left_party\", \"on\": \"2026-02-01\"}]')::json
+         WHERE id = 'a'",
+    )
+    .execute(&db)
+    .await
+    .expect("change behind the worker's back");
+    let outcomes = store
+        .apply_batch(&[item("v1", "vacancy.reported", vacancy("a", "a-0"))], now, &settings, &templates)
+        .await
+        .expect("vacancy");
+    assert_eq!(outcomes, [Applied::Applied]);
+    let successor: Option<String> =
+        sqlx::query_scalar("SELECT successor FROM cases WHERE id = 'a-1'").fetch_one(&db).await.expect("case");
+    assert_eq!(successor.as_deref(), Some("a-5"), "the changed row was read, not the cached aggregate");
+    same_as_stored(&store, &db, "a").await;
+
+    // served from the cache: a refused command first (a-6 holds no seat), so that pass is rolled back and
+    // the batch runs again; the aggregate still equals the row afterwards
+    let items =
+        [item("v-bad", "vacancy.reported", vacancy("a", "a-6")), item("v2", "vacancy.reported", vacancy("a", "a-1"))];
+    let outcomes = store.apply_batch(&items, now, &settings, &templates).await.expect("second vacancy");
+    assert!(matches!(outcomes[0], Applied::Rejected(_)), "{outcomes:?}");
+    assert_eq!(outcomes[1], Applied::Applied);
+    same_as_stored(&store, &db, "a").await;
+    let outcomes = store
+        .apply_batch(&[item("v3", "vacancy.reported", vacancy("a", "a-2"))], now, &settings, &templates)
+        .await
+        .expect("third vacancy");
+    assert_eq!(outcomes, [Applied::Applied]);
+    same_as_stored(&store, &db, "a").await;
+    let (bodies, bytes) = store.cache_stats();
+    assert_eq!(bodies, 1);
+    assert!(bytes > 0);
+    db.close().await;
+    store.close().await;
+}

@@ -125,6 +125,9 @@ pub struct DatabaseConfig {
     pub url: String,
     /// Size of the connection pool.
     pub max_connections: u32,
+    /// Memory for decoded body aggregates between batches, in MiB of their stored JSON (`0`: off). A
+    /// body whose row has not changed since is neither read nor decoded again (`store::cache`).
+    pub cache_mib: u32,
     /// PEM file of CA certificates trusted for TLS to PostgreSQL in addition to the built-in webpki roots
     /// (e.g. a private CA); read at every new connection. Only allowed with `sslmode=verify-full` or
     /// `verify-ca` in the URL (see `store::tls`).
@@ -134,7 +137,12 @@ pub struct DatabaseConfig {
 
 impl Default for DatabaseConfig {
     fn default() -> Self {
-        Self { url: "postgres://postgres@127.0.0.1:5432/nachfolge".to_owned(), max_connections: 10, ca_file: None }
+        Self {
+            url: "postgres://postgres@127.0.0.1:5432/nachfolge".to_owned(),
+            max_connections: 10,
+            cache_mib: 32,
+            ca_file: None,
+        }
     }
 }
 
@@ -143,6 +151,7 @@ impl fmt::Debug for DatabaseConfig {
         f.debug_struct("DatabaseConfig")
             .field("url", &redact_url(&self.url))
             .field("max_connections", &self.max_connections)
+            .field("cache_mib", &self.cache_mib)
             .field("ca_file", &self.ca_file)
             .finish()
     }

@@ -107,7 +107,7 @@ impl Store {
             .filter(|it| !matches!(it.work, Work::Internal(..)))
             .map(|it| it.cause.key.as_str())
             .collect();
-        let (mut bodies, known) = lock_bodies(&mut tx, &wanted, &new, &keys).await?;
+        let (mut bodies, known) = lock_bodies(&mut tx, &self.cache, &wanted, &new, &keys).await?;
         let mut writes = Writes::new(now);
         for (i, item) in items.iter().enumerate() {
             if outcomes[i].is_some() {
@@ -177,9 +177,9 @@ impl Store {
                 }
             }
         }
-        for slot in bodies.values() {
+        for slot in bodies.values_mut() {
             if let (true, Some(body)) = (slot.dirty, slot.body.as_ref()) {
-                writes.body(body, &slot.before, slot.seq)?;
+                slot.size = writes.body(body, &slot.before, slot.seq)?;
             }
         }
         let n = writes.inbound();
@@ -189,6 +189,12 @@ impl Store {
             return Ok(false);
         }
         tx.commit().await?;
+        // committed: the bodies as they now stand in the database serve the next batch
+        for (id, slot) in bodies {
+            if let Some(body) = slot.body {
+                self.cache.put(id, slot.seq, slot.size, body);
+            }
+        }
         Ok(true)
     }
 }
@@ -198,6 +204,8 @@ impl Store {
 pub(super) struct Slot {
     body: Option<Council>,
     seq: i64,
+    /// Length of the body's stored JSON (the aggregate cache's measure).
+    size: usize,
     before: HashMap<CaseId, CaseRow>,
     dirty: bool,
 }
@@ -205,9 +213,11 @@ pub(super) struct Slot {
 /// Lock the bodies `ids` for this transaction (rows in ascending id order, so batches cannot deadlock)
 /// and load the aggregates and their audit sequences, and what the inbox holds of the messages `keys`.
 /// `registering` (a subset of `ids`) may not exist yet: their advisory locks are taken first, in
-/// ascending key order.
+/// ascending key order. An aggregate the cache holds at the row's sequence is taken from the cache; the
+/// database sends the state only of the others.
 pub(super) async fn lock_bodies(
     tx: &mut Transaction<'_, Postgres>,
+    cache: &super::cache::Cache,
     ids: &[&str],
     registering: &[&str],
     keys: &[&str],
@@ -227,33 +237,56 @@ pub(super) async fn lock_bodies(
             .execute(&mut **tx)
             .await?;
     }
+    let (cached_ids, cached_seqs) = cache.versions(ids);
+    // the state of a row still at the cached sequence is not sent (`NULL`): the cache holds it
     let rows = sqlx::query(
-        "WITH b AS (SELECT id, state::text AS state, audit_seq FROM bodies WHERE id = ANY($1) ORDER BY id FOR UPDATE)
+        "WITH b AS (SELECT id, audit_seq,
+                      CASE WHEN audit_seq = (SELECT u.s FROM unnest($3::text[], $4::bigint[]) AS u(i, s) WHERE u.i = bodies.id)
+                           THEN NULL ELSE state::text END AS state
+                    FROM bodies WHERE id = ANY($1) ORDER BY id FOR UPDATE)
          SELECT true AS is_body, id, state, audit_seq, NULL AS outcome, NULL AS reason FROM b
          UNION ALL
          SELECT false, message_id, digest, NULL, outcome, reason FROM inbox WHERE message_id = ANY($2)",
     )
     .bind(ids)
     .bind(keys)
+    .bind(&cached_ids)
+    .bind(&cached_seqs)
     .fetch_all(&mut **tx)
     .await?;
     for r in rows {
         let is_body: bool = r.try_get("is_body")?;
         let id: String = r.try_get("id")?;
-        // `state` holds a body's aggregate, or the digest of a message the inbox has seen
-        let state: String = r.try_get("state")?;
+        // `state` holds a body's aggregate (`NULL`: cached), or the digest of a message the inbox has seen
+        let state: Option<String> = r.try_get("state")?;
         if is_body {
-            let body = decode_body(&id, &state)?;
+            let seq: i64 = r.try_get("audit_seq")?;
+            let (body, size) = match state {
+                Some(state) => (decode_body(&id, &state)?, state.len()),
+                None => match cache.take(&id, seq) {
+                    Some(hit) => hit,
+                    None => {
+                        // evicted since the query was sent: read it under the lock just taken
+                        let state: String = sqlx::query_scalar("SELECT state::text FROM bodies WHERE id = $1")
+                            .bind(&id)
+                            .fetch_one(&mut **tx)
+                            .await?;
+                        (decode_body(&id, &state)?, state.len())
+                    }
+                },
+            };
             let before = case_rows(&body);
-            slots.insert(id, Slot { body: Some(body), seq: r.try_get("audit_seq")?, before, dirty: false });
+            slots.insert(id, Slot { body: Some(body), seq, size, before, dirty: false });
         } else {
-            seen.insert(id, Seen { digest: state, outcome: r.try_get("outcome")?, reason: r.try_get("reason")? });
+            let digest = state.unwrap_or_default();
+            seen.insert(id, Seen { digest, outcome: r.try_get("outcome")?, reason: r.try_get("reason")? });
         }
     }
     for id in ids {
         slots.entry((*id).to_owned()).or_insert_with(|| Slot {
             body: None,
             seq: 0,
+            size: 0,
             before: HashMap::new(),
             dirty: false,
         });

@@ -20,6 +20,17 @@ impl Store {
             .await?;
         state.map(|s| decode_body(body_id, &s)).transpose()
     }
+
+    /// How many aggregates the cache holds, and the length of their stored JSON.
+    pub fn cache_stats(&self) -> (usize, usize) {
+        self.cache.stats()
+    }
+
+    /// The cached aggregate of `body_id` with its audit sequence, serialised as it would be stored: equal
+    /// to the row at that sequence (tests/batch.rs checks it).
+    pub fn cached_state(&self, body_id: &str) -> Option<(i64, String)> {
+        self.cache.encoded(body_id)
+    }
 }
 
 pub(super) fn decode_body(body_id: &str, state: &str) -> Result<Council, StoreError> {

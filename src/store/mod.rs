@@ -19,6 +19,7 @@ use crate::templates::Templates;
 
 mod batch;
 mod bodies;
+mod cache;
 mod inbox;
 mod locks;
 mod mails;
@@ -117,6 +118,8 @@ pub struct Cause {
 #[derive(Clone)]
 pub struct Store {
     pool: PgPool,
+    /// Decoded aggregates of committed batches (`cache.rs`).
+    cache: std::sync::Arc<cache::Cache>,
 }
 
 /// The bookkeeping step an internal command comes with: it commits with the command's effects and
@@ -171,7 +174,8 @@ impl Store {
             .acquire_timeout(Duration::from_secs(10))
             .connect_with(opts)
             .await?;
-        let store = Store { pool };
+        let budget = (cfg.cache_mib as usize).saturating_mul(1 << 20);
+        let store = Store { pool, cache: std::sync::Arc::new(cache::Cache::new(budget)) };
         store.migrate().await?;
         Ok(store)
     }

@@ -277,15 +277,17 @@ impl Writes {
         Ok(())
     }
 
-    /// The changed body: its state, audit sequence and changed `cases` rows.
+    /// The changed body: its state, audit sequence and changed `cases` rows. Returns the length of the state
+    /// written (the aggregate cache's measure).
     pub(super) fn body(
         &mut self,
         body: &Council,
         before: &HashMap<CaseId, CaseRow>,
         seq: i64,
-    ) -> Result<(), StoreError> {
+    ) -> Result<usize, StoreError> {
         let state =
             serde_json::to_string(body).map_err(|e| StoreError::Corrupt(body.id().to_owned(), e.to_string()))?;
+        let size = state.len();
         let land = match serde_json::to_value(body.body.land()) {
             Ok(Value::String(code)) => code,
             other => return Err(StoreError::Corrupt(body.id().to_owned(), format!("land code: {other:?}"))),
@@ -306,7 +308,7 @@ impl Writes {
             c.case_successor.push(row.successor);
             c.case_deadline.push(row.deadline);
         }
-        Ok(())
+        Ok(size)
     }
 
     /// Write everything buffered, and the inbox rows of the applied messages, with one statement

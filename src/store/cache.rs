@@ -1,0 +1,116 @@
+//! The aggregate cache: decoded bodies ([`Council`]) kept in memory after the batch that read or wrote
+//! them committed, so the next batch for the same body neither transfers nor decodes its JSON again.
+//!
+//! An entry is valid for exactly one version of the stored row: the body's `audit_seq`, which every
+//! change of `bodies.state` raises (each command appends at least one audit entry, and a batch writes
+//! state and sequence together). A batch sends the cached sequence numbers with its locking query; the
+//! database returns the state only for a body whose row has another sequence (changed by another
+//! replica, or by a rejection's audit entry), and the batch decodes that one. A batch *takes* an entry
+//! out (no copy); only a committed batch puts its bodies back, so a rolled-back pass never leaves a
+//! half-changed aggregate behind. The cache is bounded by the size of the JSON the entries were stored
+//! as (`database.cache_mib`); the least recently used go first. docs/architecture.md, "Aggregate cache".
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use crate::procedure::Council;
+
+/// Bodies by id, with the sequence they were stored with.
+pub(super) struct Cache {
+    budget: usize,
+    inner: Mutex<Inner>,
+}
+
+#[derive(Default)]
+struct Inner {
+    map: HashMap<String, Entry>,
+    /// Sum of the entries' `size`.
+    bytes: usize,
+    /// Use counter for the eviction order.
+    tick: u64,
+}
+
+struct Entry {
+    seq: i64,
+    /// Length of the stored JSON: the measure of the budget.
+    size: usize,
+    used: u64,
+    body: Council,
+}
+
+impl Cache {
+    /// A cache holding at most `budget` bytes of stored JSON; `0` turns it off.
+    pub(super) fn new(budget: usize) -> Cache {
+        Cache { budget, inner: Mutex::new(Inner::default()) }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The cached sequence of each of `ids` that is cached: (ids, sequences), for the locking query.
+    pub(super) fn versions(&self, ids: &[&str]) -> (Vec<String>, Vec<i64>) {
+        if self.budget == 0 {
+            return (Vec::new(), Vec::new());
+        }
+        let inner = self.lock();
+        ids.iter().filter_map(|id| inner.map.get(*id).map(|e| ((*id).to_owned(), e.seq))).unzip()
+    }
+
+    /// Take the body `id` stored at `seq` out of the cache, with its size; `None` if it is not there (any
+    /// more) at that sequence.
+    pub(super) fn take(&self, id: &str, seq: i64) -> Option<(Council, usize)> {
+        let mut inner = self.lock();
+        if inner.map.get(id)?.seq != seq {
+            return None;
+        }
+        let e = inner.map.remove(id)?;
+        inner.bytes -= e.size;
+        Some((e.body, e.size))
+    }
+
+    /// Keep `body`, committed at `seq`; an entry of a later sequence stays. Evicts the least recently
+    /// used entries down to three quarters of the budget when it is exceeded.
+    pub(super) fn put(&self, id: String, seq: i64, size: usize, body: Council) {
+        if self.budget == 0 || size > self.budget / 4 {
+            return;
+        }
+        let mut inner = self.lock();
+        inner.tick += 1;
+        let used = inner.tick;
+        if let Some(old) = inner.map.get(&id) {
+            if old.seq > seq {
+                return;
+            }
+        }
+        if let Some(old) = inner.map.insert(id, Entry { seq, size, used, body }) {
+            inner.bytes -= old.size;
+        }
+        inner.bytes += size;
+        if inner.bytes > self.budget {
+            let mut ages: Vec<(u64, String)> = inner.map.iter().map(|(k, e)| (e.used, k.clone())).collect();
+            ages.sort_unstable();
+            for (_, k) in ages {
+                if inner.bytes <= self.budget / 4 * 3 {
+                    break;
+                }
+                if let Some(e) = inner.map.remove(&k) {
+                    inner.bytes -= e.size;
+                }
+            }
+        }
+    }
+
+    /// Number of cached bodies and their stored size (for tests and metrics).
+    pub(super) fn stats(&self) -> (usize, usize) {
+        let inner = self.lock();
+        (inner.map.len(), inner.bytes)
+    }
+
+    /// The cached body `id`, serialised as it would be stored (tests compare it with the stored row).
+    pub(super) fn encoded(&self, id: &str) -> Option<(i64, String)> {
+        let inner = self.lock();
+        let e = inner.map.get(id)?;
+        serde_json::to_string(&e.body).ok().map(|s| (e.seq, s))
+    }
+}
