@@ -1260,3 +1260,68 @@ async fn mv_lkwg_46_next_ersatzperson_reservation_unbeachtlich_member_when_the_w
     app.settle().await;
     assert_eq!(app.events.of("succession.determined").len(), 1, "no next round after a reservation");
 }
+
+/// The NRW example moved back to the term 2020–2025, as body `id`: L1-03 was ineligible for three months in
+/// 2023 and is eligible again; L1-04 has no fact (docs/legal.md, "Fassungen of § 45 KWahlG NRW").
+fn nrw_term_2020(id: &str) -> Value {
+    let mut s = nrw();
+    s["body"]["id"] = json!(id);
+    s["body"]["term"] = json!({"start": "2020-11-01", "end": "2025-10-31"});
+    for c in s["lists"]
+        .as_array_mut()
+        .into_iter()
+        .flatten()
+        .flat_map(|l| l["candidates"].as_array_mut().map(|v| v.iter_mut()).into_iter().flatten())
+    {
+        if c["seat"].is_object() {
+            c["seat"]["since"] = json!("2020-11-01");
+        }
+        c["facts"] = match c["id"].as_str() {
+            Some("L1-03") => json!([{"type": "ineligible", "from": "2023-01-01", "until": "2023-03-31"}]),
+            _ => json!([]),
+        };
+    }
+    s
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nw_45_abs_2_satz_2_fassung_the_real_worker_determines_under_the_text_in_force_on_its_clock() {
+    // the worker's clock (clock.offset_secs) stands on 30 July 2024, 09:00 in Berlin: the day before the
+    // amended § 45 KWahlG NRW took effect (`land/nw.rs`, FASSUNGEN)
+    let target = chrono::DateTime::parse_from_rfc3339("2024-07-30T09:00:00+02:00").expect("instant");
+    let offset = (target.with_timezone(&chrono::Utc) - chrono::Utc::now()).num_seconds();
+    let app = App::spawn_with(|c| c.clock.offset_secs = offset).await;
+    assert_eq!(today(&app), "2024-07-30");
+    register(&app, nrw_term_2020("rat-a")).await;
+    register(&app, nrw_term_2020("rat-b")).await;
+
+    // before the amendment: no "nicht ununterbrochen" clause in Abs. 2 Satz 2 — L1-03 succeeds L1-02
+    app.send("vacancy.reported", vacancy("rat-a", "L1-02", "resigned", "2024-07-20T10:00:00+02:00")).await;
+    let before = app.wait_event("succession.determined", |e| e["subject"] == "rat-a").await;
+    assert_eq!(before["data"]["successor"]["id"], "L1-03");
+    let trail = before["data"]["trail"].as_array().expect("trail");
+    let step = trail.iter().find(|s| s["reason"] == "fassung_applied").expect("Fassung step");
+    assert_eq!(step["detail"], "kwahlg-nrw-45-before-2024");
+    assert_eq!(step["citation"], "§ 45 KWahlG NRW i. d. F. vor Art. 1 G v. 5.7.2024 (GV. NRW. S. 444)");
+    assert!(trail.iter().all(|s| s["reason"] != "not_continuously_eligible"));
+
+    // one day later on the same clock: the amended text passes L1-03 over — the same council, L1-04 succeeds
+    app.advance(chrono::Duration::days(1));
+    assert_eq!(today(&app), "2024-07-31");
+    app.send("vacancy.reported", vacancy("rat-b", "L1-02", "resigned", "2024-07-20T10:00:00+02:00")).await;
+    let after = app.wait_event("succession.determined", |e| e["subject"] == "rat-b").await;
+    assert_eq!(after["data"]["successor"]["id"], "L1-04");
+    let trail = after["data"]["trail"].as_array().expect("trail");
+    assert!(trail.iter().any(|s| s["candidate"] == "L1-03"
+        && s["reason"] == "not_continuously_eligible"
+        && s["citation"] == "§ 45 Abs. 2 Satz 2 KWahlG NRW"));
+    let step = trail.iter().find(|s| s["reason"] == "fassung_applied").expect("Fassung step");
+    assert_eq!(step["detail"], "kwahlg-nrw-45-2024");
+    assert_eq!(step["citation"], "§ 45 KWahlG NRW i. d. F. d. Art. 1 G v. 5.7.2024 (GV. NRW. S. 444)");
+
+    // the offers went to the two different successors
+    let mails = app.smtp.wait_for(2, Duration::from_secs(15)).await;
+    let mut to: Vec<String> = mails.iter().flat_map(|m| m.rcpt_to.clone()).collect();
+    to.sort();
+    assert_eq!(to, ["l1-03@example.org", "l1-04@example.org"]);
+}

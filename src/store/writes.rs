@@ -335,8 +335,8 @@ impl Writes {
                    SELECT *, $1, $1 FROM UNNEST($12::text[], $13::text[], $14::text[], $15::int[], $16::text[],
                      $17::text[], $18::text[], $19::text[], $20::text[], $21::text[])
                    ON CONFLICT (message_id) DO NOTHING),
-             o AS (INSERT INTO outbox (event_id, body_id, type, event, created_at)
-                   SELECT e, bo, ty, ev::json, $1 FROM UNNEST($22::text[], $23::text[], $24::text[], $25::text[])
+             o AS (INSERT INTO outbox (event_id, body_id, type, event, created_at, next_attempt_at)
+                   SELECT e, bo, ty, ev::json, $1, $1 FROM UNNEST($22::text[], $23::text[], $24::text[], $25::text[])
                      WITH ORDINALITY AS t(e, bo, ty, ev, n)
                    ORDER BY n
                    ON CONFLICT (event_id) DO NOTHING),
@@ -435,7 +435,8 @@ pub(super) async fn insert_event(
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
     sqlx::query(
-        "INSERT INTO outbox (event_id, body_id, type, event, created_at) VALUES ($1, $2, $3, $4::json, $5)
+        "INSERT INTO outbox (event_id, body_id, type, event, created_at, next_attempt_at)
+         VALUES ($1, $2, $3, $4::json, $5, $5)
          ON CONFLICT (event_id) DO NOTHING",
     )
     .bind(row.id)
