@@ -12,6 +12,7 @@
 //! Rule sets are pure: the body and a [`Query`] in, a [`Decision`] with its trail out. What every rule set
 //! shares lives here: the [`Standing`] of a candidate at the reference time and the list order.
 
+pub mod bb;
 pub mod bw;
 pub mod by;
 pub mod he;
