@@ -110,12 +110,15 @@ fn bb_bbgkwahlg_56_58_review_text() {
     render(&e, "bb-review-confirmed");
     let text = text_of(&e, "review");
     assert!(text.contains("Über die Wahleinsprüche gegen meine Feststellung"), "{text}");
-    assert!(
-        text.contains(
-            "ein Widerspruchsverfahren findet nicht statt (§ 58 Abs. 2 des Brandenburgischen Kommunalwahlgesetzes)"
-        ),
-        "{text}"
-    );
+    assert!(text.contains("(§§ 55, 56 des Brandenburgischen Kommunalwahlgesetzes)"), "{text}");
+    // not yet final: the Klage of § 58 Abs. 2, no Widerspruch
+    let mut b = filled.clone();
+    let mut v = review(&case, BB, "confirmed", None, None);
+    v["final"] = json!(false);
+    let e = run(&mut b, "review.decided", v, later());
+    render(&e, "bb-review-not-final");
+    let text = text_of(&e, "review");
+    assert!(text.contains("ein Widerspruchsverfahren findet nicht statt (§ 58 Abs. 2 des Brandenburgischen Kommunalwahlgesetzes)"), "{text}");
 }
 
 #[test]
