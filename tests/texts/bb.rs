@@ -118,7 +118,12 @@ fn bb_bbgkwahlg_56_58_review_text() {
     let e = run(&mut b, "review.decided", v, later());
     render(&e, "bb-review-not-final");
     let text = text_of(&e, "review");
-    assert!(text.contains("ein Widerspruchsverfahren findet nicht statt (§ 58 Abs. 2 des Brandenburgischen Kommunalwahlgesetzes)"), "{text}");
+    assert!(
+        text.contains(
+            "ein Widerspruchsverfahren findet nicht statt (§ 58 Abs. 2 des Brandenburgischen Kommunalwahlgesetzes)"
+        ),
+        "{text}"
+    );
 }
 
 #[test]
