@@ -2520,3 +2520,7 @@ mod sn;
 /// Mecklenburg-Vorpommern (§ 46, § 34 LKWG M-V): tests/procedure/mv.rs.
 #[path = "procedure/mv.rs"]
 mod mv;
+
+/// Brandenburg (§ 60, § 51 BbgKWahlG): tests/procedure/bb.rs.
+#[path = "procedure/bb.rs"]
+mod bb;

@@ -1889,6 +1889,11 @@ mod by;
 #[path = "rules/mv.rs"]
 mod mv;
 
+// Brandenburg — § 60 BbgKWahlG (tests/rules/bb.rs)
+
+#[path = "rules/bb.rs"]
+mod bb;
+
 // =========================================================================================================
 // Validation — docs/contract.md "Validation"
 
@@ -2296,6 +2301,7 @@ mod properties {
             Land::Bw => baden_wuerttemberg(),
             Land::Sn => sachsen(),
             Land::Mv => mecklenburg_vorpommern(),
+            Land::Bb => brandenburg(),
         };
         let mut snap = base.size(raw.size).snapshot();
         // Baden-Württemberg: a majority election is not modelled (refused by validation)
@@ -2500,6 +2506,7 @@ mod properties {
             // § 44 GKWG: list order, its own tests (sh_*)
             Land::Sh => unreachable!("no property test draws a Schleswig-Holstein body"),
             Land::Mv => unreachable!("no property test draws a Mecklenburg-Vorpommern body"),
+            Land::Bb => unreachable!("no property test draws a Brandenburg body"),
             // § 41 Abs. 1, § 47 Abs. 1 Satz 2, 3, § 48 KWG LSA: a party exit only on a party list with the notice
             Land::St => {
                 let during_term = has(
@@ -2553,6 +2560,7 @@ mod properties {
             Land::Bw => ["GemO", "KomWG"].iter().any(|act| step.citation.contains(act)),
             Land::Sn => ["SächsGemO", "KomWG"].iter().any(|act| step.citation.contains(act)),
             Land::Mv => ["LKWG M-V", "KV M-V"].iter().any(|act| step.citation.contains(act)),
+            Land::Bb => ["BbgKWahlG", "BbgKWahlV"].iter().any(|act| step.citation.contains(act)),
         }
     }
 

@@ -667,3 +667,7 @@ mod sn;
 /// Mecklenburg-Vorpommern (§§ 34, 46 LKWG M-V): tests/texts/mv.rs.
 #[path = "texts/mv.rs"]
 mod mv;
+
+/// Brandenburg (§§ 51, 60 BbgKWahlG): tests/texts/bb.rs.
+#[path = "texts/bb.rs"]
+mod bb;

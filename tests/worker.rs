@@ -1324,4 +1324,69 @@ async fn nw_45_abs_2_satz_2_fassung_the_real_worker_determines_under_the_text_in
     let mut to: Vec<String> = mails.iter().flat_map(|m| m.rcpt_to.clone()).collect();
     to.sort();
     assert_eq!(to, ["l1-03@example.org", "l1-04@example.org"]);
+
+/// Brandenburg example (B1-05 and B1-06 have e-mail addresses); B1-05 is employed by the city (§ 12 BbgKWahlG).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bb_bbgkwahlg_60_barred_ersatzperson_proves_the_termination_declaration_accepts_end_due_in_four_months() {
+    let app = App::spawn().await;
+    register(&app, example("bb-election.json")).await;
+    let bar = json!({"body": "musterwalde-svv", "candidate": "B1-05", "fact": {"type": "barred", "on": "2026-09-01", "reason": "Beschäftigte der Stadt Musterwalde"}});
+    app.send("candidate.fact_recorded", bar).await;
+    app.settle().await;
+    app.send("vacancy.reported", vacancy("musterwalde-svv", "B1-01", "resigned", "2026-11-20T10:00:00+01:00")).await;
+
+    // § 60 Abs. 2, 3 BbgKWahlG: by votes; B1-05 and B1-06 tie, the Wahlvorschlag's order; B1-04's party told the
+    // Wahlleiterin of her exit before the vacancy (§ 60 Abs. 4)
+    let det = app.wait_event("succession.determined", |_| true).await;
+    assert_eq!(det["data"]["successor"]["id"], "B1-05");
+    assert_eq!(det["data"]["barred"], true);
+    let trail = det["data"]["trail"].as_array().expect("trail");
+    assert!(trail.iter().any(|s| s["reason"] == "left_party_notified" && s["citation"] == "§ 60 Abs. 4 BbgKWahlG"));
+    let case = det["data"]["case"].as_str().expect("case").to_owned();
+
+    let mails = app.smtp.wait_for(1, Duration::from_secs(15)).await;
+    assert_eq!(mails[0].rcpt_to, vec!["frieda.fiedler@example.org".to_owned()]);
+    assert!(mails[0].data.contains("BbgKWahlG"), "the BB offer");
+    app.wait_event("successor.notified", |_| true).await;
+    app.send(
+        "notification.served",
+        json!({"body": "musterwalde-svv", "case": case, "candidate": "B1-05", "method": "certificate", "on": today(&app)}),
+    )
+    .await;
+    app.wait_event("deadline.set", |_| true).await;
+
+    // § 51 Abs. 2 Satz 1, 4: the proof that she gave notice, then the acceptance — she is a member
+    app.send(
+        "bar.cured",
+        json!({"body": "musterwalde-svv", "case": case, "candidate": "B1-05", "proven_at": app.now().to_rfc3339()}),
+    )
+    .await;
+    app.settle().await;
+    assert!(app.events.of("membership.changed").iter().all(|e| e["data"]["change"] != "joined"));
+    app.send(
+        "declaration.received",
+        json!({"body": "musterwalde-svv", "case": case, "candidate": "B1-05", "kind": "accept", "received_at": app.now().to_rfc3339()}),
+    )
+    .await;
+    let joined = app.wait_event("membership.changed", |e| e["data"]["change"] == "joined").await;
+    assert_eq!(joined["data"]["basis"], "acceptance");
+    assert_eq!(joined["data"]["person"]["id"], "B1-05");
+    // § 51 Abs. 2 Satz 3: the end of the employment is due four months after the acceptance (extended where
+    // that day is no working day)
+    let accepted = chrono::NaiveDate::parse_from_str(&today(&app), "%Y-%m-%d").expect("today");
+    let due = accepted.checked_add_months(chrono::Months::new(4)).expect("date");
+    let proof = &joined["data"]["bar_end_proof"];
+    let last_day =
+        chrono::NaiveDate::parse_from_str(proof["last_day"].as_str().expect("last_day"), "%Y-%m-%d").expect("date");
+    assert!(last_day >= due && last_day <= due + chrono::Days::new(4), "{proof}");
+    assert!(proof["trail"]
+        .as_array()
+        .expect("trail")
+        .iter()
+        .any(|s| s["citation"] == "§ 51 Abs. 2 Satz 3, § 59 Abs. 1 Nr. 6 BbgKWahlG"));
+    // § 80 Abs. 1 Satz 2 BbgKWahlV: announced, with the Wahleinspruch
+    let ann = app.wait_event("announcement.issued", |_| true).await;
+    assert_eq!(ann["data"]["legal_basis"], "§ 60 Abs. 7 BbgKWahlG, § 80 Abs. 1 Satz 2, Abs. 3 BbgKWahlV");
+    let text = ann["data"]["text"].as_str().expect("text");
+    assert!(text.contains("Frieda Fiedler") && text.contains("Einspruch"), "{text}");
 }

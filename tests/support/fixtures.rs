@@ -73,6 +73,7 @@ fn builder(land: Land) -> SnapshotBuilder {
         Land::Bw => "musterhausen-gr",
         Land::Sn => "musterwitz-rat",
         Land::Mv => "musterhagen-gv",
+        Land::Bb => "musterwalde-sv",
     };
     SnapshotBuilder {
         snapshot: Snapshot {
@@ -150,6 +151,11 @@ pub fn sachsen() -> SnapshotBuilder {
 /// An empty Mecklenburg-Vorpommern body (§ 46 LKWG M-V), proportional, statutory size 44.
 pub fn mecklenburg_vorpommern() -> SnapshotBuilder {
     builder(Land::Mv)
+}
+
+/// An empty Brandenburg body (§ 60 BbgKWahlG), proportional, statutory size 44.
+pub fn brandenburg() -> SnapshotBuilder {
+    builder(Land::Bb)
 }
 
 impl SnapshotBuilder {

@@ -255,5 +255,32 @@ pub fn objection_period_in(
     ObjectionPeriod { last_day, ends_at: end_of_day(last_day), trail }
 }
 
+/// The period a barred member has to prove that his bar ended, `months` calendar months after his acceptance
+/// took effect on `day` (Brandenburg: four months, § 51 Abs. 2 Satz 3 BbgKWahlG; `LandLaw::bar_end_proof_months`):
+/// §§ 187 Abs. 1, 188 Abs. 2, 3 BGB, extended as the body reads its periods ([`PeriodEnd`]).
+pub fn bar_end_proof_period(
+    land: Land,
+    local: LocalHolidays,
+    day: NaiveDate,
+    months: u32,
+    citation: &str,
+    rule: PeriodEnd,
+) -> ObjectionPeriod {
+    let last_day = add_months_bgb(day, months);
+    let clamped = last_day.day() != day.day();
+    let mut trail = vec![
+        TrailStep::new(None, Verdict::Noted, format!("bar_end_proof_{months}_months_after_acceptance"), citation),
+        TrailStep::new(None, Verdict::Noted, "acceptance_day_not_counted", "§ 187 Abs. 1 BGB"),
+        TrailStep::new(
+            None,
+            Verdict::Noted,
+            "ends_at_end_of_last_day",
+            if clamped { "§ 188 Abs. 3 BGB" } else { "§ 188 Abs. 2 BGB" },
+        ),
+    ];
+    let last_day = period_end(land, local, last_day, rule, &mut trail);
+    ObjectionPeriod { last_day, ends_at: end_of_day(last_day), trail }
+}
+
 #[cfg(test)]
 mod tests;

@@ -630,3 +630,34 @@ fn mv_ftg_2_frauentag_since_2023_and_reformationstag_extend_the_week() {
     assert_eq!(Land::Mv.holidays(2026).len(), 11);
     assert_eq!(serde_json::from_str::<Land>("\"MV\"").ok(), Some(Land::Mv));
 }
+
+#[test]
+fn bb_ftg_2_reformationstag_extends_the_week_allerheiligen_does_not() {
+    // served Tue 24 Oct 2028 → the week ends Tue 31 Oct, Reformationstag (§ 2 Abs. 1 Nr. 10 FTG) → Wed 1 Nov
+    let d = served("2028-10-24", Land::Bb);
+    assert_eq!(d.last_day, date("2028-11-01"));
+    assert_eq!(reasons(&d), ["served", "period_one_week", "extended_public_holiday:Reformationstag"]);
+    assert_eq!(d.trail[2].citation, "§ 31 Abs. 3 Satz 1 VwVfG i. V. m. § 1 Abs. 1 VwVfGBbg");
+    // served Wed 25 Oct 2028 → Wed 1 Nov: no holiday in Brandenburg
+    assert_eq!(served("2028-10-25", Land::Bb).last_day, date("2028-11-01"));
+    assert_eq!(Land::Bb.holidays(2026).len(), 12);
+}
+
+#[test]
+fn bb_bbgkwahlg_51_abs_2_satz_3_four_months_after_acceptance_month_end_and_extension() {
+    let bb = |day: &str, rule: PeriodEnd| {
+        bar_end_proof_period(Land::Bb, LocalHolidays::NONE, date(day), 4, "§ 51 Abs. 2 Satz 3 BbgKWahlG", rule)
+    };
+    // 31 Oct 2028 + 4 months: no 31 February → Wed 28 Feb 2029 (§ 188 Abs. 3 BGB)
+    let p = bb("2028-10-31", PeriodEnd::Extended);
+    assert_eq!(p.last_day, date("2029-02-28"));
+    assert_eq!(p.trail[0].citation, "§ 51 Abs. 2 Satz 3 BbgKWahlG");
+    assert_eq!(p.trail[2].citation, "§ 188 Abs. 3 BGB");
+    assert_eq!(p.ends_at, instant("2029-03-01T00:00:00+01:00"));
+    // 30 Nov 2028 + 4 months = Karfreitag 30 Mar 2029 → Tue 3 Apr (Saturday, Ostersonntag, Ostermontag)
+    let p = bb("2028-11-30", PeriodEnd::Extended);
+    assert_eq!(p.last_day, date("2029-04-03"));
+    assert_eq!(p.trail[2].citation, "§ 188 Abs. 2 BGB");
+    // read as fixed, it is not extended
+    assert_eq!(bb("2028-11-30", PeriodEnd::Fixed).last_day, date("2029-03-30"));
+}

@@ -6,6 +6,7 @@
 //! Land a council belongs to, only what its law says; adding a Land is a new file per concern plus one
 //! line in [`Land::law`] (docs/architecture.md, "Adding a Land").
 
+mod bb;
 mod bw;
 mod by;
 mod fassung;
@@ -86,6 +87,7 @@ impl Land {
             Land::Bw => &bw::Bw,
             Land::Sn => &sn::Sn,
             Land::Mv => &mv::Mv,
+            Land::Bb => &bb::Bb,
         }
     }
 
@@ -236,6 +238,16 @@ pub trait LandLaw: Sync {
     /// "Schleswig-Holstein"). Default `false`: an acceptance starts membership on its receipt.
     fn membership_at_period_end(&self) -> bool {
         false
+    }
+
+    /// Declaration model only: a barred successor who proved within the week that he declared the end of his
+    /// employment becomes a member, and must prove its actual end within this many calendar months after his
+    /// acceptance, else he loses the seat — with the citation (Brandenburg: § 51 Abs. 2 Satz 3, § 59 Abs. 1 Nr. 6
+    /// BbgKWahlG; docs/legal.md, "Brandenburg"). The procedure computes the last day and publishes it with the
+    /// membership (`membership.changed` `bar_end_proof`); the loss of the seat is a new vacancy the returning
+    /// officer reports. Default `None`: the proof within the week is the end of it.
+    fn bar_end_proof_months(&self) -> Option<(u32, &'static str)> {
+        None
     }
 
     /// How the procedure runs after a determination, with its citations and wording.

@@ -307,9 +307,25 @@ pub struct MembershipChanged {
     pub basis: MembershipBasis,
     pub voting_right: bool,
     pub membership: OparlMembership,
+    /// Brandenburg (§ 51 Abs. 2 Satz 3 BbgKWahlG): a barred member who joined on the proof that he declared
+    /// the end of his employment must prove its actual end by this day, else he loses the seat (§ 59 Abs. 1
+    /// Nr. 6). Only on `joined` in a Land with such a period (docs/contract.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bar_end_proof: Option<BarEndProof>,
     /// The council with its current statutory size (`memberCount`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub organization: Option<OparlOrganization>,
+}
+
+/// The period to prove that a bar ended, after membership began (`membership.changed` `bar_end_proof`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct BarEndProof {
+    /// The last day of the period (calendar day, Europe/Berlin), after any extension.
+    pub last_day: NaiveDate,
+    /// The instant the period ends: the day after `last_day`, 00:00 local time.
+    pub ends_at: DateTime<FixedOffset>,
+    /// The rule, the computation and any extension.
+    pub trail: Vec<TrailStep>,
 }
 
 /// `announcement.issued`

@@ -47,6 +47,9 @@ pub enum Land {
     /// Mecklenburg-Vorpommern.
     #[serde(rename = "MV")]
     Mv,
+    /// Brandenburg.
+    #[serde(rename = "BB")]
+    Bb,
 }
 
 /// Grund des Ausscheidens (`vacancy.reported`).

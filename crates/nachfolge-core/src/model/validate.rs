@@ -75,11 +75,12 @@ pub(crate) fn validate(s: &Snapshot) -> Result<(), ValidationError> {
                         return Err(ValidationError::new(format!("{path}.facts[{fi}].until"), "lies before from"));
                     }
                 }
-                // § 47 Abs. 1 Satz 2, 3 KWG LSA, § 44 Abs. 2 NKWG, § 46 Abs. 2 Satz 3 Nr. 1 LKWG M-V: a party's notice has effect only there
-                if matches!(f, Fact::PartyNotice { .. }) && !matches!(b.land, Land::St | Land::Ni | Land::Mv) {
+                // § 47 Abs. 1 Satz 2, 3 KWG LSA, § 44 Abs. 2 NKWG, § 46 Abs. 2 Satz 3 Nr. 1 LKWG M-V, § 60 Abs. 4 BbgKWahlG: a party's notice has effect only there
+                if matches!(f, Fact::PartyNotice { .. }) && !matches!(b.land, Land::St | Land::Ni | Land::Mv | Land::Bb)
+                {
                     return Err(ValidationError::new(
                         format!("{path}.facts[{fi}].type"),
-                        "party_notice is a fact of Sachsen-Anhalt (§ 47 Abs. 1 Satz 2 KWG LSA), Niedersachsen (§ 44 Abs. 2 NKWG) and Mecklenburg-Vorpommern (§ 46 Abs. 2 Satz 3 Nr. 1 LKWG M-V); no other Land's rule depends on a party's notice",
+                        "party_notice is a fact of Sachsen-Anhalt (§ 47 Abs. 1 Satz 2 KWG LSA), Niedersachsen (§ 44 Abs. 2 NKWG), Mecklenburg-Vorpommern (§ 46 Abs. 2 Satz 3 Nr. 1 LKWG M-V) and Brandenburg (§ 60 Abs. 4 BbgKWahlG); no other Land's rule depends on a party's notice",
                     ));
                 }
                 if let Fact::Barred { reason, .. } = f {

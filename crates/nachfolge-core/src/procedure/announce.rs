@@ -53,8 +53,25 @@ impl Machine<'_> {
                 created: berlin(created),
                 modified: berlin(self.now),
             },
+            bar_end_proof: None,
             organization: Some(self.organization()),
         }
+    }
+
+    /// The period a barred member who joined at `at` has to prove that his bar ended, where the Land's law
+    /// has one (`LandLaw::bar_end_proof_months`, Brandenburg § 51 Abs. 2 Satz 3 BbgKWahlG); `None` otherwise.
+    pub(super) fn bar_end_proof(&self, barred: bool, at: DateTime<Utc>) -> Option<BarEndProof> {
+        let (months, citation) = self.law.bar_end_proof_months().filter(|_| barred)?;
+        let rules = self.period_rules();
+        let p = crate::deadline::bar_end_proof_period(
+            self.body.land(),
+            rules.local,
+            local_date(at),
+            months,
+            citation,
+            rules.period_end,
+        );
+        Some(BarEndProof { last_day: p.last_day, ends_at: berlin(p.ends_at), trail: p.trail })
     }
 
     /// The council as an OParl Organization; `memberCount` = the current statutory size.

@@ -202,7 +202,7 @@ impl Machine<'_> {
         };
         if accepted {
             self.seat(&successor, since, case.departed_via);
-            let joined = self.membership(
+            let mut joined = self.membership(
                 &case.id,
                 &successor,
                 MembershipChange::Joined,
@@ -211,6 +211,7 @@ impl Machine<'_> {
                 true,
                 None,
             );
+            joined.bar_end_proof = self.bar_end_proof(rec.offer.barred, since);
             self.emit(&joined)?;
             self.case_mut(&case.id)?.state =
                 CaseState::Filled { successor: successor.clone(), since, basis: MembershipBasis::Acceptance };
@@ -380,7 +381,10 @@ impl Machine<'_> {
         self.seat(&successor, since, case.departed_via);
         self.effects.push(Effect::Cancel { timer: Timer::deadline(case_id, case.round) });
         self.case_mut(case_id)?.state = CaseState::Filled { successor: successor.clone().into(), since, basis };
-        let m = self.membership(case_id, &successor, MembershipChange::Joined, basis, since, true, None);
+        let mut m = self.membership(case_id, &successor, MembershipChange::Joined, basis, since, true, None);
+        // Brandenburg § 51 Abs. 2 Satz 3 BbgKWahlG: the actual end of the employment within four months
+        let barred = matches!(&case.state, CaseState::Offered(o) if o.barred);
+        m.bar_end_proof = self.bar_end_proof(barred, at);
         self.emit(&m)?;
         // a successor a review installed was named in the review's announcement already
         let by_review = case.history.installed_by_review == Some(case.round);

@@ -12,10 +12,13 @@ impl Machine<'_> {
         }
         // § 47 Abs. 1 Satz 2, 3 KWG LSA: as in the snapshot's validation
         if matches!(f.fact, Fact::PartyNotice { .. })
-            && !matches!(self.body.land(), crate::model::Land::St | crate::model::Land::Ni | crate::model::Land::Mv)
+            && !matches!(
+                self.body.land(),
+                crate::model::Land::St | crate::model::Land::Ni | crate::model::Land::Mv | crate::model::Land::Bb
+            )
         {
             return Err(invalid(
-                "fact: party_notice is a fact of Sachsen-Anhalt (§ 47 Abs. 1 Satz 2 KWG LSA), Niedersachsen (§ 44 Abs. 2 NKWG) and Mecklenburg-Vorpommern (§ 46 Abs. 2 Satz 3 Nr. 1 LKWG M-V)",
+                "fact: party_notice is a fact of Sachsen-Anhalt (§ 47 Abs. 1 Satz 2 KWG LSA), Niedersachsen (§ 44 Abs. 2 NKWG), Mecklenburg-Vorpommern (§ 46 Abs. 2 Satz 3 Nr. 1 LKWG M-V) and Brandenburg (§ 60 Abs. 4 BbgKWahlG)",
             ));
         }
         if let Fact::Ineligible { from, until: Some(until) } = f.fact {

@@ -8,10 +8,12 @@
 //! * [`sn`]: § 34 Abs. 2 SächsGemO with §§ 21, 23 KomWG (Ersatzpersonen by votes).
 //! * [`ni`]: § 44 NKWG with § 38 (by how the seat was won: personal votes with lot, or list order).
 //! * [`sh`]: § 44 GKWG (closed lists: the next candidate on the list the departed stood for).
+//! * [`bb`]: § 60 BbgKWahlG with §§ 61, 62 (Ersatzpersonen by votes, candidates without votes last).
 //!
 //! Rule sets are pure: the body and a [`Query`] in, a [`Decision`] with its trail out. What every rule set
 //! shares lives here: the [`Standing`] of a candidate at the reference time and the list order.
 
+pub mod bb;
 pub mod bw;
 pub mod by;
 pub mod he;

@@ -1,0 +1,144 @@
+//! Brandenburg: Brandenburgisches Kommunalwahlgesetz (BbgKWahlG) § 12 (Unvereinbarkeit), § 51 (Erwerb der
+//! Mitgliedschaft), §§ 55, 56, 58 (Wahleinspruch, Wahlprüfung), §§ 59 to 62 (Verlust, Berufung und
+//! Ausscheiden von Ersatzpersonen, Verbot), the Kommunalwahlverordnung (BbgKWahlV) § 80, the BbgVwZG (which
+//! applies the VwZG), the VwVfGBbg (which applies the VwVfG) and the Feiertagsgesetz (FTG). Who succeeds:
+//! `rules/bb.rs`. Readings taken: docs/legal.md, "Brandenburg".
+
+use chrono::NaiveDate;
+
+use super::{Acceptance, LandLaw, Objection, Procedure, Reservation, Review, Span, Texts};
+use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
+use crate::model::{Body, ElectoralSystem, SeatVia, Snapshot, ValidationError};
+use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
+
+/// Brandenburg.
+pub(super) struct Bb;
+
+static PROCEDURE: Procedure = Procedure {
+    // § 51 Abs. 1 BbgKWahlG, applied to the Ersatzperson by § 80 Abs. 1 Satz 1 BbgKWahlV ("weist sie auf § 51
+    // … hin") and § 51 Abs. 2 Satz 4: a written declaration within one week; silence is acceptance "mit
+    // Beginn des folgenden Tages"; a refusal cannot be withdrawn
+    acceptance: Acceptance::Declaration,
+    // § 51 Abs. 1 Satz 3: "Eine Erklärung unter Vorbehalt gilt als Ablehnung."
+    reservation: Reservation::Refusal,
+    determination_mail: "bb_offer",
+    not_acquired_mail: None,
+    // a refusal: the seat passes to the next Ersatzperson in the order (§ 60 Abs. 3 Satz 1)
+    next_round_citation: Some("§ 60 Abs. 3 Satz 1 BbgKWahlG"),
+    bar_citation: rules::bb::BAR_CITATION,
+    // [decision] the Wahleinspruch (§ 55 BbgKWahlG; the Ersatzperson is a Beteiligter, § 56 Abs. 2) within two
+    // weeks after the announcement; § 55 itself could not be read (docs/legal.md, "Brandenburg", [open])
+    objection: Objection {
+        span: Span::Weeks(2),
+        reason: "two_weeks_after_announcement",
+        citation: "§ 55 BbgKWahlG",
+    },
+    review: Review {
+        // § 56 Abs. 1 BbgKWahlG: "Die Wahlprüfung obliegt der neugewählten Vertretung."
+        council_refused: None,
+        citation: "§§ 55, 56 BbgKWahlG",
+        council_in_place_of_officer: None,
+    },
+    texts: Texts {
+        template_prefix: "bb",
+        determination_subject: "Übergang eines Sitzes in der Vertretung „{name}“ auf Sie als Ersatzperson – Aufforderung zur Erklärung über die Annahme der Wahl",
+        barred_subject: "Übergang eines Sitzes in der Vertretung „{name}“ auf Sie als Ersatzperson – Aufforderung zur Erklärung über die Annahme der Wahl und zum Nachweis nach § 51 Abs. 2 BbgKWahlG",
+        announcement_basis: "§ 60 Abs. 7 BbgKWahlG, § 80 Abs. 1 Satz 2, Abs. 3 BbgKWahlV",
+        party_ban_basis: Some("§ 62 Abs. 3 BbgKWahlG, § 80 Abs. 3 BbgKWahlV"),
+        announcement_remedy: "Wahleinspruch binnen zwei Wochen nach der Bekanntmachung bei der Wahlleitung (§ 55 BbgKWahlG)",
+        review_basis: "§§ 55, 56 BbgKWahlG",
+        review_remedy: "Klage vor dem Verwaltungsgericht binnen eines Monats nach Bekanntgabe; ein Widerspruchsverfahren findet nicht statt (§ 58 Abs. 2 BbgKWahlG)",
+        court_review_remedy: "keine Klage: die Entscheidung vollzieht eine gerichtliche Entscheidung",
+        review_final_remedy: "keiner: die Entscheidung ist unanfechtbar",
+        successor_title: "Bekanntmachung über den Übergang eines Sitzes in der Vertretung „{name}“ auf eine Ersatzperson",
+        vacancy_title: "Bekanntmachung über einen unbesetzt bleibenden Sitz in der Vertretung „{name}“",
+        not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft in der Vertretung „{name}“",
+        review_title: "Bekanntmachung der Entscheidung über Wahleinsprüche gegen den Übergang eines Sitzes in der Vertretung „{name}“",
+        not_acquired_subject: None,
+        correction_title: "Berichtigung der Bekanntmachung über den Übergang eines Sitzes in der Vertretung „{name}“ auf eine Ersatzperson",
+    },
+};
+
+/// § 2 Abs. 1 FTG beyond the nationwide holidays: Ostersonntag and Pfingstsonntag (Sundays anyway) and the
+/// Reformationsfest. The 8. Mai is a Gedenktag (§ 2 Abs. 2), no Feiertag.
+const HOLIDAYS: &[Holiday] = &[
+    Holiday::Easter { offset: 0, name: "Ostersonntag" },
+    Holiday::Easter { offset: 49, name: "Pfingstsonntag" },
+    Holiday::Fixed { month: 10, day: 31, name: "Reformationstag" },
+];
+
+impl LandLaw for Bb {
+    fn validate(&self, s: &Snapshot) -> Result<(), ValidationError> {
+        if s.body.electoral_system == ElectoralSystem::Majority {
+            return Err(ValidationError::new(
+                "body.electoral_system",
+                "a majority election is not modelled for Brandenburg: its succession was not researched (docs/legal.md)",
+            ));
+        }
+        super::refuse_district_substitute(&s.body.readings)?;
+        for (li, list) in s.lists.iter().enumerate() {
+            for (ci, c) in list.candidates.iter().enumerate() {
+                let path = format!("lists[{li}].candidates[{ci}]");
+                if c.substitute_for.is_some() || c.substitute_designation.is_some() {
+                    return Err(ValidationError::new(
+                        format!("{path}.substitute_for"),
+                        "Ersatzbewerber exist only in NRW (§ 45 Abs. 2 KWahlG NRW); in Brandenburg the votes decide (§ 60 Abs. 2 BbgKWahlG)",
+                    ));
+                }
+                if let Some(seat) = &c.seat {
+                    if seat.via == SeatVia::PersonalVote {
+                        return Err(ValidationError::new(
+                            format!("{path}.seat.via"),
+                            "is list or succession in Brandenburg",
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn validate_cause(&self, cause: Cause) -> Result<(), ValidationError> {
+        match cause {
+            // § 62 Abs. 3: every seat freed by the ban stays vacant, whatever Wahlvorschlag it was won on
+            Cause::Ordinary | Cause::PartyBan { .. } => Ok(()),
+            Cause::Merger => Err(ValidationError::new(
+                "reason",
+                "merger is a Hessen reason (§ 33 Abs. 1 Nr. 4 KWG Hessen); the BbgKWahlG has no such rule — report the departure with its own reason",
+            )),
+        }
+    }
+
+    fn decide(&self, body: &Body, q: &Query) -> Result<Decision, DecideError> {
+        rules::bb::decide(body, q)
+    }
+
+    fn list_order(&self, body: &Body, s: &Standing, list: usize) -> ListOrder {
+        rules::bb::list_order(s, body.list(list))
+    }
+
+    /// § 2 Abs. 1 FTG.
+    fn holiday_name(&self, d: NaiveDate) -> Option<&'static str> {
+        holiday_in(&[NATIONWIDE, HOLIDAYS], d)
+    }
+
+    /// § 1 Abs. 1 BbgVwZG applies §§ 2 to 10 VwZG "in der jeweils geltenden Fassung".
+    fn service_act(&self) -> &'static str {
+        "VwZG i. V. m. § 1 Abs. 1 BbgVwZG"
+    }
+
+    /// § 1 Abs. 1 VwVfGBbg applies the VwVfG (not re-read, docs/legal.md).
+    fn procedure_act(&self) -> &'static str {
+        "VwVfG i. V. m. § 1 Abs. 1 VwVfGBbg"
+    }
+
+    /// § 51 Abs. 2 Satz 3 BbgKWahlG: "Die Beendigung des Dienstverhältnisses ist dem Wahlleiter spätestens vier
+    /// Monate nach Annahme der Wahl nachzuweisen" — else the seat is lost (§ 59 Abs. 1 Nr. 6).
+    fn bar_end_proof_months(&self) -> Option<(u32, &'static str)> {
+        Some((4, "§ 51 Abs. 2 Satz 3, § 59 Abs. 1 Nr. 6 BbgKWahlG"))
+    }
+
+    fn procedure(&self) -> &'static Procedure {
+        &PROCEDURE
+    }
+}
