@@ -1889,6 +1889,11 @@ mod by;
 #[path = "rules/mv.rs"]
 mod mv;
 
+// Kreistage — body.kind (tests/rules/kreistag.rs)
+
+#[path = "rules/kreistag.rs"]
+mod kreistag;
+
 // =========================================================================================================
 // Validation — docs/contract.md "Validation"
 

@@ -667,3 +667,7 @@ mod sn;
 /// Mecklenburg-Vorpommern (§§ 34, 46 LKWG M-V): tests/texts/mv.rs.
 #[path = "texts/mv.rs"]
 mod mv;
+
+// Kreistage — body.kind (tests/texts/kreistag.rs)
+#[path = "texts/kreistag.rs"]
+mod kreistag;
