@@ -7,8 +7,11 @@
 use super::*;
 use fixtures::SnapshotBuilder;
 
+/// A Land's empty body (`fixtures::nrw`, `fixtures::bayern`, …).
+type Builder = fn() -> SnapshotBuilder;
+
 /// Lists `X1`: X1-01 (pos. 1, 900 votes, seated, the departed), `second`, X1-03 (pos. 3, 300 votes).
-fn abc(builder: fn() -> SnapshotBuilder, voter: bool, p: &str, second: Candidate) -> (Body, Body) {
+fn abc(builder: Builder, voter: bool, p: &str, second: Candidate) -> (Body, Body) {
     let list = |b: SnapshotBuilder| {
         let cands = vec![
             hcand(&format!("{p}-01"), 1, 900).seated(SeatVia::List),
@@ -182,8 +185,7 @@ fn mv_kv_teil_2_a_barred_kreistag_successor_cites_no_norm_of_the_gemeindeordnung
 /// LSA): the statute the rule set cites applies to a Kreistag as it stands.
 #[test]
 fn nw_he_ni_st_the_election_statute_applies_to_a_kreistag_unchanged() {
-    let cases: [(fn() -> SnapshotBuilder, &str); 4] =
-        [(nrw, "N1"), (hessen, "H1"), (niedersachsen, "I1"), (sachsen_anhalt, "A1")];
+    let cases: [(Builder, &str); 4] = [(nrw, "N1"), (hessen, "H1"), (niedersachsen, "I1"), (sachsen_anhalt, "A1")];
     for (builder, p) in cases {
         let (c, k) = abc(builder, false, p, hcand(&format!("{p}-02"), 2, 500).barred("Beschäftigter des Kreises"));
         let cd = decide(&c, &query(&format!("{p}-01"))).unwrap();
