@@ -1260,3 +1260,30 @@ async fn mv_lkwg_46_next_ersatzperson_reservation_unbeachtlich_member_when_the_w
     app.settle().await;
     assert_eq!(app.events.of("succession.determined").len(), 1, "no next round after a reservation");
 }
+
+/// Baden-Württemberg Kreistag (`body.kind = kreistag`, examples/bw-kreistag-election.json): § 25 Abs. 2 LKrO, the
+/// Kreistag resolves; the trail cites the Landkreisordnung (docs/legal.md, "Kreistage").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bw_lkro_25_abs_2_kreistag_ersatzperson_moves_up_on_the_kreistag_resolution() {
+    let app = App::spawn().await;
+    register(&app, example("bw-kreistag-election.json")).await;
+    app.send("vacancy.reported", vacancy("musterkreis-kreistag", "B1-02", "resigned", "2026-05-04T10:00:00+02:00"))
+        .await;
+
+    // § 24 LKrO: B1-03 has a Hinderungsgrund; the case waits for the Kreistag
+    let p = app.wait_event("succession.proposed", |_| true).await;
+    assert_eq!(p["data"]["successor"]["id"], "B1-04");
+    let cited = p["data"]["trail"].to_string();
+    assert!(cited.contains("§ 24 Abs. 1, 2 LKrO") && cited.contains("§ 25 Abs. 2 Satz 1 LKrO"), "{cited}");
+    assert!(!cited.contains("GemO"), "{cited}");
+    let case = p["data"]["case"].as_str().expect("case").to_owned();
+
+    let resolution = json!({"body": "musterkreis-kreistag", "case": case, "round": 1, "confirmed_by": "Kreistag Musterkreis", "confirmed_at": app.now().to_rfc3339()});
+    app.send("determination.confirmed", resolution).await;
+    let joined = app.wait_event("membership.changed", |e| e["data"]["change"] == "joined").await;
+    assert_eq!(joined["data"]["person"]["id"], "B1-04");
+    let mails = app.smtp.wait_for(1, Duration::from_secs(15)).await;
+    assert_eq!(mails[0].rcpt_to, vec!["dieter.dorn@example.org".to_owned()]);
+    app.settle().await;
+    assert!(app.events.of("announcement.issued").is_empty(), "nothing is announced in Baden-Württemberg");
+}
