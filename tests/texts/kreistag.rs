@@ -12,6 +12,11 @@ fn kreistag(name: &str, id: &str, title: &str) -> Value {
     s["body"]["kind"] = json!("kreistag");
     s["body"]["id"] = json!(id);
     s["body"]["name"] = json!(title);
+    s["body"]["returning_officer"] = json!({
+        "name": "Kreiswahlleiterin Karla Kreis",
+        "email": "kreiswahlleitung@musterkreis.de",
+        "address": "Kreishaus, Kreisplatz 1, 12399 Musterkreisstadt"
+    });
     s
 }
 
