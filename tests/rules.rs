@@ -1894,6 +1894,11 @@ mod mv;
 #[path = "rules/bb.rs"]
 mod bb;
 
+// Kreistage — body.kind (tests/rules/kreistag.rs)
+
+#[path = "rules/kreistag.rs"]
+mod kreistag;
+
 // =========================================================================================================
 // Validation — docs/contract.md "Validation"
 

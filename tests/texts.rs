@@ -671,3 +671,7 @@ mod mv;
 /// Brandenburg (§§ 51, 60 BbgKWahlG): tests/texts/bb.rs.
 #[path = "texts/bb.rs"]
 mod bb;
+
+// Kreistage — body.kind (tests/texts/kreistag.rs)
+#[path = "texts/kreistag.rs"]
+mod kreistag;

@@ -1324,6 +1324,7 @@ async fn nw_45_abs_2_satz_2_fassung_the_real_worker_determines_under_the_text_in
     let mut to: Vec<String> = mails.iter().flat_map(|m| m.rcpt_to.clone()).collect();
     to.sort();
     assert_eq!(to, ["l1-03@example.org", "l1-04@example.org"]);
+}
 
 /// Brandenburg example (B1-05 and B1-06 have e-mail addresses); B1-05 is employed by the city (§ 12 BbgKWahlG).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1389,4 +1390,31 @@ async fn bb_bbgkwahlg_60_barred_ersatzperson_proves_the_termination_declaration_
     assert_eq!(ann["data"]["legal_basis"], "§ 60 Abs. 7 BbgKWahlG, § 80 Abs. 1 Satz 2, Abs. 3 BbgKWahlV");
     let text = ann["data"]["text"].as_str().expect("text");
     assert!(text.contains("Frieda Fiedler") && text.contains("Einspruch"), "{text}");
+}
+
+/// Baden-Württemberg Kreistag (`body.kind = kreistag`, examples/bw-kreistag-election.json): § 25 Abs. 2 LKrO, the
+/// Kreistag resolves; the trail cites the Landkreisordnung (docs/legal.md, "Kreistage").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bw_lkro_25_abs_2_kreistag_ersatzperson_moves_up_on_the_kreistag_resolution() {
+    let app = App::spawn().await;
+    register(&app, example("bw-kreistag-election.json")).await;
+    app.send("vacancy.reported", vacancy("musterkreis-kreistag", "B1-02", "resigned", "2026-05-04T10:00:00+02:00"))
+        .await;
+
+    // § 24 LKrO: B1-03 has a Hinderungsgrund; the case waits for the Kreistag
+    let p = app.wait_event("succession.proposed", |_| true).await;
+    assert_eq!(p["data"]["successor"]["id"], "B1-04");
+    let cited = p["data"]["trail"].to_string();
+    assert!(cited.contains("§ 24 Abs. 1, 2 LKrO") && cited.contains("§ 25 Abs. 2 Satz 1 LKrO"), "{cited}");
+    assert!(!cited.contains("GemO"), "{cited}");
+    let case = p["data"]["case"].as_str().expect("case").to_owned();
+
+    let resolution = json!({"body": "musterkreis-kreistag", "case": case, "round": 1, "confirmed_by": "Kreistag Musterkreis", "confirmed_at": app.now().to_rfc3339()});
+    app.send("determination.confirmed", resolution).await;
+    let joined = app.wait_event("membership.changed", |e| e["data"]["change"] == "joined").await;
+    assert_eq!(joined["data"]["person"]["id"], "B1-04");
+    let mails = app.smtp.wait_for(1, Duration::from_secs(15)).await;
+    assert_eq!(mails[0].rcpt_to, vec!["dieter.dorn@example.org".to_owned()]);
+    app.settle().await;
+    assert!(app.events.of("announcement.issued").is_empty(), "nothing is announced in Baden-Württemberg");
 }

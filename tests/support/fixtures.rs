@@ -22,8 +22,8 @@
 
 use chrono::{DateTime, NaiveDate, TimeZone, Utc};
 use nachfolge::model::{
-    Body, BodyInfo, Candidate, ElectoralSystem, Fact, Land, List, ListKind, ReturningOfficer, Seat, SeatVia, Snapshot,
-    SubstituteDesignation, Term, WaiverForm,
+    Body, BodyInfo, BodyKind, Candidate, ElectoralSystem, Fact, Land, List, ListKind, ReturningOfficer, Seat, SeatVia,
+    Snapshot, SubstituteDesignation, Term, WaiverForm,
 };
 use nachfolge::rules::{Cause, Query};
 
@@ -81,6 +81,7 @@ fn builder(land: Land) -> SnapshotBuilder {
                 id: id.to_owned(),
                 name: format!("Rat {id}"),
                 land,
+                kind: BodyKind::Council,
                 electoral_system: ElectoralSystem::Proportional,
                 statutory_size: 44,
                 term: Term { start: d(TERM_START), end: d(TERM_END) },
@@ -161,6 +162,12 @@ pub fn brandenburg() -> SnapshotBuilder {
 impl SnapshotBuilder {
     pub fn id(mut self, id: &str) -> Self {
         self.snapshot.body.id = id.to_owned();
+        self
+    }
+    /// A Kreistag (`body.kind = kreistag`; docs/legal.md, "Kreistage").
+    pub fn kreistag(mut self) -> Self {
+        self.snapshot.body.kind = BodyKind::Kreistag;
+        self.snapshot.body.name = format!("Kreistag {}", self.snapshot.body.id);
         self
     }
     pub fn size(mut self, statutory_size: u32) -> Self {

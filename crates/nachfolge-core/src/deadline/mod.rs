@@ -10,6 +10,7 @@ use chrono::{DateTime, Datelike, NaiveDate, Utc, Weekday};
 use crate::calendar::{add_days, add_months_bgb, is_weekend};
 pub use crate::calendar::{end_of_day, local_date};
 use crate::land::{Land, LocalHolidays, Span};
+use crate::model::BodyKind;
 pub use crate::model::{FictionDay, PeriodEnd};
 use crate::trail::{TrailStep, Verdict};
 
@@ -234,7 +235,8 @@ pub fn objection_period_in(
     issued_at: DateTime<Utc>,
     rule: PeriodEnd,
 ) -> ObjectionPeriod {
-    let objection = land.law().procedure().objection;
+    // the same for a council and a Kreistag in every Land (docs/legal.md, "Kreistage")
+    let objection = land.law().procedure(BodyKind::Council).objection;
     let day = local_date(issued_at);
     let last_day = match objection.span {
         Span::Months(n) => add_months_bgb(day, n),

@@ -8,13 +8,13 @@ use chrono::NaiveDate;
 
 use super::{Acceptance, LandLaw, Objection, Procedure, Reservation, Review, Span, Texts};
 use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
-use crate::model::{Body, ElectoralSystem, SeatVia, Snapshot, ValidationError};
+use crate::model::{Body, BodyKind, ElectoralSystem, SeatVia, Snapshot, ValidationError};
 use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
 
 /// Brandenburg.
 pub(super) struct Bb;
 
-static PROCEDURE: Procedure = Procedure {
+const COUNCIL: Procedure = Procedure {
     // § 51 Abs. 1 BbgKWahlG, applied to the Ersatzperson by § 80 Abs. 1 Satz 1 BbgKWahlV ("weist sie auf § 51
     // … hin") and § 51 Abs. 2 Satz 4: a written declaration within one week; silence is acceptance "mit
     // Beginn des folgenden Tages"; a refusal cannot be withdrawn
@@ -57,6 +57,27 @@ static PROCEDURE: Procedure = Procedure {
         not_acquired_subject: None,
         correction_title: "Berichtigung der Bekanntmachung über den Übergang eines Sitzes in der Vertretung „{name}“ auf eine Ersatzperson",
     },
+};
+
+/// A council (`body.kind = council`).
+static PROCEDURE: Procedure = COUNCIL;
+
+/// A Kreistag: the BbgKWahlG governs the elections to the Gemeindevertretungen and the Kreistage alike (§ 1
+/// BbgKWahlG; the succession §§ 60–62 and the acceptance § 51 speak of the "Vertretung"), so only the words
+/// change (docs/legal.md, "Kreistage": Brandenburg).
+static KREISTAG: Procedure = Procedure {
+    texts: Texts {
+        determination_subject: "Übergang eines Sitzes im Kreistag „{name}“ auf Sie als Ersatzperson – Aufforderung zur Erklärung über die Annahme der Wahl",
+        barred_subject: "Übergang eines Sitzes im Kreistag „{name}“ auf Sie als Ersatzperson – Aufforderung zur Erklärung über die Annahme der Wahl und zum Nachweis nach § 51 Abs. 2 BbgKWahlG",
+        announcement_remedy: "Wahleinspruch binnen zwei Wochen nach der Bekanntmachung bei der Kreiswahlleitung (§ 55 BbgKWahlG)",
+        successor_title: "Bekanntmachung über den Übergang eines Sitzes im Kreistag „{name}“ auf eine Ersatzperson",
+        vacancy_title: "Bekanntmachung über einen unbesetzt bleibenden Sitz im Kreistag „{name}“",
+        not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft im Kreistag „{name}“",
+        review_title: "Bekanntmachung der Entscheidung über Wahleinsprüche gegen den Übergang eines Sitzes im Kreistag „{name}“",
+        correction_title: "Berichtigung der Bekanntmachung über den Übergang eines Sitzes im Kreistag „{name}“ auf eine Ersatzperson",
+        ..COUNCIL.texts
+    },
+    ..COUNCIL
 };
 
 /// § 2 Abs. 1 FTG beyond the nationwide holidays: Ostersonntag and Pfingstsonntag (Sundays anyway) and the
@@ -138,7 +159,10 @@ impl LandLaw for Bb {
         Some((4, "§ 51 Abs. 2 Satz 3, § 59 Abs. 1 Nr. 6 BbgKWahlG"))
     }
 
-    fn procedure(&self) -> &'static Procedure {
-        &PROCEDURE
+    fn procedure(&self, kind: BodyKind) -> &'static Procedure {
+        match kind {
+            BodyKind::Council => &PROCEDURE,
+            BodyKind::Kreistag => &KREISTAG,
+        }
     }
 }

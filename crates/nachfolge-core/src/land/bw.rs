@@ -12,13 +12,13 @@ use chrono::NaiveDate;
 
 use super::{Acceptance, LandLaw, Objection, Procedure, Reservation, Review, Span, Texts};
 use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
-use crate::model::{Body, ElectoralSystem, Snapshot, ValidationError};
+use crate::model::{Body, BodyKind, ElectoralSystem, Snapshot, ValidationError};
 use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
 
 /// Baden-Württemberg.
 pub(super) struct Bw;
 
-static PROCEDURE: Procedure = Procedure {
+const COUNCIL: Procedure = Procedure {
     // § 31 Abs. 2 Satz 1 GemO; § 29 Abs. 5, § 16 Abs. 2 GemO: the council resolves
     acceptance: Acceptance::ByLaw { council_determines: true, announced: false },
     // no declaration is asked for; never read
@@ -59,6 +59,51 @@ static PROCEDURE: Procedure = Procedure {
     },
 };
 
+/// A council (`body.kind = council`).
+static PROCEDURE: Procedure = COUNCIL;
+
+/// Why a barred successor to a Kreistag is passed over or must prove the end of the bar (docs/legal.md, "Kreistage").
+const KREISTAG_BAR: &str = "§ 24 Abs. 1, 2 LKrO";
+
+/// A Kreistag: the council's procedure with the Kreistag's norms and words (docs/legal.md, "Kreistage").
+static KREISTAG: Procedure = Procedure {
+    bar_citation: KREISTAG_BAR,
+    next_round_citation: Some("§ 25 Abs. 2 Satz 1 LKrO"),
+    review: Review {
+        council_refused: None,
+        citation: "§ 25 Abs. 2 Satz 1 LKrO i. V. m. §§ 68 ff. VwGO",
+        council_in_place_of_officer: None,
+    },
+    texts: Texts {
+        determination_subject: "Nachrücken als Ersatzperson, „{name}“ (§ 25 Abs. 2 LKrO)",
+        barred_subject: "Nachrücken als Ersatzperson, „{name}“ (§ 25 Abs. 2 LKrO)",
+        announcement_basis: "§ 25 Abs. 2 LKrO",
+        review_basis: "§ 25 Abs. 2 LKrO i. V. m. §§ 68 ff. VwGO",
+        successor_title: "Nachrücken in den Kreistag „{name}“",
+        vacancy_title: "Unbesetzter Sitz im Kreistag „{name}“",
+        not_acquired_title: "Nichteintritt in den Kreistag „{name}“",
+        review_title: "Entscheidung über den Widerspruch gegen das Nachrücken in den Kreistag „{name}“",
+        correction_title: "Berichtigung: Nachrücken in den Kreistag „{name}“",
+        ..COUNCIL.texts
+    },
+    ..COUNCIL
+};
+
+/// The rule set's citations that differ for a Kreistag (`LandLaw::kreistag_citations`; docs/legal.md, "Kreistage").
+static KREISTAG_CITATIONS: &[(&str, &str)] = &[
+    ("§ 31 Abs. 2 Satz 1 GemO", "§ 25 Abs. 2 Satz 1 LKrO"),
+    (
+        "§ 31 Abs. 2 Satz 1 GemO i. V. m. § 26 Abs. 1 Satz 3 KomWG",
+        "§ 25 Abs. 2 Satz 1 LKrO i. V. m. § 26 Abs. 1 Satz 3 KomWG",
+    ),
+    ("§ 31 Abs. 2 Satz 1 i. V. m. § 28 GemO", "§ 25 Abs. 2 Satz 1 i. V. m. § 23 LKrO"),
+    (rules::bw::BAR_CITATION, KREISTAG_BAR),
+    ("§ 16 Abs. 1, 2 GemO", "§ 12 LKrO"),
+    ("§ 16 Abs. 1 Satz 3 GemO", "§ 12 LKrO"),
+    ("§ 15 Abs. 1, § 16 Abs. 2 GemO", "§§ 11, 12 LKrO"),
+    (rules::bw::SUPPLEMENTARY_ELECTION, "§ 25 Abs. 3 LKrO"),
+];
+
 /// § 1 Feiertagsgesetz BW beyond the nationwide holidays.
 const HOLIDAYS: &[Holiday] = &[
     Holiday::Fixed { month: 1, day: 6, name: "Erscheinungsfest (Heilige Drei Könige)" },
@@ -84,6 +129,20 @@ impl LandLaw for Bw {
         super::refuse_district_substitute(readings)?;
         // unechte Teilortswahl: every candidate names his Wohnbezirk, or none does
         let with_district = s.lists.iter().flat_map(|l| &l.candidates).any(|c| c.district.is_some());
+        // [decision] a Kreistag's Wahlkreise (and § 25 Abs. 2 Satz 2 LKrO, the two-fifths rule) are not
+        // modelled: a Kreistag snapshot names no district (docs/legal.md, "Kreistage")
+        if s.body.kind == BodyKind::Kreistag && with_district {
+            let (li, ci) = s
+                .lists
+                .iter()
+                .enumerate()
+                .find_map(|(li, l)| l.candidates.iter().position(|c| c.district.is_some()).map(|ci| (li, ci)))
+                .unwrap_or((0, 0));
+            return Err(ValidationError::new(
+                format!("lists[{li}].candidates[{ci}].district"),
+                "the Wahlkreise of a Kreistag election in Baden-Württemberg (§ 25 Abs. 2 Satz 2 LKrO) are not modelled; unechte Teilortswahl (§ 26 Abs. 2 KomWG) is a Gemeinderat's",
+            ));
+        }
         for (li, list) in s.lists.iter().enumerate() {
             for (ci, c) in list.candidates.iter().enumerate() {
                 let at = |field: &str| format!("lists[{li}].candidates[{ci}].{field}");
@@ -145,7 +204,14 @@ impl LandLaw for Bw {
         "LVwVfG"
     }
 
-    fn procedure(&self) -> &'static Procedure {
-        &PROCEDURE
+    fn procedure(&self, kind: BodyKind) -> &'static Procedure {
+        match kind {
+            BodyKind::Council => &PROCEDURE,
+            BodyKind::Kreistag => &KREISTAG,
+        }
+    }
+
+    fn kreistag_citations(&self) -> &'static [(&'static str, &'static str)] {
+        KREISTAG_CITATIONS
     }
 }

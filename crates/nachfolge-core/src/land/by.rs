@@ -7,13 +7,13 @@ use chrono::NaiveDate;
 
 use super::{Acceptance, LandLaw, LocalHoliday, Objection, Procedure, Reservation, Review, Span, Texts};
 use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
-use crate::model::{Body, ElectoralSystem, Snapshot, ValidationError};
+use crate::model::{Body, BodyKind, ElectoralSystem, Snapshot, ValidationError};
 use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
 
 /// Bayern.
 pub(super) struct By;
 
-static PROCEDURE: Procedure = Procedure {
+const COUNCIL: Procedure = Procedure {
     // Art. 48 Abs. 3 Satz 3 i. V. m. Art. 47 Abs. 2 GLKrWG: asked in writing to declare within two weeks;
     // not accepted within them → deemed refused (Art. 47 Abs. 2 Satz 2)
     acceptance: Acceptance::ExpressDeclaration,
@@ -58,6 +58,31 @@ static PROCEDURE: Procedure = Procedure {
         correction_title: "Berichtigung der Bekanntmachung über das Nachrücken eines Listennachfolgers in „{name}“",
     },
 };
+
+/// A council (`body.kind = council`).
+static PROCEDURE: Procedure = COUNCIL;
+
+/// Why a barred successor to a Kreistag is passed over or must prove the end of the bar (docs/legal.md, "Kreistage").
+const KREISTAG_BAR: &str = "Art. 37 Abs. 2 Satz 2 Halbsatz 2 GLKrWG i. V. m. Art. 24 Abs. 3 LKrO";
+
+/// A Kreistag: the council's procedure with the Kreistag's norms and words (docs/legal.md, "Kreistage").
+static KREISTAG: Procedure = Procedure {
+    bar_citation: KREISTAG_BAR,
+    texts: Texts {
+        determination_subject: "Nachrücken als Listennachfolger, Kreistag „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
+        barred_subject: "Nachrücken als Listennachfolger, Kreistag „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl und zum Nachweis über die Beendigung des Hinderungsgrundes",
+        successor_title: "Bekanntmachung über das Nachrücken eines Listennachfolgers in den Kreistag „{name}“",
+        vacancy_title: "Bekanntmachung über das Unbesetztbleiben eines Sitzes im Kreistag „{name}“",
+        not_acquired_title: "Bekanntmachung über den Nichtantritt des Amts im Kreistag „{name}“",
+        review_title: "Bekanntmachung der gerichtlichen Entscheidung über das Nachrücken eines Listennachfolgers in den Kreistag „{name}“",
+        correction_title: "Berichtigung der Bekanntmachung über das Nachrücken eines Listennachfolgers in den Kreistag „{name}“",
+        ..COUNCIL.texts
+    },
+    ..COUNCIL
+};
+
+/// The rule set's citations that differ for a Kreistag (`LandLaw::kreistag_citations`; docs/legal.md, "Kreistage").
+static KREISTAG_CITATIONS: &[(&str, &str)] = &[(rules::by::BAR_CITATION, KREISTAG_BAR)];
 
 /// Art. 1 Abs. 1 Nr. 1 FTG beyond the nationwide holidays.
 const HOLIDAYS: &[Holiday] = &[
@@ -178,7 +203,14 @@ impl LandLaw for By {
         2
     }
 
-    fn procedure(&self) -> &'static Procedure {
-        &PROCEDURE
+    fn procedure(&self, kind: BodyKind) -> &'static Procedure {
+        match kind {
+            BodyKind::Council => &PROCEDURE,
+            BodyKind::Kreistag => &KREISTAG,
+        }
+    }
+
+    fn kreistag_citations(&self) -> &'static [(&'static str, &'static str)] {
+        KREISTAG_CITATIONS
     }
 }

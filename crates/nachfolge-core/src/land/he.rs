@@ -6,13 +6,13 @@ use chrono::NaiveDate;
 
 use super::{Acceptance, LandLaw, Objection, Procedure, Reservation, Review, Span, Texts};
 use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
-use crate::model::{Body, ElectoralSystem, Snapshot, ValidationError};
+use crate::model::{Body, BodyKind, ElectoralSystem, Snapshot, ValidationError};
 use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
 
 /// Hessen.
 pub(super) struct He;
 
-static PROCEDURE: Procedure = Procedure {
+const COUNCIL: Procedure = Procedure {
     // § 34 Abs. 3 Satz 2 i. V. m. § 23 KWG
     acceptance: Acceptance::WithDetermination,
     reservation: Reservation::Refusal,
@@ -51,6 +51,26 @@ static PROCEDURE: Procedure = Procedure {
         review_title: "Bekanntmachung der Entscheidung im Wahlprüfungsverfahren über das Nachrücken in die Vertretung „{name}“",
         correction_title: "Berichtigung der Bekanntmachung über das Nachrücken in die Vertretung „{name}“",
     },
+};
+
+/// A council (`body.kind = council`).
+static PROCEDURE: Procedure = COUNCIL;
+
+/// A Kreistag: the council's procedure with the Kreistag's norms and words (docs/legal.md, "Kreistage").
+static KREISTAG: Procedure = Procedure {
+    texts: Texts {
+        determination_subject: "Feststellung des Nachrückens, Kreistag „{name}“",
+        barred_subject: "Feststellung des Nachrückens, Kreistag „{name}“ – Nachweis über die Beseitigung des Hinderungsgrundes",
+        announcement_remedy: "Einspruch jeder wahlberechtigten Person des Wahlkreises binnen einer Ausschlussfrist von zwei Wochen nach der öffentlichen Bekanntmachung, schriftlich oder zur Niederschrift bei der Kreiswahlleitung und innerhalb der Frist im Einzelnen zu begründen; wer nicht die Verletzung eigener Rechte geltend macht, braucht die Unterstützung von eins vom Hundert der Wahlberechtigten, mindestens fünf, höchstens 100 (§ 34 Abs. 4 Satz 1 i. V. m. § 25 KWG)",
+        successor_title: "Bekanntmachung über das Nachrücken in den Kreistag „{name}“",
+        vacancy_title: "Bekanntmachung über das Leerbleiben eines Sitzes im Kreistag „{name}“",
+        not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft im Kreistag „{name}“",
+        not_acquired_subject: Some("Mitgliedschaft im Kreistag „{name}“ rückwirkend nicht erworben (§ 23 Abs. 2 Satz 3 KWG)"),
+        review_title: "Bekanntmachung der Entscheidung im Wahlprüfungsverfahren über das Nachrücken in den Kreistag „{name}“",
+        correction_title: "Berichtigung der Bekanntmachung über das Nachrücken in den Kreistag „{name}“",
+        ..COUNCIL.texts
+    },
+    ..COUNCIL
 };
 
 /// The holidays of Hessen beyond the nationwide ones (§ 1 HFeiertagsG), which also lists Ostersonntag and
@@ -137,7 +157,10 @@ impl LandLaw for He {
         "HVwVfG"
     }
 
-    fn procedure(&self) -> &'static Procedure {
-        &PROCEDURE
+    fn procedure(&self, kind: BodyKind) -> &'static Procedure {
+        match kind {
+            BodyKind::Council => &PROCEDURE,
+            BodyKind::Kreistag => &KREISTAG,
+        }
     }
 }

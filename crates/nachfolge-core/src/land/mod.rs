@@ -26,7 +26,7 @@ pub use fassung::Fassung;
 
 use crate::calendar::{berlin, holiday_in, local_date, Holiday};
 pub use crate::model::Land;
-use crate::model::{Body, SeatVia, Snapshot, ValidationError};
+use crate::model::{Body, BodyKind, SeatVia, Snapshot, ValidationError};
 use crate::rules::{Cause, DecideError, Decision, ListOrder, Query, Standing, SuccessionOrder};
 use crate::trail::{TrailStep, Verdict};
 
@@ -48,6 +48,11 @@ impl Body {
         let law = self.land().law();
         law.validate_cause(q.cause).map_err(DecideError::Cause)?;
         let mut d = law.decide(self, q)?;
+        // a Kreistag: the norms of the Landkreisordnung in place of the Gemeindeordnung's (docs/legal.md, "Kreistage")
+        if self.info().kind == BodyKind::Kreistag {
+            let table = law.kreistag_citations();
+            d.trail.iter_mut().for_each(|step| kreistag_citation(table, &mut step.citation));
+        }
         // a Land with more than one Fassung says in the trail which one applied (docs/legal.md, "Fassungen")
         if law.fassungen().len() > 1 {
             let f = self.fassung_at(q.at);
@@ -67,8 +72,23 @@ impl Body {
             Query { departed: "", departed_via: None, at, lot_winner: None, pending: vec![], cause: Cause::Ordinary };
         let s = Standing::new(self, &q);
         let law = self.land().law();
-        let lists = (0..self.snapshot.lists.len()).map(|l| law.list_order(self, &s, l)).collect();
+        let mut lists: Vec<ListOrder> = (0..self.snapshot.lists.len()).map(|l| law.list_order(self, &s, l)).collect();
+        if self.info().kind == BodyKind::Kreistag {
+            let table = law.kreistag_citations();
+            for l in &mut lists {
+                l.passed_over.iter_mut().for_each(|p| kreistag_citation(table, &mut p.citation));
+                l.substitutes.iter_mut().for_each(|p| kreistag_citation(table, &mut p.citation));
+                l.notes.iter_mut().for_each(|n| kreistag_citation(table, &mut n.citation));
+            }
+        }
         SuccessionOrder { body: self.id().to_owned(), land: self.land(), at: berlin(at), lists }
+    }
+}
+
+/// Replace a council citation by the Kreistag's, where the Land's table names one (`LandLaw::kreistag_citations`).
+fn kreistag_citation(table: &[(&str, &'static str)], citation: &mut String) {
+    if let Some((_, kreistag)) = table.iter().find(|(council, _)| *council == citation.as_str()) {
+        *citation = (*kreistag).to_owned();
     }
 }
 
@@ -250,8 +270,18 @@ pub trait LandLaw: Sync {
         None
     }
 
-    /// How the procedure runs after a determination, with its citations and wording.
-    fn procedure(&self) -> &'static Procedure;
+    /// How the procedure runs after a determination for a body of kind `kind` (`body.kind`), with its
+    /// citations and wording. Each Land answers for both kinds in its own file: a Kreistag's procedure is the
+    /// council's with the norms of the Landkreisordnung and the Kreistag's words (docs/legal.md, "Kreistage").
+    fn procedure(&self, kind: BodyKind) -> &'static Procedure;
+
+    /// The citations of the rule set (`decide`, `list_order`) that differ for a Kreistag: pairs of the council's
+    /// citation, exactly as the rule set writes it, and the Kreistag's (e.g. Baden-Württemberg `§ 29 Abs. 1, 5
+    /// GemO` → `§ 24 LKrO`). Default: none — the election statute the rule set cites applies to both kinds
+    /// (NRW, Hessen, Niedersachsen, …; docs/legal.md, "Kreistage").
+    fn kreistag_citations(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
 }
 
 /// A gesetzlicher Feiertag that holds only in some municipalities of a Land (Bayern: Mariä Himmelfahrt in

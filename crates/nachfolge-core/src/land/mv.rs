@@ -7,13 +7,13 @@ use chrono::{Datelike, NaiveDate};
 
 use super::{Acceptance, LandLaw, Objection, Procedure, Reservation, Review, Span, Texts};
 use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
-use crate::model::{Body, ElectoralSystem, SeatVia, Snapshot, ValidationError};
+use crate::model::{Body, BodyKind, ElectoralSystem, SeatVia, Snapshot, ValidationError};
 use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
 
 /// Mecklenburg-Vorpommern.
 pub(super) struct Mv;
 
-static PROCEDURE: Procedure = Procedure {
+const COUNCIL: Procedure = Procedure {
     // [decision] § 34 LKWG M-V applied to the nachrückende Person (§ 46 Abs. 3 LKWO M-V: the notification
     // points to § 34): membership one week after the notification unless refused in writing within it
     // (`membership_at_period_end`); a refusal cannot be withdrawn (§ 34 Satz 4)
@@ -57,6 +57,32 @@ static PROCEDURE: Procedure = Procedure {
         correction_title: "Berichtigung der Bekanntmachung über das Nachrücken in die Vertretung „{name}“",
     },
 };
+
+/// A council (`body.kind = council`).
+static PROCEDURE: Procedure = COUNCIL;
+
+/// Why a barred successor to a Kreistag is passed over or must prove the end of the bar (docs/legal.md, "Kreistage").
+const KREISTAG_BAR: &str = "Unvereinbarkeit von Amt und Mandat nach Teil 2 KV M-V (Landkreisordnung)";
+
+/// A Kreistag: the council's procedure with the Kreistag's norms and words (docs/legal.md, "Kreistage").
+static KREISTAG: Procedure = Procedure {
+    bar_citation: KREISTAG_BAR,
+    texts: Texts {
+        determination_subject: "Nachrücken in den Kreistag „{name}“ – Benachrichtigung und Hinweis auf die Wochenfrist",
+        barred_subject: "Nachrücken in den Kreistag „{name}“ – Benachrichtigung und Hinweis auf die Wochenfrist und die Unvereinbarkeit",
+        announcement_remedy: "Einspruch binnen zwei Wochen nach der Bekanntmachung unter Angabe der Gründe bei der Kreiswahlleitung, ohne aufschiebende Wirkung (§ 46 Abs. 4 i. V. m. § 35 LKWG M-V)",
+        successor_title: "Bekanntmachung über das Nachrücken in den Kreistag „{name}“",
+        vacancy_title: "Bekanntmachung über das Freibleiben eines Sitzes im Kreistag „{name}“",
+        not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft im Kreistag „{name}“",
+        review_title: "Bekanntmachung der Entscheidung über Einsprüche gegen die Feststellung des Nachrückens in den Kreistag „{name}“",
+        correction_title: "Berichtigung der Bekanntmachung über das Nachrücken in den Kreistag „{name}“",
+        ..COUNCIL.texts
+    },
+    ..COUNCIL
+};
+
+/// The rule set's citations that differ for a Kreistag (`LandLaw::kreistag_citations`; docs/legal.md, "Kreistage").
+static KREISTAG_CITATIONS: &[(&str, &str)] = &[(rules::mv::BAR_CITATION, KREISTAG_BAR)];
 
 /// § 2 FTG M-V beyond the nationwide holidays: the Reformationstag, and the Internationaler Frauentag from 2023
 /// (amendment of June 2022; docs/legal.md).
@@ -146,7 +172,14 @@ impl LandLaw for Mv {
         true
     }
 
-    fn procedure(&self) -> &'static Procedure {
-        &PROCEDURE
+    fn procedure(&self, kind: BodyKind) -> &'static Procedure {
+        match kind {
+            BodyKind::Council => &PROCEDURE,
+            BodyKind::Kreistag => &KREISTAG,
+        }
+    }
+
+    fn kreistag_citations(&self) -> &'static [(&'static str, &'static str)] {
+        KREISTAG_CITATIONS
     }
 }

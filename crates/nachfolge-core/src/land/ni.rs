@@ -7,13 +7,13 @@ use chrono::{Datelike, NaiveDate};
 
 use super::{Acceptance, LandLaw, Objection, Procedure, Reservation, Review, Span, Texts};
 use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
-use crate::model::{Body, ElectoralSystem, ListKind, SeatVia, Snapshot, ValidationError};
+use crate::model::{Body, BodyKind, ElectoralSystem, ListKind, SeatVia, Snapshot, ValidationError};
 use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
 
 /// Niedersachsen.
 pub(super) struct Ni;
 
-static PROCEDURE: Procedure = Procedure {
+const COUNCIL: Procedure = Procedure {
     // § 77 Abs. 1 Satz 1, 2 NKWO, § 40 Abs. 1 NKWG: served notice; one week after Zugang (the service), in
     // writing; silence is acceptance "mit Beginn des nächsten Tages nach Ablauf der Frist" (the instant the
     // period ends); a reservation is refusal; a refusal cannot be withdrawn. A barred Ersatzperson proves the
@@ -56,6 +56,25 @@ static PROCEDURE: Procedure = Procedure {
         not_acquired_subject: None,
         correction_title: "Berichtigung der Bekanntmachung über den Übergang eines Sitzes auf eine Ersatzperson in der Vertretung „{name}“",
     },
+};
+
+/// A council (`body.kind = council`).
+static PROCEDURE: Procedure = COUNCIL;
+
+/// A Kreistag: the council's procedure with the Kreistag's norms and words (docs/legal.md, "Kreistage").
+static KREISTAG: Procedure = Procedure {
+    texts: Texts {
+        determination_subject: "Übergang eines Sitzes im Kreistag „{name}“ auf Sie als Ersatzperson – Aufforderung zur Erklärung über die Annahme der Wahl",
+        barred_subject: "Übergang eines Sitzes im Kreistag „{name}“ auf Sie als Ersatzperson – Aufforderung zur Erklärung über die Annahme der Wahl und zum Nachweis nach § 50 Abs. 3 NKomVG",
+        announcement_remedy: "Einspruch binnen zwei Wochen nach der Bekanntmachung, schriftlich oder zur Niederschrift bei der Kreiswahlleitung (§ 49a NKWG)",
+        successor_title: "Bekanntmachung über den Übergang eines Sitzes auf eine Ersatzperson im Kreistag „{name}“",
+        vacancy_title: "Bekanntmachung über einen unbesetzt bleibenden Sitz im Kreistag „{name}“",
+        not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft im Kreistag „{name}“",
+        review_title: "Bekanntmachung der Entscheidung über Einsprüche gegen den Übergang eines Sitzes im Kreistag „{name}“",
+        correction_title: "Berichtigung der Bekanntmachung über den Übergang eines Sitzes auf eine Ersatzperson im Kreistag „{name}“",
+        ..COUNCIL.texts
+    },
+    ..COUNCIL
 };
 
 /// § 2 Abs. 1 NFeiertagsG beyond the nationwide holidays: the Reformationstag (Buchst. h, since the law of
@@ -152,7 +171,10 @@ impl LandLaw for Ni {
         departed_via.unwrap_or(SeatVia::Succession)
     }
 
-    fn procedure(&self) -> &'static Procedure {
-        &PROCEDURE
+    fn procedure(&self, kind: BodyKind) -> &'static Procedure {
+        match kind {
+            BodyKind::Council => &PROCEDURE,
+            BodyKind::Kreistag => &KREISTAG,
+        }
     }
 }

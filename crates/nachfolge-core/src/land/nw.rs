@@ -8,14 +8,14 @@ use super::fassung::ymd;
 use super::{Acceptance, Fassung, LandLaw, Objection, Procedure, Reservation, Review, Span, Texts};
 use crate::calendar::local_date;
 use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
-use crate::model::{Body, ElectoralSystem, Snapshot, SubstituteDesignation, ValidationError};
+use crate::model::{Body, BodyKind, ElectoralSystem, Snapshot, SubstituteDesignation, ValidationError};
 use crate::rules::nw::Text;
 use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
 
 /// Nordrhein-Westfalen.
 pub(super) struct Nw;
 
-static PROCEDURE: Procedure = Procedure {
+const COUNCIL: Procedure = Procedure {
     // § 45 Abs. 6 Satz 2–6 KWahlG NRW
     acceptance: Acceptance::Declaration,
     reservation: Reservation::Refusal,
@@ -56,6 +56,24 @@ static PROCEDURE: Procedure = Procedure {
         review_title: "Bekanntmachung der Entscheidung über Einsprüche gegen die Feststellung der Listennachfolge für die Vertretung „{name}“",
         correction_title: "Berichtigung der Bekanntmachung über die Listennachfolge in der Vertretung „{name}“",
     },
+};
+
+/// A council (`body.kind = council`).
+static PROCEDURE: Procedure = COUNCIL;
+
+/// A Kreistag: the council's procedure with the Kreistag's norms and words (docs/legal.md, "Kreistage").
+static KREISTAG: Procedure = Procedure {
+    texts: Texts {
+        determination_subject: "Feststellung als Listennachfolger, Kreistag „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
+        barred_subject: "Feststellung als Listennachfolger, Kreistag „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
+        successor_title: "Bekanntmachung über die Feststellung eines Listennachfolgers für den Kreistag „{name}“",
+        vacancy_title: "Bekanntmachung über das Freibleiben eines Sitzes im Kreistag „{name}“",
+        not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft im Kreistag „{name}“",
+        review_title: "Bekanntmachung der Entscheidung über Einsprüche gegen die Feststellung der Listennachfolge für den Kreistag „{name}“",
+        correction_title: "Berichtigung der Bekanntmachung über die Listennachfolge im Kreistag „{name}“",
+        ..COUNCIL.texts
+    },
+    ..COUNCIL
 };
 
 /// The Fassungen of § 45 KWahlG NRW (docs/legal.md, "Fassungen of § 45 KWahlG NRW"): the text before and after
@@ -170,7 +188,10 @@ impl LandLaw for Nw {
         "VwVfG NRW"
     }
 
-    fn procedure(&self) -> &'static Procedure {
-        &PROCEDURE
+    fn procedure(&self, kind: BodyKind) -> &'static Procedure {
+        match kind {
+            BodyKind::Council => &PROCEDURE,
+            BodyKind::Kreistag => &KREISTAG,
+        }
     }
 }

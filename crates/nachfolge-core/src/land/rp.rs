@@ -7,13 +7,13 @@ use chrono::NaiveDate;
 
 use super::{Acceptance, LandLaw, Objection, Procedure, Reservation, Review, Span, Texts};
 use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
-use crate::model::{Body, ElectoralSystem, Snapshot, ValidationError};
+use crate::model::{Body, BodyKind, ElectoralSystem, Snapshot, ValidationError};
 use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
 
 /// Rheinland-Pfalz.
 pub(super) struct Rp;
 
-static PROCEDURE: Procedure = Procedure {
+const COUNCIL: Procedure = Procedure {
     // § 45 Abs. 5 i. V. m. § 44 KWG, § 66 Abs. 1 Satz 4 i. V. m. § 64 KWO: one week after service, silence is
     // acceptance, a reservation is refusal, a refusal cannot be withdrawn, a barred successor must prove
     acceptance: Acceptance::Declaration,
@@ -57,6 +57,33 @@ static PROCEDURE: Procedure = Procedure {
         correction_title: "Berichtigung der Bekanntmachung über die Einberufung einer Ersatzperson in die Vertretung „{name}“",
     },
 };
+
+/// A council (`body.kind = council`).
+static PROCEDURE: Procedure = COUNCIL;
+
+/// Why a barred successor to a Kreistag is passed over or must prove the end of the bar (docs/legal.md, "Kreistage").
+const KREISTAG_BAR: &str = "§ 55 Abs. 1 KWG, § 66 Abs. 1 Satz 4 i. V. m. § 64 Abs. 2 KWO";
+
+/// A Kreistag: the council's procedure with the Kreistag's norms and words (docs/legal.md, "Kreistage").
+static KREISTAG: Procedure = Procedure {
+    bar_citation: KREISTAG_BAR,
+    texts: Texts {
+        determination_subject: "Einberufung als Ersatzperson, Kreistag „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
+        barred_subject: "Einberufung als Ersatzperson, Kreistag „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl und zum Nachweis nach § 64 Abs. 2 KWO",
+        announcement_remedy: "Widerspruch binnen eines Monats nach Bekanntgabe, schriftlich oder zur Niederschrift bei der Kreiswahlleitung (§§ 68, 70 VwGO)",
+        successor_title: "Bekanntmachung über die Einberufung einer Ersatzperson in den Kreistag „{name}“",
+        vacancy_title: "Bekanntmachung über das Fehlen einer Ersatzperson für einen Sitz im Kreistag „{name}“",
+        not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft im Kreistag „{name}“",
+        review_title: "Bekanntmachung der Entscheidung über Widersprüche gegen die Einberufung einer Ersatzperson in den Kreistag „{name}“",
+        correction_title: "Berichtigung der Bekanntmachung über die Einberufung einer Ersatzperson in den Kreistag „{name}“",
+        ..COUNCIL.texts
+    },
+    ..COUNCIL
+};
+
+/// The rule set's citations that differ for a Kreistag (`LandLaw::kreistag_citations`; docs/legal.md, "Kreistage").
+static KREISTAG_CITATIONS: &[(&str, &str)] =
+    &[(rules::rp::BAR_CITATION, KREISTAG_BAR), ("§ 29 Abs. 4 GemO", "§ 22 LKO")];
 
 /// § 2 Abs. 1 Landesgesetz über den Schutz der Sonn- und Feiertage (LFtG). A holiday the Landesregierung
 /// declares once by Rechtsverordnung (§ 2 Abs. 2 LFtG) is not known here (docs/legal.md).
@@ -154,7 +181,14 @@ impl LandLaw for Rp {
         "§ 193 BGB".to_owned()
     }
 
-    fn procedure(&self) -> &'static Procedure {
-        &PROCEDURE
+    fn procedure(&self, kind: BodyKind) -> &'static Procedure {
+        match kind {
+            BodyKind::Council => &PROCEDURE,
+            BodyKind::Kreistag => &KREISTAG,
+        }
+    }
+
+    fn kreistag_citations(&self) -> &'static [(&'static str, &'static str)] {
+        KREISTAG_CITATIONS
     }
 }

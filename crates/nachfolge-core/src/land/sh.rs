@@ -6,13 +6,13 @@ use chrono::{Datelike, NaiveDate};
 
 use super::{Acceptance, LandLaw, Objection, Procedure, Reservation, Review, Span, Texts};
 use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
-use crate::model::{Body, ElectoralSystem, SeatVia, Snapshot, ValidationError};
+use crate::model::{Body, BodyKind, ElectoralSystem, SeatVia, Snapshot, ValidationError};
 use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
 
 /// Schleswig-Holstein.
 pub(super) struct Sh;
 
-static PROCEDURE: Procedure = Procedure {
+const COUNCIL: Procedure = Procedure {
     // [decision] § 37 GKWG applied to the Nachrückende: membership automatically when one week after the
     // notification of the Feststellung ends, unless refused in writing within it (`membership_at_period_end`);
     // a declaration with a reservation counts as refusal (Satz 2); a refusal cannot be withdrawn (Satz 3)
@@ -55,6 +55,32 @@ static PROCEDURE: Procedure = Procedure {
         correction_title: "Berichtigung der Bekanntmachung über das Nachrücken in die Vertretung „{name}“",
     },
 };
+
+/// A council (`body.kind = council`).
+static PROCEDURE: Procedure = COUNCIL;
+
+/// Why a barred successor to a Kreistag is passed over or must prove the end of the bar (docs/legal.md, "Kreistage").
+const KREISTAG_BAR: &str = "§ 26a KrO";
+
+/// A Kreistag: the council's procedure with the Kreistag's norms and words (docs/legal.md, "Kreistage").
+static KREISTAG: Procedure = Procedure {
+    bar_citation: KREISTAG_BAR,
+    texts: Texts {
+        determination_subject: "Nachrücken in den Kreistag „{name}“ – Feststellung und Hinweis auf die Wochenfrist",
+        barred_subject: "Nachrücken in den Kreistag „{name}“ – Feststellung und Hinweis auf die Wochenfrist",
+        announcement_remedy: "Einspruch jeder und jedes Wahlberechtigten des Wahlgebiets binnen eines Monats nach der Bekanntmachung, schriftlich oder zur Niederschrift bei der Kreiswahlleitung, innerhalb der Frist zu begründen (§ 44 Abs. 3 Satz 3 i. V. m. § 38 GKWG)",
+        successor_title: "Bekanntmachung über das Nachrücken in den Kreistag „{name}“",
+        vacancy_title: "Bekanntmachung über das Leerbleiben eines Sitzes im Kreistag „{name}“",
+        not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft im Kreistag „{name}“",
+        review_title: "Bekanntmachung der Entscheidung über Einsprüche gegen die Feststellung des Nachrückens in den Kreistag „{name}“",
+        correction_title: "Berichtigung der Bekanntmachung über das Nachrücken in den Kreistag „{name}“",
+        ..COUNCIL.texts
+    },
+    ..COUNCIL
+};
+
+/// The rule set's citations that differ for a Kreistag (`LandLaw::kreistag_citations`; docs/legal.md, "Kreistage").
+static KREISTAG_CITATIONS: &[(&str, &str)] = &[(rules::sh::BAR_CITATION, KREISTAG_BAR)];
 
 /// § 2 Abs. 1 SFTG beyond the nationwide holidays: the Reformationstag (Nr. 8, since the amendment in force on
 /// 30 March 2018; in 2017 a one-off holiday everywhere).
@@ -143,7 +169,14 @@ impl LandLaw for Sh {
         true
     }
 
-    fn procedure(&self) -> &'static Procedure {
-        &PROCEDURE
+    fn procedure(&self, kind: BodyKind) -> &'static Procedure {
+        match kind {
+            BodyKind::Council => &PROCEDURE,
+            BodyKind::Kreistag => &KREISTAG,
+        }
+    }
+
+    fn kreistag_citations(&self) -> &'static [(&'static str, &'static str)] {
+        KREISTAG_CITATIONS
     }
 }

@@ -11,13 +11,13 @@ use chrono::{Datelike, NaiveDate, Weekday};
 
 use super::{Acceptance, LandLaw, Objection, Procedure, Reservation, Review, Span, Texts};
 use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
-use crate::model::{Body, ElectoralSystem, Snapshot, ValidationError};
+use crate::model::{Body, BodyKind, ElectoralSystem, Snapshot, ValidationError};
 use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
 
 /// Sachsen.
 pub(super) struct Sn;
 
-static PROCEDURE: Procedure = Procedure {
+const COUNCIL: Procedure = Procedure {
     // § 34 Abs. 2 SächsGemO; § 32 Abs. 3, § 18 Abs. 2 SächsGemO: the council resolves
     acceptance: Acceptance::ByLaw { council_determines: true, announced: false },
     // no declaration is asked for; never read
@@ -57,6 +57,51 @@ static PROCEDURE: Procedure = Procedure {
         correction_title: "Berichtigung: Nachrücken in die Vertretung „{name}“",
     },
 };
+
+/// A council (`body.kind = council`).
+static PROCEDURE: Procedure = COUNCIL;
+
+/// Why a barred successor to a Kreistag is passed over or must prove the end of the bar (docs/legal.md, "Kreistage").
+const KREISTAG_BAR: &str = "§ 28 SächsLKrO";
+
+/// A Kreistag: the council's procedure with the Kreistag's norms and words (docs/legal.md, "Kreistage").
+static KREISTAG: Procedure = Procedure {
+    bar_citation: KREISTAG_BAR,
+    next_round_citation: Some("§ 30 Abs. 2 SächsLKrO"),
+    review: Review {
+        council_refused: None,
+        citation: "§ 30 Abs. 2 SächsLKrO i. V. m. §§ 68 ff. VwGO",
+        council_in_place_of_officer: None,
+    },
+    texts: Texts {
+        determination_subject: "Nachrücken als Ersatzperson, „{name}“ (§ 30 Abs. 2 SächsLKrO)",
+        barred_subject: "Nachrücken als Ersatzperson, „{name}“ (§ 30 Abs. 2 SächsLKrO)",
+        announcement_basis: "§ 30 Abs. 2 SächsLKrO",
+        review_basis: "§ 30 Abs. 2 SächsLKrO i. V. m. §§ 68 ff. VwGO",
+        successor_title: "Nachrücken in den Kreistag „{name}“",
+        vacancy_title: "Unbesetzter Sitz im Kreistag „{name}“",
+        not_acquired_title: "Nichteintritt in den Kreistag „{name}“",
+        review_title: "Entscheidung über den Widerspruch gegen das Nachrücken in den Kreistag „{name}“",
+        correction_title: "Berichtigung: Nachrücken in den Kreistag „{name}“",
+        ..COUNCIL.texts
+    },
+    ..COUNCIL
+};
+
+/// The rule set's citations that differ for a Kreistag (`LandLaw::kreistag_citations`; docs/legal.md, "Kreistage").
+static KREISTAG_CITATIONS: &[(&str, &str)] = &[
+    ("§ 34 Abs. 2 SächsGemO", "§ 30 Abs. 2 SächsLKrO"),
+    (
+        "§ 34 Abs. 2 SächsGemO i. V. m. § 21 Abs. 2 Satz 2 KomWG",
+        "§ 30 Abs. 2 SächsLKrO i. V. m. § 21 Abs. 2 Satz 2 KomWG",
+    ),
+    ("§ 34 Abs. 2 SächsGemO i. V. m. § 23 Satz 2 KomWG", "§ 30 Abs. 2 SächsLKrO i. V. m. § 23 Satz 2 KomWG"),
+    ("§ 34 Abs. 2 i. V. m. § 31 SächsGemO", "§ 30 Abs. 2 i. V. m. § 27 SächsLKrO"),
+    (rules::sn::BAR_CITATION, KREISTAG_BAR),
+    ("§ 18 Abs. 1, 2 SächsGemO", "§ 16 SächsLKrO"),
+    ("§ 18 Abs. 2 SächsGemO", "§ 16 SächsLKrO"),
+    ("§ 34 SächsGemO (Ergänzungswahl)", "§ 30 Abs. 5 SächsLKrO (Ergänzungswahl)"),
+];
 
 /// § 1 Abs. 1 SächsSFG beyond the nationwide holidays (the Buß- und Bettag: [`buss_und_bettag`]). Fronleichnam
 /// holds only in the places the FronleichnamsVO names: not known here (docs/legal.md, "Sachsen").
@@ -149,7 +194,14 @@ impl LandLaw for Sn {
         "VwVfG i. V. m. § 1 SächsVwVfZG"
     }
 
-    fn procedure(&self) -> &'static Procedure {
-        &PROCEDURE
+    fn procedure(&self, kind: BodyKind) -> &'static Procedure {
+        match kind {
+            BodyKind::Council => &PROCEDURE,
+            BodyKind::Kreistag => &KREISTAG,
+        }
+    }
+
+    fn kreistag_citations(&self) -> &'static [(&'static str, &'static str)] {
+        KREISTAG_CITATIONS
     }
 }

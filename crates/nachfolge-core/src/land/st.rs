@@ -7,13 +7,13 @@ use chrono::NaiveDate;
 
 use super::{Acceptance, LandLaw, Objection, Procedure, Reservation, Review, Span, Texts};
 use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
-use crate::model::{Body, ElectoralSystem, Snapshot, ValidationError};
+use crate::model::{Body, BodyKind, ElectoralSystem, Snapshot, ValidationError};
 use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
 
 /// Sachsen-Anhalt.
 pub(super) struct St;
 
-static PROCEDURE: Procedure = Procedure {
+const COUNCIL: Procedure = Procedure {
     // § 75 Abs. 1 KWO LSA i. V. m. § 43 KWG LSA: served, one week, silence is acceptance from the start of the
     // next day, a reservation is refusal, a refusal cannot be withdrawn; not before the predecessor left
     // (§ 43 Abs. 2). A barred successor must end the bar before he accepts (§ 42 Abs. 1 Nr. 3 KVG LSA).
@@ -50,6 +50,26 @@ static PROCEDURE: Procedure = Procedure {
         not_acquired_subject: None,
         correction_title: "Berichtigung der Bekanntmachung über den Übergang eines Sitzes in der Vertretung „{name}“",
     },
+};
+
+/// A council (`body.kind = council`).
+static PROCEDURE: Procedure = COUNCIL;
+
+/// A Kreistag: the council's procedure with the Kreistag's norms and words (docs/legal.md, "Kreistage").
+static KREISTAG: Procedure = Procedure {
+    texts: Texts {
+        determination_subject: "Übergang eines Sitzes im Kreistag „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
+        barred_subject: "Übergang eines Sitzes im Kreistag „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl und zum Nachweis über die Beseitigung des Hinderungsgrundes",
+        announcement_remedy: "Wahleinspruch jeder wahlberechtigten Person des Wahlgebiets, jeder Partei oder Wählergruppe, die einen Wahlvorschlag eingereicht hat, und der Kommunalaufsichtsbehörde binnen zwei Wochen nach der Bekanntgabe, mit Begründung schriftlich oder zur Niederschrift bei der Kreiswahlleitung; wem die Feststellung zugestellt wurde, für den beginnt die Frist mit der Zustellung (§ 50 Abs. 1 bis 3 KWG LSA)",
+        review_remedy: "Klage vor dem Verwaltungsgericht binnen eines Monats nach Zustellung der Entscheidung des Kreistags (§ 53 KWG LSA)",
+        successor_title: "Bekanntmachung über den Übergang eines Sitzes im Kreistag „{name}“",
+        vacancy_title: "Bekanntmachung über das Unbesetztbleiben eines Sitzes im Kreistag „{name}“",
+        not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft im Kreistag „{name}“",
+        review_title: "Bekanntmachung der Entscheidung über Wahleinsprüche gegen den Übergang eines Sitzes im Kreistag „{name}“",
+        correction_title: "Berichtigung der Bekanntmachung über den Übergang eines Sitzes im Kreistag „{name}“",
+        ..COUNCIL.texts
+    },
+    ..COUNCIL
 };
 
 /// § 2 FeiertG LSA beyond the nationwide holidays: Heilige Drei Könige and Reformationstag, uniform for the
@@ -132,7 +152,10 @@ impl LandLaw for St {
         "§ 31 Abs. 3 Satz 1 VwVfG i. V. m. § 1 Abs. 1 VwVfG LSA".to_owned()
     }
 
-    fn procedure(&self) -> &'static Procedure {
-        &PROCEDURE
+    fn procedure(&self, kind: BodyKind) -> &'static Procedure {
+        match kind {
+            BodyKind::Council => &PROCEDURE,
+            BodyKind::Kreistag => &KREISTAG,
+        }
     }
 }

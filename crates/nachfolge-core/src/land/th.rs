@@ -6,13 +6,13 @@ use chrono::{Datelike, NaiveDate};
 
 use super::{Acceptance, LandLaw, Objection, Procedure, Reservation, Review, Span, Texts};
 use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
-use crate::model::{Body, ElectoralSystem, Snapshot, ValidationError};
+use crate::model::{Body, BodyKind, ElectoralSystem, Snapshot, ValidationError};
 use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
 
 /// Thüringen.
 pub(super) struct Th;
 
-static PROCEDURE: Procedure = Procedure {
+const COUNCIL: Procedure = Procedure {
     // § 23 Abs. 4 i. V. m. § 29 ThürKWG: a week after service; accepted unless refused in writing within it
     acceptance: Acceptance::Declaration,
     // § 29 Satz 3 ThürKWG: a reservation or condition is void, the acceptance stands
@@ -54,6 +54,31 @@ static PROCEDURE: Procedure = Procedure {
         correction_title: "Berichtigung der Bekanntmachung über die Feststellung eines Nachrückers für „{name}“",
     },
 };
+
+/// A council (`body.kind = council`).
+static PROCEDURE: Procedure = COUNCIL;
+
+/// Why a barred successor to a Kreistag is passed over or must prove the end of the bar (docs/legal.md, "Kreistage").
+const KREISTAG_BAR: &str = "§ 102 Abs. 4 ThürKO i. V. m. § 30 Abs. 2 Nr. 2 ThürKWG";
+
+/// A Kreistag: the council's procedure with the Kreistag's norms and words (docs/legal.md, "Kreistage").
+static KREISTAG: Procedure = Procedure {
+    bar_citation: KREISTAG_BAR,
+    texts: Texts {
+        determination_subject: "Feststellung als Nachrücker, Kreistag „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
+        barred_subject: "Feststellung als Nachrücker, Kreistag „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl und zum Nachweis über die Beendigung der Unvereinbarkeit",
+        successor_title: "Bekanntmachung über die Feststellung eines Nachrückers für den Kreistag „{name}“",
+        vacancy_title: "Bekanntmachung über das Unbesetztbleiben eines Sitzes im Kreistag „{name}“",
+        not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft im Kreistag „{name}“",
+        review_title: "Bekanntmachung der Entscheidung über die Wahlanfechtung gegen die Feststellung eines Nachrückers für den Kreistag „{name}“",
+        correction_title: "Berichtigung der Bekanntmachung über die Feststellung eines Nachrückers für den Kreistag „{name}“",
+        ..COUNCIL.texts
+    },
+    ..COUNCIL
+};
+
+/// The rule set's citations that differ for a Kreistag (`LandLaw::kreistag_citations`; docs/legal.md, "Kreistage").
+static KREISTAG_CITATIONS: &[(&str, &str)] = &[(rules::th::BAR_CITATION, KREISTAG_BAR)];
 
 /// § 2 Abs. 1 ThürFGtG beyond the nationwide holidays. The Weltkindertag since 2019 (GVBl. 2019 S. 22).
 /// Fronleichnam holds only in some municipalities (§ 2 Abs. 2, § 10 Abs. 1): not known here (docs/legal.md).
@@ -129,7 +154,14 @@ impl LandLaw for Th {
         "ThürVwVfG"
     }
 
-    fn procedure(&self) -> &'static Procedure {
-        &PROCEDURE
+    fn procedure(&self, kind: BodyKind) -> &'static Procedure {
+        match kind {
+            BodyKind::Council => &PROCEDURE,
+            BodyKind::Kreistag => &KREISTAG,
+        }
+    }
+
+    fn kreistag_citations(&self) -> &'static [(&'static str, &'static str)] {
+        KREISTAG_CITATIONS
     }
 }

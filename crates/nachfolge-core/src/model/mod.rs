@@ -199,6 +199,93 @@ impl Readings {
     }
 }
 
+/// Which kind of elected body a snapshot describes (`body.kind`): a municipal council (Gemeinderat,
+/// Stadtrat, Gemeindevertretung, Rat; default) or the council of a Landkreis (Kreistag). The succession rules
+/// are the same election statute for both in every Land served; what differs — the norms of the
+/// Landkreisordnung that a Kreistag's bar and membership rest on, who signs, the words — is answered by the
+/// Land's law for each kind (docs/legal.md, "Kreistage").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum BodyKind {
+    /// Die Vertretung einer Gemeinde (Gemeinderat, Stadtrat, Gemeindevertretung, Rat).
+    #[default]
+    Council,
+    /// Der Kreistag eines Landkreises (Kreises).
+    Kreistag,
+}
+
+impl BodyKind {
+    /// Whether this is the default kind (the field is then not written).
+    pub fn is_council(&self) -> bool {
+        *self == BodyKind::Council
+    }
+
+    /// The body in the nominative with its article, as the texts use it: „die Vertretung“, „der Kreistag“.
+    pub fn nominative(self) -> &'static str {
+        match self {
+            BodyKind::Council => "die Vertretung",
+            BodyKind::Kreistag => "der Kreistag",
+        }
+    }
+
+    /// [`BodyKind::nominative`] at the head of a sentence: „Die Vertretung“, „Der Kreistag“.
+    pub fn nominative_capitalized(self) -> &'static str {
+        match self {
+            BodyKind::Council => "Die Vertretung",
+            BodyKind::Kreistag => "Der Kreistag",
+        }
+    }
+
+    /// Accusative: „die Vertretung“, „den Kreistag“.
+    pub fn accusative(self) -> &'static str {
+        match self {
+            BodyKind::Council => "die Vertretung",
+            BodyKind::Kreistag => "den Kreistag",
+        }
+    }
+
+    /// Dative: „der Vertretung“, „dem Kreistag“.
+    pub fn dative(self) -> &'static str {
+        match self {
+            BodyKind::Council => "der Vertretung",
+            BodyKind::Kreistag => "dem Kreistag",
+        }
+    }
+
+    /// Genitive: „der Vertretung“, „des Kreistags“.
+    pub fn genitive(self) -> &'static str {
+        match self {
+            BodyKind::Council => "der Vertretung",
+            BodyKind::Kreistag => "des Kreistags",
+        }
+    }
+
+    /// The returning officer's office in running text: „Wahlleitung“, „Kreiswahlleitung“.
+    pub fn office(self) -> &'static str {
+        match self {
+            BodyKind::Council => "Wahlleitung",
+            BodyKind::Kreistag => "Kreiswahlleitung",
+        }
+    }
+
+    /// The returning officer's title under a signature: „Wahlleitung“, „Kreiswahlleiterin oder
+    /// Kreiswahlleiter“.
+    pub fn officer_title(self) -> &'static str {
+        match self {
+            BodyKind::Council => "Wahlleitung",
+            BodyKind::Kreistag => "Kreiswahlleiterin oder Kreiswahlleiter",
+        }
+    }
+
+    /// The wire code (`council`, `kreistag`).
+    pub fn code(self) -> &'static str {
+        match self {
+            BodyKind::Council => "council",
+            BodyKind::Kreistag => "kreistag",
+        }
+    }
+}
+
 /// Vertretung: the council (or district council, Kreistag …).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -207,8 +294,12 @@ pub struct BodyInfo {
     pub name: String,
     /// `NW` (§ 45 KWahlG NRW), `HE` (§ 34 KWG Hessen), `RP` (§ 45 KWG Rheinland-Pfalz), `NI` (§ 44 NKWG), `ST`
     /// (§ 47 KWG LSA), `TH` (§ 23 ThürKWG), `SH` (§ 44 GKWG), `BY` (Art. 37 GLKrWG), `BW` (§ 31 GemO, § 26
-    /// KomWG) or `SN` (§ 34 SächsGemO).
+    /// KomWG), `SN` (§ 34 SächsGemO) or `MV` (§ 46 LKWG M-V).
     pub land: Land,
+    /// `council` (default) or `kreistag`: the council of a municipality or of a Landkreis (docs/contract.md,
+    /// "body.kind"; docs/legal.md, "Kreistage").
+    #[serde(default, skip_serializing_if = "BodyKind::is_council")]
+    pub kind: BodyKind,
     #[serde(default)]
     pub electoral_system: ElectoralSystem,
     /// Gesetzliche Mitgliederzahl; reduced by one for every seat left vacant (§ 45 Abs. 5 Satz 2 KWahlG NRW,

@@ -298,9 +298,9 @@ impl Machine<'_> {
         Ok(())
     }
 
-    /// The procedure of the council's Land.
+    /// The procedure of the council's Land for its kind (`body.kind`).
     fn procedure(&self) -> &'static Procedure {
-        self.law.procedure()
+        self.law.procedure(self.body.info().kind)
     }
 
     /// The body's readings (`body.readings`).

@@ -9,7 +9,7 @@
 
 mod words;
 
-pub use words::{departure_de, reason_de};
+pub use words::{departure_de, reason_de, reason_de_in};
 
 use chrono::{DateTime, FixedOffset, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
@@ -188,7 +188,7 @@ pub fn determination_mail(body: &Body, n: &Notice<'_>) -> Option<MailRequest> {
     let successor = n.successor?;
     let c = body.candidate(successor)?;
     let info = body.info();
-    let procedure = body.land().law().procedure();
+    let procedure = body.land().law().procedure(body.info().kind);
     let texts = &procedure.texts;
     let barred = c.is_barred_at(local_date(n.now));
     let subject = if barred { texts.barred_subject } else { texts.determination_subject };
@@ -208,7 +208,7 @@ pub fn determination_mail(body: &Body, n: &Notice<'_>) -> Option<MailRequest> {
 /// Hessen: the notice to a barred successor that his membership is deemed not acquired, retroactively; `None`
 /// where the Land has no such rule.
 pub fn not_acquired_mail(body: &Body, n: &Notice<'_>, d: &NotAcquired) -> Option<MailRequest> {
-    let procedure = body.land().law().procedure();
+    let procedure = body.land().law().procedure(body.info().kind);
     let (template, subject) = (procedure.not_acquired_mail?, procedure.texts.not_acquired_subject?);
     let successor = n.successor?;
     let c = body.candidate(successor)?;
@@ -249,7 +249,7 @@ pub fn announcement(
     objection: Option<&ObjectionPeriod>,
     detail: &Detail<'_>,
 ) -> Announcement {
-    let texts = &body.land().law().procedure().texts;
+    let texts = &body.land().law().procedure(body.info().kind).texts;
     let stage = n.case.map(|c| c.stage);
     let party_ban = stage == Some(Stage::Vacant(VacancyReason::PartyBanned));
     let (legal_basis, remedy) = match (kind, detail) {
@@ -373,7 +373,7 @@ fn context(body: &Body, n: &Notice<'_>) -> Value {
             let c = body.candidate(s.candidate.as_deref()?)?;
             Some(json!({
                 "id": c.id, "name": c.full_name(), "position": c.position,
-                "reason": reason_de(&s.reason), "citation": s.citation,
+                "reason": reason_de_in(&s.reason, info.kind), "citation": s.citation,
             }))
         })
         .collect();
@@ -396,7 +396,15 @@ fn context(body: &Body, n: &Notice<'_>) -> Value {
     });
     json!({
         "land": body.land(),
-        "body": { "id": info.id, "name": info.name, "statutory_size": info.statutory_size },
+        // the body's kind and its words in the four cases, the returning officer's office and title
+        // (`model::BodyKind`; docs/legal.md, "Kreistage")
+        "body": {
+            "id": info.id, "name": info.name, "statutory_size": info.statutory_size,
+            "kind": info.kind.code(), "nom": info.kind.nominative(), "Nom": info.kind.nominative_capitalized(),
+            "acc": info.kind.accusative(),
+            "dat": info.kind.dative(), "gen": info.kind.genitive(),
+            "office": info.kind.office(), "officer_title": info.kind.officer_title(),
+        },
         "officer": info.returning_officer,
         "case": n.case_id,
         "round": case.map(|c| c.round),

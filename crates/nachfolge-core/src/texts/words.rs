@@ -1,7 +1,35 @@
 //! The German wording of the codes the rules and the messages use: why a candidate was passed over, why a
 //! member left.
 
-/// The German wording of a reason code, for e-mails and announcements.
+use crate::model::BodyKind;
+
+/// [`reason_de`] for a body of kind `kind`: a Kreistag's wording where the council's names the council or its
+/// Wahlleitung (docs/legal.md, "Kreistage").
+pub fn reason_de_in(reason: &str, kind: BodyKind) -> String {
+    if kind == BodyKind::Kreistag {
+        let text = match reason {
+            "seated" => Some("ist bereits Mitglied des Kreistags"),
+            "former_member" => Some("war in dieser Wahlperiode bereits Mitglied des Kreistags"),
+            "left_party_notified" => Some(
+                "ist nach der Wahl aus der Partei ausgeschieden oder ausgeschlossen worden; die Partei hat dies der Kreiswahlleitung vor dem Freiwerden des Sitzes schriftlich mitgeteilt",
+            ),
+            "joined_competing_party" => Some(
+                "ist nach der Wahl einer Partei beigetreten, die einen konkurrierenden Wahlvorschlag eingereicht hatte; die Partei hat dies der Kreiswahlleitung vor dem Freiwerden des Sitzes schriftlich mitgeteilt",
+            ),
+            "barred_hinderungsgrund" => Some("hat einen Hinderungsgrund, der dem Eintritt in den Kreistag entgegensteht"),
+            "refusal_accepted" => {
+                Some("hat den Eintritt aus wichtigem Grund abgelehnt; der Kreistag hat den wichtigen Grund anerkannt")
+            }
+            _ => None,
+        };
+        if let Some(text) = text {
+            return text.to_owned();
+        }
+    }
+    reason_de(reason)
+}
+
+/// The German wording of a reason code, for e-mails and announcements (a council's).
 pub fn reason_de(reason: &str) -> String {
     let text = match reason {
         "seated" => "ist bereits Mitglied der Vertretung",

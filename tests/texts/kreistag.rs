@@ -1,0 +1,172 @@
+//! Kreistage (`body.kind = kreistag`; docs/legal.md, "Kreistage"): one golden set per acceptance model — NRW
+//! (declaration, § 45 KWahlG NRW), Hessen (membership with the determination, § 34 KWG), Bayern (express
+//! declaration, Art. 47, 48 GLKrWG) and Baden-Württemberg (by law after the Kreistag's resolution, § 25 Abs. 2
+//! LKrO). The texts name the Kreistag and the Kreiswahlleitung, never the municipal council. Included by
+//! tests/texts.rs; its helpers are the parent's.
+
+use super::*;
+
+/// `example` as a Kreistag: `body.kind = kreistag`, the body's id and name replaced.
+fn kreistag(name: &str, id: &str, title: &str) -> Value {
+    let mut s = example(name);
+    s["body"]["kind"] = json!("kreistag");
+    s["body"]["id"] = json!(id);
+    s["body"]["name"] = json!(title);
+    s["body"]["returning_officer"] = json!({
+        "name": "Kreiswahlleiterin Karla Kreis",
+        "email": "kreiswahlleitung@musterkreis.de",
+        "address": "Kreishaus, Kreisplatz 1, 12399 Musterkreisstadt"
+    });
+    s
+}
+
+fn vacancy(name: &str, id: &str) -> Value {
+    let mut v = example(name);
+    v["body"] = json!(id);
+    v
+}
+
+#[track_caller]
+fn assert_kreistag_words(text: &str) {
+    assert!(text.contains("Kreistag"), "{text}");
+    assert!(!text.contains("Vertretung") && !text.contains("Gemeinderat"), "{text}");
+}
+
+#[test]
+fn nw_kwahlg_45_abs_6_kreistag_offer_and_announcement() {
+    const KT: &str = "musterkreis-kreistag";
+    let mut b = body(kreistag("nrw-election.json", KT, "Kreistag des Kreises Musterkreis"));
+    let e = run(&mut b, "vacancy.reported", vacancy("nrw-vacancy-list-member.json", KT), now());
+    render(&e, "kreistag-nrw-successor-offer");
+    let offer = text_of(&e, "mail");
+    assert_kreistag_words(&offer);
+    assert!(offer.contains("Kreiswahlleiterin oder Kreiswahlleiter für die Wahl des Kreistags"), "{offer}");
+    let case = b.cases.keys().next().expect("case").clone();
+    let sent = Command::NotificationSent { case: case.clone(), round: 1, message_id: "<m@x>".into(), sent_at: now() };
+    procedure::handle(&mut b, sent, now(), &Settings::default()).expect("sent");
+    let e = run(
+        &mut b,
+        "declaration.received",
+        json!({"body": KT, "case": case, "candidate": "L1-04", "kind": "accept", "received_at": "2026-12-02T10:00:00+01:00"}),
+        "2026-12-02T09:30:00Z".parse().expect("time"),
+    );
+    render(&e, "kreistag-nrw-successor-accepted");
+    let text = text_of(&e, "successor");
+    assert_kreistag_words(&text);
+    assert!(text.contains("Kreiswahlleitung"), "{text}");
+}
+
+#[test]
+fn he_kwg_34_abs_3_kreistag_determination_and_announcement() {
+    const KT: &str = "musterkreis-kreistag";
+    let mut b = body(kreistag("he-election.json", KT, "Kreistag des Landkreises Musterkreis"));
+    let e = run(&mut b, "vacancy.reported", vacancy("he-vacancy.json", KT), now());
+    render(&e, "kreistag-he-successor");
+    let mail = text_of(&e, "mail");
+    assert_kreistag_words(&mail);
+    assert!(mail.contains("in den Kreistag nachrücken"), "{mail}");
+    let text = text_of(&e, "successor");
+    assert_kreistag_words(&text);
+    assert!(text.contains("Über die Einsprüche beschließt der Kreistag"), "{text}");
+}
+
+#[test]
+fn by_lkro_art_24_kreistag_verstaendigung() {
+    const KT: &str = "musterkreis-kreistag";
+    let mut b = body(kreistag("by-election.json", KT, "Kreistag des Landkreises Musterkreis"));
+    run(&mut b, "vacancy.reported", vacancy("by-vacancy.json", KT), now());
+    let case = b.cases.keys().next().expect("case").clone();
+    let e = run(
+        &mut b,
+        "determination.confirmed",
+        json!({"body": KT, "case": case, "round": 1, "confirmed_by": "Kreistag Musterkreis, Beschluss vom 30.11.2026", "confirmed_at": "2026-11-30T10:00:00+01:00"}),
+        "2026-11-30T10:00:00Z".parse().expect("time"),
+    );
+    render(&e, "kreistag-by-successor-offer");
+    let offer = text_of(&e, "mail");
+    assert_kreistag_words(&offer);
+    assert!(offer.contains("zur Niederschrift beim Landratsamt"), "{offer}");
+    assert!(offer.contains("Eid (Art. 24 Abs. 4 der Landkreisordnung)"), "{offer}");
+    assert!(!offer.contains("Gemeindeverwaltung") && !offer.contains("Gemeindeordnung"), "{offer}");
+}
+
+#[test]
+fn bw_lkro_25_abs_2_kreistag_letter_after_the_resolution() {
+    const KT: &str = "musterkreis-kreistag";
+    let mut b = body(example("bw-kreistag-election.json"));
+    let e = run(&mut b, "vacancy.reported", example("bw-kreistag-vacancy.json"), now());
+    assert!(e.iter().all(|e| !matches!(e, Effect::Mail(_) | Effect::Announce(_))), "the case waits for the Kreistag");
+    let case = b.cases.keys().next().expect("case").clone();
+    let e = run(
+        &mut b,
+        "determination.confirmed",
+        json!({"body": KT, "case": case, "round": 1, "confirmed_by": "Kreistag Musterkreis", "confirmed_at": "2026-11-30T10:30:00+01:00"}),
+        "2026-11-30T10:00:00Z".parse().expect("time"),
+    );
+    render(&e, "kreistag-bw-successor");
+    let text = text_of(&e, "mail");
+    assert_kreistag_words(&text);
+    assert!(text.contains("§ 25 Abs. 2 Satz 1 der Landkreisordnung für Baden-Württemberg (LKrO)"), "{text}");
+    assert!(text.contains("Clara Claßen") && text.contains("§ 24 Abs. 1, 2 LKrO"), "{text}");
+    assert!(text.contains("Landratsamt") && !text.contains("GemO") && !text.contains("Bürgermeisteramt"), "{text}");
+}
+
+#[test]
+fn sn_saechslkro_30_abs_2_kreistag_letter_after_the_resolution() {
+    const KT: &str = "musterkreis-kreistag";
+    let mut b = body(kreistag("sn-election.json", KT, "Kreistag des Landkreises Musterkreis"));
+    let at: DateTime<Utc> = "2026-11-30T10:00:00Z".parse().expect("time");
+    run(&mut b, "vacancy.reported", vacancy("sn-vacancy.json", KT), at);
+    let case = b.cases.keys().next().expect("case").clone();
+    let e = run(
+        &mut b,
+        "determination.confirmed",
+        json!({"body": KT, "case": case, "round": 1, "confirmed_by": "Kreistag Musterkreis", "confirmed_at": "2026-11-30T11:30:00+01:00"}),
+        "2026-11-30T11:00:00Z".parse().expect("time"),
+    );
+    let text = text_of(&e, "mail");
+    assert_kreistag_words(&text);
+    assert!(text.contains("§ 30 Abs. 2 der Landkreisordnung für den Freistaat Sachsen (SächsLKrO)"), "{text}");
+    assert!(text.contains("§ 30 Abs. 2 i. V. m. § 27 SächsLKrO"), "{text}");
+    assert!(text.contains("Landratsamt") && !text.contains("SächsGemO"), "{text}");
+}
+
+/// Thüringen, Schleswig-Holstein, Mecklenburg-Vorpommern, Rheinland-Pfalz: the offer to a barred successor
+/// names the Kreistag's norm, not the Gemeindeordnung's.
+#[test]
+fn th_sh_mv_rp_kreistag_offer_to_a_barred_successor_names_the_kreistag_norm() {
+    const KT: &str = "musterkreis-kreistag";
+    for (land, norm, council_norm) in [
+        ("th", "§ 102 Abs. 4 ThürKO", "§ 23 Abs. 4 ThürKO"),
+        ("sh", "§ 26a der Kreisordnung (KrO)", "§ 31a"),
+        ("mv", "Teil 2 (Landkreisordnung) der Kommunalverfassung (KV M-V)", "§ 25 Abs. 1"),
+        ("rp", "§ 55 Abs. 1 KWG", "§ 5 KWG"),
+    ] {
+        let mut s = kreistag(&format!("{land}-election.json"), KT, "Kreistag des Landkreises Musterkreis");
+        let v = vacancy(&format!("{land}-vacancy.json"), KT);
+        // the successor of the plain example, barred: decide once to learn who it is
+        let mut probe = body(s.clone());
+        let e = run(&mut probe, "vacancy.reported", v.clone(), now());
+        let Some(who) = e.iter().find_map(|e| match e {
+            Effect::Mail(m) => Some(m.candidate.clone()),
+            _ => None,
+        }) else {
+            // a Land whose offer waits for a confirmation is not among these
+            panic!("{land}: no offer mailed");
+        };
+        for l in s["lists"].as_array_mut().into_iter().flatten() {
+            for c in l["candidates"].as_array_mut().into_iter().flatten() {
+                if c["id"] == json!(who) {
+                    c["facts"] =
+                        json!([{"type": "barred", "on": "2026-01-01", "reason": "Beschäftigte des Landkreises"}]);
+                }
+            }
+        }
+        let mut b = body(s);
+        let e = run(&mut b, "vacancy.reported", v, now());
+        let text = text_of(&e, "mail");
+        assert_kreistag_words(&text);
+        assert!(text.contains(norm), "{land}: {text}");
+        assert!(!text.contains(council_norm), "{land}: {text}");
+    }
+}
