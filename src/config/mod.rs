@@ -140,7 +140,7 @@ impl Default for DatabaseConfig {
         Self {
             url: "postgres://postgres@127.0.0.1:5432/nachfolge".to_owned(),
             max_connections: 10,
-            cache_mib: 32,
+            cache_mib: 8,
             ca_file: None,
         }
     }

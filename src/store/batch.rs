@@ -179,7 +179,7 @@ impl Store {
         }
         for slot in bodies.values_mut() {
             if let (true, Some(body)) = (slot.dirty, slot.body.as_ref()) {
-                slot.size = writes.body(body, &slot.before, slot.seq)?;
+                slot.size = writes.body(body, &slot.before, slot.seq, &mut slot.memo)?;
             }
         }
         let n = writes.inbound();
@@ -192,7 +192,7 @@ impl Store {
         // committed: the bodies as they now stand in the database serve the next batch
         for (id, slot) in bodies {
             if let Some(body) = slot.body {
-                self.cache.put(id, slot.seq, slot.size, body);
+                self.cache.put(id, slot.seq, super::cache::Hit { body, size: slot.size, memo: slot.memo });
             }
         }
         Ok(true)
@@ -206,6 +206,8 @@ pub(super) struct Slot {
     seq: i64,
     /// Length of the body's stored JSON (the aggregate cache's measure).
     size: usize,
+    /// Its cases as last written (the aggregate cache's; empty after a decode).
+    memo: super::cache::CaseMemo,
     before: HashMap<CaseId, CaseRow>,
     dirty: bool,
 }
@@ -261,8 +263,11 @@ pub(super) async fn lock_bodies(
         let state: Option<String> = r.try_get("state")?;
         if is_body {
             let seq: i64 = r.try_get("audit_seq")?;
-            let (body, size) = match state {
-                Some(state) => (decode_body(&id, &state)?, state.len()),
+            let decoded = |state: &str| -> Result<super::cache::Hit, StoreError> {
+                Ok(super::cache::Hit { body: decode_body(&id, state)?, size: state.len(), memo: HashMap::new() })
+            };
+            let hit = match state {
+                Some(state) => decoded(&state)?,
                 None => match cache.take(&id, seq) {
                     Some(hit) => hit,
                     None => {
@@ -271,12 +276,13 @@ pub(super) async fn lock_bodies(
                             .bind(&id)
                             .fetch_one(&mut **tx)
                             .await?;
-                        (decode_body(&id, &state)?, state.len())
+                        decoded(&state)?
                     }
                 },
             };
-            let before = case_rows(&body);
-            slots.insert(id, Slot { body: Some(body), seq, size, before, dirty: false });
+            let before = case_rows(&hit.body);
+            let slot = Slot { body: Some(hit.body), seq, size: hit.size, memo: hit.memo, before, dirty: false };
+            slots.insert(id, slot);
         } else {
             let digest = state.unwrap_or_default();
             seen.insert(id, Seen { digest, outcome: r.try_get("outcome")?, reason: r.try_get("reason")? });
@@ -287,6 +293,7 @@ pub(super) async fn lock_bodies(
             body: None,
             seq: 0,
             size: 0,
+            memo: HashMap::new(),
             before: HashMap::new(),
             dirty: false,
         });

@@ -9,11 +9,26 @@
 //! out (no copy); only a committed batch puts its bodies back, so a rolled-back pass never leaves a
 //! half-changed aggregate behind. The cache is bounded by the size of the JSON the entries were stored
 //! as (`database.cache_mib`); the least recently used go first. docs/architecture.md, "Aggregate cache".
+//!
+//! With each body the cache keeps its [`CaseMemo`]: every case as it was last written, with its JSON. A
+//! batch writes the aggregate again in full, but a case equal to its memo (most of them: closed cases, the
+//! other open ones) is not serialised again — its JSON is copied (`Writes::body`).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use crate::procedure::Council;
+use crate::model::CaseId;
+use crate::procedure::{Case, Council};
+
+/// Each case of a body as last written, with its JSON text.
+pub(super) type CaseMemo = HashMap<CaseId, (Case, String)>;
+
+/// A cached body: the aggregate, the length of its stored JSON, and its case memo.
+pub(super) struct Hit {
+    pub(super) body: Council,
+    pub(super) size: usize,
+    pub(super) memo: CaseMemo,
+}
 
 /// Bodies by id, with the sequence they were stored with.
 pub(super) struct Cache {
@@ -32,10 +47,8 @@ struct Inner {
 
 struct Entry {
     seq: i64,
-    /// Length of the stored JSON: the measure of the budget.
-    size: usize,
     used: u64,
-    body: Council,
+    hit: Hit,
 }
 
 impl Cache {
@@ -59,19 +72,20 @@ impl Cache {
 
     /// Take the body `id` stored at `seq` out of the cache, with its size; `None` if it is not there (any
     /// more) at that sequence.
-    pub(super) fn take(&self, id: &str, seq: i64) -> Option<(Council, usize)> {
+    pub(super) fn take(&self, id: &str, seq: i64) -> Option<Hit> {
         let mut inner = self.lock();
         if inner.map.get(id)?.seq != seq {
             return None;
         }
         let e = inner.map.remove(id)?;
-        inner.bytes -= e.size;
-        Some((e.body, e.size))
+        inner.bytes -= e.hit.size;
+        Some(e.hit)
     }
 
     /// Keep `body`, committed at `seq`; an entry of a later sequence stays. Evicts the least recently
     /// used entries down to three quarters of the budget when it is exceeded.
-    pub(super) fn put(&self, id: String, seq: i64, size: usize, body: Council) {
+    pub(super) fn put(&self, id: String, seq: i64, hit: Hit) {
+        let size = hit.size;
         if self.budget == 0 || size > self.budget / 4 {
             return;
         }
@@ -83,8 +97,8 @@ impl Cache {
                 return;
             }
         }
-        if let Some(old) = inner.map.insert(id, Entry { seq, size, used, body }) {
-            inner.bytes -= old.size;
+        if let Some(old) = inner.map.insert(id, Entry { seq, used, hit }) {
+            inner.bytes -= old.hit.size;
         }
         inner.bytes += size;
         if inner.bytes > self.budget {
@@ -95,7 +109,7 @@ impl Cache {
                     break;
                 }
                 if let Some(e) = inner.map.remove(&k) {
-                    inner.bytes -= e.size;
+                    inner.bytes -= e.hit.size;
                 }
             }
         }
@@ -111,6 +125,6 @@ impl Cache {
     pub(super) fn encoded(&self, id: &str) -> Option<(i64, String)> {
         let inner = self.lock();
         let e = inner.map.get(id)?;
-        serde_json::to_string(&e.body).ok().map(|s| (e.seq, s))
+        serde_json::to_string(&e.hit.body).ok().map(|s| (e.seq, s))
     }
 }

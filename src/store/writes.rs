@@ -278,15 +278,16 @@ impl Writes {
     }
 
     /// The changed body: its state, audit sequence and changed `cases` rows. Returns the length of the state
-    /// written (the aggregate cache's measure).
+    /// written (the aggregate cache's measure). `memo` holds the cases as last written with their JSON; a
+    /// case equal to its memo is copied, not serialised again, and the memo is brought up to date.
     pub(super) fn body(
         &mut self,
         body: &Council,
         before: &HashMap<CaseId, CaseRow>,
         seq: i64,
+        memo: &mut super::cache::CaseMemo,
     ) -> Result<usize, StoreError> {
-        let state =
-            serde_json::to_string(body).map_err(|e| StoreError::Corrupt(body.id().to_owned(), e.to_string()))?;
+        let state = encode_council(body, memo)?;
         let size = state.len();
         let land = match serde_json::to_value(body.body.land()) {
             Ok(Value::String(code)) => code,
@@ -447,4 +448,37 @@ pub(super) async fn insert_event(
     .execute(&mut **tx)
     .await?;
     Ok(())
+}
+
+/// The aggregate's JSON, exactly as `serde_json::to_string(council)` writes it (fields in declaration order,
+/// cases in id order), with the JSON of every case equal to its memo copied instead of serialised again
+/// (`store/cache.rs`; `tests/batch.rs` compares the two byte for byte).
+pub(super) fn encode_council(council: &Council, memo: &mut super::cache::CaseMemo) -> Result<String, StoreError> {
+    let corrupt = |e: serde_json::Error| StoreError::Corrupt(council.id().to_owned(), e.to_string());
+    let mut out: Vec<u8> = Vec::with_capacity(4096);
+    out.extend_from_slice(b"{\"snapshot\":");
+    serde_json::to_writer(&mut out, &council.body).map_err(corrupt)?;
+    out.extend_from_slice(b",\"cases\":{");
+    for (i, (id, case)) in council.cases.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        serde_json::to_writer(&mut out, id).map_err(corrupt)?;
+        out.push(b':');
+        match memo.get(id) {
+            Some((was, json)) if was == case => out.extend_from_slice(json.as_bytes()),
+            _ => {
+                let json = serde_json::to_string(case).map_err(corrupt)?;
+                out.extend_from_slice(json.as_bytes());
+                memo.insert(id.clone(), (case.clone(), json));
+            }
+        }
+    }
+    if memo.len() > council.cases.len() {
+        memo.retain(|id, _| council.cases.contains_key(id));
+    }
+    out.extend_from_slice(b"},\"case_seq\":");
+    out.extend_from_slice(council.case_seq.to_string().as_bytes());
+    out.push(b'}');
+    String::from_utf8(out).map_err(|e| StoreError::Corrupt(council.id().to_owned(), e.to_string()))
 }
