@@ -19,6 +19,7 @@ use crate::templates::Templates;
 
 mod batch;
 mod bodies;
+mod console;
 mod inbox;
 mod locks;
 mod mails;
@@ -33,6 +34,7 @@ pub use timers::DueTimer;
 
 pub use bodies::CaseListing;
 use bodies::{case_rows, decode_body};
+pub use console::{AuditRow, Grant, SessionRow, ALL_BODIES, THROTTLE_ADDRESS, THROTTLE_LOGIN};
 use mails::mark_mail;
 use writes::*;
 
