@@ -19,7 +19,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::{ConnectInfo, MatchedPath, Request, State};
+use axum::extract::{MatchedPath, Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -43,6 +43,11 @@ const DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Counter of answered requests, by route and status.
 pub const REQUESTS_METRIC: &str = "nachfolge_http_requests_total";
+
+/// The client's address, in the extensions of every request [`serve_router`] hands on (axum's own
+/// `ConnectInfo` needs its `tokio` feature and its own serve loop).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClientAddr(pub std::net::SocketAddr);
 
 /// What [`Readiness::check`] returns: named check results.
 pub type ReadinessFuture<'a> = Pin<Box<dyn Future<Output = Vec<(&'static str, bool)>> + Send + 'a>>;
@@ -80,8 +85,8 @@ pub async fn serve(listener: TcpListener, state: HttpState, shutdown: impl Futur
 }
 
 /// Serves `router` on `listener` as described in the module documentation (head timeout and limit, one
-/// request per connection, drain at shutdown). Each request carries the client's address as
-/// [`ConnectInfo`]`<SocketAddr>`.
+/// request per connection, drain at shutdown). Each request carries the client's address
+/// ([`ClientAddr`]).
 pub async fn serve_router(
     listener: TcpListener,
     router: Router,
@@ -103,7 +108,7 @@ pub async fn serve_router(
                 Ok((stream, peer)) => {
                     let service = TowerToHyperService::new(router.clone().map_request(
                         move |mut request: axum::http::Request<hyper::body::Incoming>| {
-                            request.extensions_mut().insert(ConnectInfo(peer));
+                            request.extensions_mut().insert(ClientAddr(peer));
                             request
                         },
                     ));

@@ -1,9 +1,7 @@
 //! The console's handlers. Pages need a signed-in user (else: to the sign-in); a council the user has no
 //! role for is answered like an unknown one (404), so the console does not tell which councils exist.
 
-use std::net::SocketAddr;
-
-use axum::extract::{ConnectInfo, Path, State};
+use axum::extract::{Path, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Form};
@@ -14,6 +12,7 @@ use super::auth::{self, SignIn};
 use super::session::{self, User, Viewer};
 use super::views::{self, when};
 use super::{Console, SIGN_INS_METRIC};
+use crate::http::ClientAddr;
 use crate::procedure::Council;
 
 /// How long the sign-in form's token cookie lives, in seconds.
@@ -136,7 +135,7 @@ pub struct SignInForm {
 /// session cookie set before sign-in is never taken over) and on to the councils.
 pub async fn sign_in(
     State(console): State<Console>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Extension(ClientAddr(peer)): Extension<ClientAddr>,
     Form(form): Form<SignInForm>,
 ) -> Response {
     let address = peer.ip().to_string();
@@ -320,15 +319,16 @@ pub async fn case(
     page(&console, StatusCode::OK, "console/fall.html", ctx)
 }
 
-/// The council of a JSON read: 401 without sign-in, 404 for one the user may not see or that is unknown.
-async fn json_council(console: &Console, viewer: &Viewer, id: &str) -> Result<(), Response> {
+/// Why a JSON read of council `id` is refused, if it is: 401 without sign-in, 404 for a council the user may
+/// not see.
+fn json_refusal(viewer: &Viewer, id: &str) -> Option<Response> {
     let Some(user) = &viewer.0 else {
-        return Err(json_answer(StatusCode::UNAUTHORIZED, json!({"error": "sign-in required"}).to_string()));
+        return Some(json_answer(StatusCode::UNAUTHORIZED, json!({"error": "sign-in required"}).to_string()));
     };
     if !user.may_see(id) {
-        return Err(json_answer(StatusCode::NOT_FOUND, json!({"error": "unknown body"}).to_string()));
+        return Some(json_answer(StatusCode::NOT_FOUND, json!({"error": "unknown body"}).to_string()));
     }
-    Ok(())
+    None
 }
 
 /// `GET /bodies/{body}`: the stored snapshot with its cases (docs/contract.md), behind sign-in.
@@ -337,7 +337,7 @@ pub async fn body_json(
     Extension(viewer): Extension<Viewer>,
     Path(id): Path<String>,
 ) -> Response {
-    if let Err(r) = json_council(&console, &viewer, &id).await {
+    if let Some(r) = json_refusal(&viewer, &id) {
         return r;
     }
     match console.store.export(&id).await {
@@ -353,7 +353,7 @@ pub async fn succession_order_json(
     Extension(viewer): Extension<Viewer>,
     Path(id): Path<String>,
 ) -> Response {
-    if let Err(r) = json_council(&console, &viewer, &id).await {
+    if let Some(r) = json_refusal(&viewer, &id) {
         return r;
     }
     let unavailable =

@@ -3,23 +3,22 @@
 //! Accounts are made through the command line's path (`nachfolge user add`, the binary itself or its
 //! function). The clock is the worker's controllable clock.
 
+#[path = "../support"]
 mod support {
     pub mod app;
     pub mod child;
     pub mod smtp_sink;
 }
 
-mod console {
-    pub mod access;
-    pub mod client;
-    pub mod pages;
-    pub mod sign_in;
-}
+mod access;
+mod client;
+mod pages;
+mod sign_in;
 
 use serde_json::{json, Value};
 use support::app::{example, App};
 
-pub use console::client::{Answer, Client};
+pub use client::{Answer, Client};
 
 /// The password of every test account.
 pub const PASSWORD: &str = "Stimmzettel-2026!";
