@@ -132,3 +132,11 @@ async fn bodies_json_requires_sign_in_on_the_console_and_is_gone_from_the_operat
     let metrics = ops.get("/metrics").await.body;
     assert!(metrics.contains("nachfolge_console_sign_ins_total{outcome=\"success\"} 1"), "{metrics}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_console_can_be_switched_off() {
+    let app = App::spawn_with(|c| c.console.enabled = false).await;
+    let worker = app.worker.as_ref().expect("running");
+    assert!(worker.console_addr.is_none());
+    assert!(worker.http_addr.is_some(), "the operations listener stays");
+}
