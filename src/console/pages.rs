@@ -271,7 +271,7 @@ pub async fn council(
         Err(response) => return response,
     };
     let now = console.clock.now();
-    let order = council.body.succession_order(now);
+    let order = council.succession_order(now);
     let cases: Vec<Value> = council
         .cases
         .values()
@@ -359,7 +359,7 @@ pub async fn succession_order_json(
     let unavailable =
         || json_answer(StatusCode::SERVICE_UNAVAILABLE, json!({"error": "database unavailable"}).to_string());
     match console.store.load_body(&id).await {
-        Ok(Some(council)) => match serde_json::to_string(&council.body.succession_order(console.clock.now())) {
+        Ok(Some(council)) => match serde_json::to_string(&council.succession_order(console.clock.now())) {
             Ok(text) => json_answer(StatusCode::OK, text),
             Err(error) => {
                 tracing::error!(%error, "the succession order cannot be serialised");

@@ -45,6 +45,14 @@ async fn the_council_page_shows_the_nachrueckerliste_open_cases_periods_and_the_
     assert!(page.body.contains("Felix Fuchs <span class=\"kennung\">(L1-06)</span>"), "{}", page.body);
     assert!(page.body.contains("Benachrichtigt; Zustellung noch nicht erfasst"), "{}", page.body);
     assert!(page.body.contains("keine laufende Frist"), "{}", page.body);
+    // while his case is open he would be passed over for another seat (§ 45 Abs. 2 Satz 1 KWahlG NRW)
+    assert!(
+        page.body.contains("Felix Fuchs <span class=\"kennung\">(L1-06)</span></th><td>ist bereits als Listennachfolger für einen anderen Sitz festgestellt</td><td>§ 45 Abs. 2 Satz 1 KWahlG NRW</td>"),
+        "{}",
+        page.body
+    );
+    let order = browser.get("/bodies/musterstadt-rat/succession-order").await;
+    assert!(order.body.contains(r#"{"candidate":"L1-06","reason":"pending_successor""#), "{}", order.body);
 
     // served today: the period runs; the working days left are the core's count with the Land's holidays
     let today = nachfolge::deadline::local_date(app.now());
