@@ -10,7 +10,7 @@
 //!   and the JSON reads `/bodies/{id}` that moved here from the operations listener;
 //! * [`views`] — the minijinja templates under `config/templates/console/` and what they are given.
 //!
-//! The console reads what the worker stored and asks the core (`Body::succession_order`,
+//! The console reads what the worker stored and asks the core (`Council::succession_order`,
 //! `deadline::working_days_left`, the German words of `texts`); it applies no election law of its own and
 //! writes no procedure state. Logs carry no login names, addresses or names of persons.
 
