@@ -68,6 +68,7 @@ fn env_of(c: &Config, offset_secs: i64) -> Vec<(String, String)> {
         ("NACHFOLGE__AMQP__PREFETCH".into(), c.amqp.prefetch.to_string()),
         ("NACHFOLGE__SMTP__URL".into(), c.smtp.url.clone()),
         ("NACHFOLGE__HTTP__ADDR".into(), "127.0.0.1:0".into()),
+        ("NACHFOLGE__CONSOLE__ADDR".into(), "127.0.0.1:0".into()),
         ("NACHFOLGE__CLOCK__OFFSET_SECS".into(), offset_secs.to_string()),
         // the production default; the lines go to WORKER_LOG
         ("RUST_LOG".into(), "info".into()),

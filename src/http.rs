@@ -4,12 +4,15 @@
 //! * `GET /readyz` → runs the readiness checks; 200 when all pass, else 503;
 //!   body `{"ready":bool,"checks":{"database":true,…}}`;
 //! * `GET /metrics` → 200, Prometheus text format 0.0.4;
-//! * `GET /bodies/…` → the worker's read endpoints ([`Reads`]), when there are any;
 //! * any other path → 404; another method on a known path → 405 with `Allow` (`HEAD` is answered like
 //!   `GET`, without the body).
 //!
 //! The request head must arrive within 5 s (else the connection is closed) and fit in 8 KiB (else 431);
 //! a malformed request gets 400. Every response closes the connection.
+//!
+//! Nothing here carries personal data: the council's snapshot and cases (`/bodies/{id}`) are served by the
+//! Wahlleiter console behind sign-in ([`crate::console`], on its own listener). [`serve_router`] serves
+//! both listeners the same way.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -41,6 +44,11 @@ const DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
 /// Counter of answered requests, by route and status.
 pub const REQUESTS_METRIC: &str = "nachfolge_http_requests_total";
 
+/// The client's address, in the extensions of every request [`serve_router`] hands on (axum's own
+/// `ConnectInfo` needs its `tokio` feature and its own serve loop).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClientAddr(pub std::net::SocketAddr);
+
 /// What [`Readiness::check`] returns: named check results.
 pub type ReadinessFuture<'a> = Pin<Box<dyn Future<Output = Vec<(&'static str, bool)>> + Send + 'a>>;
 
@@ -55,30 +63,14 @@ pub trait Readiness: Send + Sync {
 pub struct HttpState {
     pub metrics: Arc<Metrics>,
     pub readiness: Arc<dyn Readiness>,
-    /// Read endpoints under `/bodies/` (answered by the worker), if any.
-    pub reads: Option<Arc<dyn Reads>>,
-}
-
-/// The future a [`Reads`] lookup returns: status and JSON body, `None` for an unknown path.
-pub type ReadFuture<'a> = std::pin::Pin<Box<dyn Future<Output = Option<(u16, String)>> + Send + 'a>>;
-
-/// Read-only resources under `/bodies/…`.
-pub trait Reads: Send + Sync {
-    fn get<'a>(&'a self, path: &'a str) -> ReadFuture<'a>;
 }
 
 /// The routes [`serve`] answers.
 pub fn router(state: HttpState) -> Router {
-    let mut router = Router::new()
+    Router::new()
         .route("/healthz", on(MethodFilter::GET, healthz))
         .route("/readyz", on(MethodFilter::GET, readyz))
-        .route("/metrics", on(MethodFilter::GET, render_metrics));
-    if state.reads.is_some() {
-        router = router
-            .route("/bodies/", on(MethodFilter::GET, bodies))
-            .route("/bodies/{*rest}", on(MethodFilter::GET, bodies));
-    }
-    router
+        .route("/metrics", on(MethodFilter::GET, render_metrics))
         .fallback(|| async { text(StatusCode::NOT_FOUND, "not found\n") })
         .method_not_allowed_fallback(|| async { text(StatusCode::METHOD_NOT_ALLOWED, "method not allowed\n") })
         .layer(middleware::from_fn_with_state(state.clone(), count_answers))
@@ -89,10 +81,22 @@ pub fn router(state: HttpState) -> Router {
 /// (for a few seconds at most).
 pub async fn serve(listener: TcpListener, state: HttpState, shutdown: impl Future<Output = ()>) {
     state.metrics.help(REQUESTS_METRIC, "HTTP requests answered, by route and status.");
+    serve_router(listener, router(state), "HTTP endpoints", shutdown).await;
+}
+
+/// Serves `router` on `listener` as described in the module documentation (head timeout and limit, one
+/// request per connection, drain at shutdown). Each request carries the client's address
+/// ([`ClientAddr`]).
+pub async fn serve_router(
+    listener: TcpListener,
+    router: Router,
+    what: &'static str,
+    shutdown: impl Future<Output = ()>,
+) {
+    use tower::ServiceExt as _;
     if let Ok(addr) = listener.local_addr() {
-        tracing::info!(%addr, "HTTP endpoints listening");
+        tracing::info!(%addr, "{what} listening");
     }
-    let service = TowerToHyperService::new(router(state));
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new()).header_read_timeout(HEAD_TIMEOUT).max_buf_size(MAX_HEAD_BYTES).keep_alive(false);
     let mut connections = JoinSet::new();
@@ -101,8 +105,14 @@ pub async fn serve(listener: TcpListener, state: HttpState, shutdown: impl Futur
         tokio::select! {
             () = &mut shutdown => break,
             accepted = listener.accept() => match accepted {
-                Ok((stream, _peer)) => {
-                    let connection = http.serve_connection(TokioIo::new(stream), service.clone());
+                Ok((stream, peer)) => {
+                    let service = TowerToHyperService::new(router.clone().map_request(
+                        move |mut request: axum::http::Request<hyper::body::Incoming>| {
+                            request.extensions_mut().insert(ClientAddr(peer));
+                            request
+                        },
+                    ));
+                    let connection = http.serve_connection(TokioIo::new(stream), service);
                     connections.spawn(async move {
                         if let Err(error) = connection.await {
                             tracing::debug!(%error, "HTTP connection ended with an error");
@@ -124,7 +134,7 @@ pub async fn serve(listener: TcpListener, state: HttpState, shutdown: impl Futur
     if drained.is_err() {
         connections.abort_all();
     }
-    tracing::debug!("HTTP endpoints stopped");
+    tracing::debug!("{what} stopped");
 }
 
 /// Counts every answer of the router by route and status, and marks it not to be cached.
@@ -133,7 +143,6 @@ async fn count_answers(State(state): State<HttpState>, request: Request, next: N
         Some("/healthz") => "healthz",
         Some("/readyz") => "readyz",
         Some("/metrics") => "metrics",
-        Some(path) if path.starts_with("/bodies/") => "bodies",
         _ => "other",
     };
     let mut response = next.run(request).await;
@@ -157,17 +166,6 @@ async fn healthz() -> Response {
 
 async fn render_metrics(State(state): State<HttpState>) -> Response {
     ([(header::CONTENT_TYPE, metrics::CONTENT_TYPE)], state.metrics.render()).into_response()
-}
-
-async fn bodies(State(state): State<HttpState>, request: Request) -> Response {
-    let answer = match &state.reads {
-        Some(reads) => reads.get(request.uri().path()).await,
-        None => None,
-    };
-    match answer {
-        Some((status, body)) => json(StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR), body),
-        None => text(StatusCode::NOT_FOUND, "not found\n"),
-    }
 }
 
 async fn readyz(State(state): State<HttpState>) -> Response {
@@ -207,20 +205,6 @@ mod tests {
         }
     }
 
-    struct Bodies;
-
-    impl Reads for Bodies {
-        fn get<'a>(&'a self, path: &'a str) -> ReadFuture<'a> {
-            Box::pin(async move {
-                match path {
-                    "/bodies/rat" => Some((200, r#"{"id":"rat"}"#.to_owned())),
-                    "/bodies/down" => Some((503, r#"{"error":"database unavailable"}"#.to_owned())),
-                    _ => None,
-                }
-            })
-        }
-    }
-
     struct Server {
         addr: std::net::SocketAddr,
         checks: Arc<Checks>,
@@ -229,12 +213,12 @@ mod tests {
         task: tokio::task::JoinHandle<()>,
     }
 
-    async fn start(reads: Option<Arc<dyn Reads>>) -> Server {
+    async fn start() -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().expect("addr");
         let checks = Arc::new(Checks { broker: AtomicBool::new(true) });
         let metrics = Arc::new(Metrics::new());
-        let state = HttpState { metrics: metrics.clone(), readiness: checks.clone(), reads };
+        let state = HttpState { metrics: metrics.clone(), readiness: checks.clone() };
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let task = tokio::spawn(serve(listener, state, async {
             let _ = stopped.await;
@@ -270,7 +254,7 @@ mod tests {
 
     #[tokio::test]
     async fn healthz_readyz_metrics_and_errors() {
-        let mut server = start(None).await;
+        let mut server = start().await;
 
         let (status, head, body) = request(server.addr, &get("/healthz")).await;
         assert_eq!(status, 200);
@@ -297,7 +281,7 @@ mod tests {
         assert_eq!(status, 404);
         assert_eq!(body, "not found\n");
         assert_eq!(header(&head, "content-type"), Some("text/plain; charset=utf-8"), "{head}");
-        // Without read endpoints, /bodies/ is unknown too.
+        // The council's data is not served here (the console serves it behind sign-in).
         let (status, _, _) = request(server.addr, &get("/bodies/rat")).await;
         assert_eq!(status, 404);
 
@@ -350,31 +334,8 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn read_endpoints() {
-        let server = start(Some(Arc::new(Bodies))).await;
-        let (status, head, body) = request(server.addr, &get("/bodies/rat")).await;
-        assert_eq!(status, 200);
-        assert_eq!(body, r#"{"id":"rat"}"#);
-        assert_eq!(header(&head, "content-type"), Some("application/json"), "{head}");
-        let (status, head, body) = request(server.addr, &get("/bodies/down?x=1")).await;
-        assert_eq!(status, 503);
-        assert_eq!(header(&head, "content-type"), Some("application/json"), "{head}");
-        assert_eq!(body, r#"{"error":"database unavailable"}"#);
-        let (status, _, body) = request(server.addr, &get("/bodies/rat/unknown")).await;
-        assert_eq!(status, 404);
-        assert_eq!(body, "not found\n");
-        let (status, _, _) = request(server.addr, &get("/bodies/")).await;
-        assert_eq!(status, 404);
-        let (status, _, _) = request(server.addr, "DELETE /bodies/rat HTTP/1.1\r\nHost: x\r\n\r\n").await;
-        assert_eq!(status, 405);
-        let rendered = server.metrics.render();
-        assert!(rendered.contains("nachfolge_http_requests_total{route=\"bodies\",status=\"404\"} 2"), "{rendered}");
-        assert!(rendered.contains("nachfolge_http_requests_total{route=\"bodies\",status=\"405\"} 1"), "{rendered}");
-    }
-
-    #[tokio::test]
     async fn slow_clients_are_cut_off() {
-        let server = start(None).await;
+        let server = start().await;
         let started = std::time::Instant::now();
         // One client sends half a head, one nothing at all.
         let mut half = TcpStream::connect(server.addr).await.expect("connect");

@@ -68,6 +68,9 @@ enum Cmd {
     /// Inspect and replay dead-lettered messages (ids, types and reasons only).
     #[command(name = "dead-letters", subcommand)]
     DeadLetters(DeadLettersCmd),
+    /// Local accounts of the Wahlleiter console (passwords from standard input or a file, never argv).
+    #[command(subcommand)]
+    User(UserCmd),
     /// List succession cases: id, body, state, round, successor id, deadline (ids only, no names).
     Cases {
         /// Only open cases (offered, awaiting a lot)
@@ -80,6 +83,42 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+}
+
+#[derive(Subcommand)]
+enum UserCmd {
+    /// Create an account; its password is read from standard input (or --password-file).
+    Add {
+        /// Login name (a-z, 0-9, '.', '_', '-', '@'; stored in lower case)
+        login: String,
+        /// wahlleiter or viewer (for the councils given with --body), or admin (every council)
+        #[arg(long)]
+        role: String,
+        /// Council (body id) the role holds for; repeat for several
+        #[arg(long = "body")]
+        bodies: Vec<String>,
+        /// Read the password from this file instead of standard input (one trailing line break is dropped)
+        #[arg(long)]
+        password_file: Option<PathBuf>,
+    },
+    /// Give an existing account a role (for further councils, or another role for one).
+    Grant {
+        login: String,
+        #[arg(long)]
+        role: String,
+        #[arg(long = "body")]
+        bodies: Vec<String>,
+    },
+    /// Set a new password (standard input or --password-file); the account's sessions end.
+    Passwd {
+        login: String,
+        #[arg(long)]
+        password_file: Option<PathBuf>,
+    },
+    /// Delete an account with its roles and sessions.
+    Delete { login: String },
+    /// List the accounts with their roles (no hashes).
+    List,
 }
 
 #[derive(Subcommand)]
@@ -205,6 +244,18 @@ fn main() -> ExitCode {
                     Cmd::DeadLetters(DeadLettersCmd::Redrive { limit, id, json }) => {
                         nachfolge::ops::run_dead_letters_redrive(&config, limit, id.as_deref(), json).await
                     }
+                    Cmd::User(UserCmd::Add { login, role, bodies, password_file }) => {
+                        nachfolge::console::auth::run_add(&config, &login, &role, &bodies, password_file.as_deref())
+                            .await
+                    }
+                    Cmd::User(UserCmd::Grant { login, role, bodies }) => {
+                        nachfolge::console::auth::run_grant(&config, &login, &role, &bodies).await
+                    }
+                    Cmd::User(UserCmd::Passwd { login, password_file }) => {
+                        nachfolge::console::auth::run_passwd(&config, &login, password_file.as_deref()).await
+                    }
+                    Cmd::User(UserCmd::Delete { login }) => nachfolge::console::auth::run_delete(&config, &login).await,
+                    Cmd::User(UserCmd::List) => nachfolge::console::auth::run_list(&config).await,
                     Cmd::Cases { open, body, json } => {
                         nachfolge::ops::run_cases(&config, open, body.as_deref(), json).await
                     }

@@ -103,6 +103,7 @@ impl Ops {
             ("NACHFOLGE__AMQP__DEAD_LETTER_QUEUE".into(), c.amqp.dead_letter_queue.clone()),
             ("NACHFOLGE__SMTP__URL".into(), c.smtp.url.clone()),
             ("NACHFOLGE__HTTP__ADDR".into(), "127.0.0.1:0".into()),
+            ("NACHFOLGE__CONSOLE__ADDR".into(), "127.0.0.1:0".into()),
             ("NACHFOLGE__WORKER__POLL_INTERVAL_MS".into(), "100".into()),
             ("RUST_LOG".into(), "warn".into()),
         ]

@@ -47,6 +47,7 @@ pub struct Config {
     pub database: DatabaseConfig,
     pub smtp: SmtpConfig,
     pub http: HttpConfig,
+    pub console: ConsoleConfig,
     pub clock: ClockConfig,
     pub templates: TemplatesConfig,
     pub worker: WorkerConfig,
@@ -214,6 +215,48 @@ pub struct HttpConfig {
 impl Default for HttpConfig {
     fn default() -> Self {
         Self { addr: "127.0.0.1:8080".to_owned() }
+    }
+}
+
+/// The Wahlleiter console (`src/console/`, docs/console.md): its own listener, sign-in, sessions.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ConsoleConfig {
+    /// Serve the console from `nachfolge run`.
+    pub enabled: bool,
+    /// Listen address of the console, `host:port`.
+    pub addr: String,
+    /// Mark the session cookie `Secure` (sent over HTTPS only, cookie name `__Host-nachfolge`). Only for a
+    /// console reached over plain HTTP on localhost may this be `false`.
+    pub secure_cookie: bool,
+    /// A session ends after this many minutes without a request.
+    pub session_idle_minutes: u32,
+    /// A session ends this many hours after sign-in, however active.
+    pub session_max_hours: u32,
+    /// Failed sign-ins for one login name within `login_window_minutes` before that login is locked for the
+    /// rest of the window.
+    pub login_max_failures: u32,
+    /// Failed sign-ins from one client address within `login_window_minutes` before that address is locked.
+    pub address_max_failures: u32,
+    /// The window of the two limits above, in minutes.
+    pub login_window_minutes: u32,
+    /// A running period whose end is at most this many days away is marked as urgent.
+    pub urgent_days: u32,
+}
+
+impl Default for ConsoleConfig {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            addr: "127.0.0.1:8081".to_owned(),
+            secure_cookie: true,
+            session_idle_minutes: 60,
+            session_max_hours: 10,
+            login_max_failures: 5,
+            address_max_failures: 20,
+            login_window_minutes: 15,
+            urgent_days: 3,
+        }
     }
 }
 

@@ -331,3 +331,22 @@ fn removed_email_fiction_days_is_refused_naming_the_key_and_why() {
     let err = Config::from_env_and_file(Some(&path), Vec::new()).expect_err("unknown key");
     assert!(matches!(err, ConfigError::UnknownKey { .. }), "{err}");
 }
+
+#[test]
+fn console_cookie_without_secure_only_on_loopback_and_its_own_listener() {
+    let load = |pairs: &[(&str, &str)]| Config::from_env_and_file(None::<&Path>, env(pairs));
+    let config = load(&[("NACHFOLGE__CONSOLE__SECURE_COOKIE", "false")]).expect("plain http on 127.0.0.1");
+    assert!(!config.console.secure_cookie && config.console.enabled);
+    load(&[("NACHFOLGE__CONSOLE__SECURE_COOKIE", "false"), ("NACHFOLGE__CONSOLE__ADDR", "localhost:9000")])
+        .expect("localhost");
+    let err = load(&[("NACHFOLGE__CONSOLE__SECURE_COOKIE", "false"), ("NACHFOLGE__CONSOLE__ADDR", "0.0.0.0:8081")])
+        .expect_err("not on a public address");
+    assert!(err.to_string().contains("console.secure_cookie"), "{err}");
+    load(&[("NACHFOLGE__CONSOLE__ADDR", "0.0.0.0:8081")]).expect("a Secure cookie anywhere");
+    let err = load(&[("NACHFOLGE__CONSOLE__ADDR", "127.0.0.1:8080")]).expect_err("the operations listener's address");
+    assert!(err.to_string().contains("console.addr"), "{err}");
+    load(&[("NACHFOLGE__CONSOLE__ADDR", "127.0.0.1:8080"), ("NACHFOLGE__CONSOLE__ENABLED", "false")])
+        .expect("switched off");
+    let err = load(&[("NACHFOLGE__CONSOLE__LOGIN_MAX_FAILURES", "0")]).expect_err("no throttle");
+    assert!(err.to_string().contains("console.login_max_failures"), "{err}");
+}

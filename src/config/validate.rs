@@ -79,6 +79,31 @@ impl Config {
         if self.http.addr.trim().is_empty() {
             return Err(invalid("http.addr", "must not be empty"));
         }
+        if self.console.enabled {
+            if self.console.addr.trim().is_empty() {
+                return Err(invalid("console.addr", "must not be empty"));
+            }
+            if self.console.addr.trim() == self.http.addr.trim() && !self.console.addr.trim().ends_with(":0") {
+                return Err(invalid("console.addr", "must differ from http.addr (the console has its own listener)"));
+            }
+        }
+        if !self.console.secure_cookie && !crate::console::is_loopback_addr(&self.console.addr) {
+            return Err(invalid(
+                "console.secure_cookie",
+                "may be false only while console.addr listens on a loopback address (plain http on localhost)",
+            ));
+        }
+        for (key, value) in [
+            ("console.session_idle_minutes", self.console.session_idle_minutes),
+            ("console.session_max_hours", self.console.session_max_hours),
+            ("console.login_max_failures", self.console.login_max_failures),
+            ("console.address_max_failures", self.console.address_max_failures),
+            ("console.login_window_minutes", self.console.login_window_minutes),
+        ] {
+            if value == 0 {
+                return Err(invalid(key, "must be at least 1"));
+            }
+        }
         if self.worker.max_message_bytes == 0 {
             return Err(invalid("worker.max_message_bytes", "must be at least 1"));
         }

@@ -20,6 +20,7 @@ use crate::templates::Templates;
 mod batch;
 mod bodies;
 mod cache;
+mod console;
 mod inbox;
 mod locks;
 mod mails;
@@ -34,6 +35,7 @@ pub use timers::DueTimer;
 
 pub use bodies::CaseListing;
 use bodies::{case_rows, decode_body};
+pub use console::{AuditRow, Grant, SessionRow, ALL_BODIES, THROTTLE_ADDRESS, THROTTLE_LOGIN};
 use mails::mark_mail;
 use writes::*;
 

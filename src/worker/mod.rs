@@ -1,4 +1,5 @@
-//! The worker: consumer lanes, outbox relay, mail sender, timer loop, stats and HTTP, wired together.
+//! The worker: consumer lanes, outbox relay, mail sender, timer loop, stats, HTTP and the console, wired
+//! together.
 //!
 //! * inbound: each delivery is parsed, routed to a lane by body id (one lane processes one body's messages
 //!   in arrival order), applied in batches ([`Store::apply_batch`]: what a lane holds, one transaction) and acked after commit;
@@ -38,7 +39,7 @@ mod timers;
 
 use consumer::consume_loop;
 use mail_sender::mail_loop;
-use reads::{Reads, Ready};
+use reads::Ready;
 use relay::relay_loop;
 use stats::{describe_metrics, stats_loop};
 pub use timers::fire_due_timers;
@@ -99,6 +100,8 @@ pub struct Worker {
     shutdown: watch::Sender<bool>,
     tasks: Vec<tokio::task::JoinHandle<()>>,
     pub http_addr: Option<std::net::SocketAddr>,
+    /// The console's address, when `console.enabled`.
+    pub console_addr: Option<std::net::SocketAddr>,
 }
 
 /// `nachfolge run`: start and wait for SIGTERM / SIGINT.
@@ -172,22 +175,38 @@ impl Worker {
             .await
             .with_context(|| format!("http.addr {}", shared.config.http.addr))?;
         let http_addr = listener.local_addr().ok();
-        let http_state = crate::http::HttpState {
-            metrics: shared.metrics.clone(),
-            readiness: Arc::new(Ready(shared.clone())),
-            reads: Some(Arc::new(Reads(shared.clone()))),
-        };
+        let http_state =
+            crate::http::HttpState { metrics: shared.metrics.clone(), readiness: Arc::new(Ready(shared.clone())) };
         let mut srx = rx.clone();
         tasks.push(tokio::spawn(crate::http::serve(listener, http_state, async move {
             let _ = srx.wait_for(|s| *s).await;
         })));
+        let mut console_addr = None;
+        if shared.config.console.enabled {
+            let listener = tokio::net::TcpListener::bind(&shared.config.console.addr)
+                .await
+                .with_context(|| format!("console.addr {}", shared.config.console.addr))?;
+            console_addr = listener.local_addr().ok();
+            let console = crate::console::Console::new(
+                shared.config.console.clone(),
+                shared.config.templates.dir.as_deref(),
+                shared.store.clone(),
+                shared.clock.clone(),
+                shared.metrics.clone(),
+            )
+            .context("console")?;
+            let mut crx = rx.clone();
+            tasks.push(tokio::spawn(crate::console::serve(listener, console, async move {
+                let _ = crx.wait_for(|s| *s).await;
+            })));
+        }
         tasks.push(tokio::spawn(consume_loop(shared.clone(), rx.clone())));
         tasks.push(tokio::spawn(relay_loop(shared.clone(), rx.clone())));
         tasks.push(tokio::spawn(mail_loop(shared.clone(), mailer, rx.clone())));
         tasks.push(tokio::spawn(timer_loop(shared.clone(), rx.clone())));
         tasks.push(tokio::spawn(stats_loop(shared.clone(), rx)));
-        tracing::info!(http = ?http_addr, amqp = %crate::config::redact_url(&shared.config.amqp.url), "worker started");
-        Ok(Worker { shared, shutdown: tx, tasks, http_addr })
+        tracing::info!(http = ?http_addr, console = ?console_addr, amqp = %crate::config::redact_url(&shared.config.amqp.url), "worker started");
+        Ok(Worker { shared, shutdown: tx, tasks, http_addr, console_addr })
     }
 
     /// Stop consuming, finish in-flight work, flush the outbox once more, close connections.

@@ -42,6 +42,8 @@ pub fn test_config(suffix: &str, smtp_url: &str) -> Config {
     c.smtp.from = "wahlleitung-system@example.org".into();
     c.smtp.timeout_secs = 5;
     c.http.addr = "127.0.0.1:0".into();
+    c.console.addr = "127.0.0.1:0".into();
+    c.console.secure_cookie = false;
     c.worker.poll_interval_ms = 100;
     c.worker.unknown_retry_secs = 2;
     c

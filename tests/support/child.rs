@@ -34,6 +34,7 @@ impl Child {
             ("NACHFOLGE__SMTP__URL".into(), c.smtp.url.clone()),
             ("NACHFOLGE__SMTP__TIMEOUT_SECS".into(), c.smtp.timeout_secs.to_string()),
             ("NACHFOLGE__HTTP__ADDR".into(), "127.0.0.1:0".into()),
+            ("NACHFOLGE__CONSOLE__ADDR".into(), "127.0.0.1:0".into()),
             ("NACHFOLGE__WORKER__POLL_INTERVAL_MS".into(), "100".into()),
             ("NACHFOLGE__CLOCK__OFFSET_SECS".into(), self.offset_secs.to_string()),
             ("RUST_LOG".into(), "info".into()),

@@ -208,6 +208,16 @@ pub fn acceptance_deadline(
     Deadline { served_on, last_day, ends_at: end_of_day(last_day), trail }
 }
 
+/// The working days left of a period whose last day is `last_day`, counted from `today` to the last day, both
+/// included: the days on which the office can still receive a declaration. Saturdays, Sundays, the Land's
+/// public holidays and the body's local ones (`local`) are not counted; 0 once the last day has passed.
+/// For display (the Wahlleiter console); the period itself is [`acceptance_deadline`]'s.
+pub fn working_days_left(land: Land, local: LocalHolidays, today: NaiveDate, last_day: NaiveDate) -> u32 {
+    // a period of the election statutes is weeks long; the bound only keeps a bad date from looping long
+    let days = today.iter_days().take_while(|d| *d <= last_day).take(3660);
+    u32::try_from(days.filter(|d| land.is_working_day_in(*d, local)).count()).unwrap_or(u32::MAX)
+}
+
 /// An objection period (Einspruchsfrist) after a public announcement.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ObjectionPeriod {

@@ -661,3 +661,22 @@ fn bb_bbgkwahlg_51_abs_2_satz_3_four_months_after_acceptance_month_end_and_exten
     // read as fixed, it is not extended
     assert_eq!(bb("2028-11-30", PeriodEnd::Fixed).last_day, date("2029-03-30"));
 }
+
+#[test]
+fn working_days_left_skip_weekends_and_the_lands_holidays() {
+    let none = LocalHolidays::NONE;
+    // Thu 24 Dec 2026 (a working day) to Mon 28 Dec: 25 and 26 Dec are holidays, 27 Dec a Sunday → 2
+    assert_eq!(working_days_left(Land::Nw, none, date("2026-12-24"), date("2026-12-28")), 2);
+    // the last day itself counts; after it nothing is left
+    assert_eq!(working_days_left(Land::Nw, none, date("2026-12-28"), date("2026-12-28")), 1);
+    assert_eq!(working_days_left(Land::Nw, none, date("2026-12-29"), date("2026-12-28")), 0);
+    // Fronleichnam (Thu 4 Jun 2026) is a holiday in NRW, not in Niedersachsen
+    assert_eq!(working_days_left(Land::Nw, none, date("2026-06-01"), date("2026-06-05")), 4);
+    assert_eq!(working_days_left(Land::Ni, none, date("2026-06-01"), date("2026-06-05")), 5);
+    // a body's local holiday counts too: Mariä Himmelfahrt (Sat 15 Aug 2026 is a weekend day anyway;
+    // Tue 15 Aug 2028)
+    let local = LocalHolidays::of(Land::By, &["mariae_himmelfahrt".to_owned()]);
+    let plain = working_days_left(Land::By, none, date("2028-08-14"), date("2028-08-16"));
+    let with_local = working_days_left(Land::By, local, date("2028-08-14"), date("2028-08-16"));
+    assert_eq!((plain, with_local), (3, 2));
+}

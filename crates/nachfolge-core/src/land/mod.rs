@@ -68,8 +68,20 @@ impl Body {
 
     /// The succession order (Nachrückerliste) of every list, judged at `at`.
     pub fn succession_order(&self, at: DateTime<Utc>) -> SuccessionOrder {
-        let q =
-            Query { departed: "", departed_via: None, at, lot_winner: None, pending: vec![], cause: Cause::Ordinary };
+        self.succession_order_with_pending(at, &[])
+    }
+
+    /// [`Body::succession_order`] with `pending` — the successors of open cases, offered or proposed another
+    /// seat — passed over as a determination at `at` would pass them over (`pending_successor`).
+    pub fn succession_order_with_pending(&self, at: DateTime<Utc>, pending: &[&str]) -> SuccessionOrder {
+        let q = Query {
+            departed: "",
+            departed_via: None,
+            at,
+            lot_winner: None,
+            pending: pending.to_vec(),
+            cause: Cause::Ordinary,
+        };
         let s = Standing::new(self, &q);
         let law = self.land().law();
         let mut lists: Vec<ListOrder> = (0..self.snapshot.lists.len()).map(|l| law.list_order(self, &s, l)).collect();

@@ -206,6 +206,12 @@ impl Council {
     pub fn has_open_case(&self) -> bool {
         self.cases.values().any(|c| !c.is_closed())
     }
+    /// The Nachrückerliste of every list at `at`, as a determination then would see it: the pending successors
+    /// of the council's open cases are passed over (`pending_successor`).
+    pub fn succession_order(&self, at: DateTime<Utc>) -> crate::rules::SuccessionOrder {
+        let pending: Vec<&str> = self.pending_successors().map(|(candidate, _)| candidate).collect();
+        self.body.succession_order_with_pending(at, &pending)
+    }
     /// Candidates who are the pending successor of an open case (offered, not yet a member), with the case.
     pub fn pending_successors(&self) -> impl Iterator<Item = (&str, &str)> {
         pending_successors(&self.cases)

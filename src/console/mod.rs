@@ -1,0 +1,103 @@
+//! The Wahlleiter console: German web pages, served by `nachfolge run` on a listener of its own
+//! (`console.addr`), behind sign-in with local accounts (docs/console.md).
+//!
+//! * [`routes`] — the paths, and the layers every request passes: security headers, the session, the
+//!   CSRF check of every POST;
+//! * [`auth`] — local accounts: argon2id hashes, `nachfolge user …`, the sign-in throttle;
+//! * [`session`] — server-side sessions in PostgreSQL, the cookies;
+//! * [`csrf`] — the form token checked on every POST (ready for the actions to come);
+//! * [`pages`] — the handlers: sign-in, councils, a council (Nachrückerliste, open cases), a case (history),
+//!   and the JSON reads `/bodies/{id}` that moved here from the operations listener;
+//! * [`views`] — the minijinja templates under `config/templates/console/` and what they are given.
+//!
+//! The console reads what the worker stored and asks the core (`Council::succession_order`,
+//! `deadline::working_days_left`, the German words of `texts`); it applies no election law of its own and
+//! writes no procedure state. Logs carry no login names, addresses or names of persons.
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::config::ConsoleConfig;
+use crate::metrics::Metrics;
+use crate::store::Store;
+use crate::worker::Clock;
+
+pub mod auth;
+pub mod csrf;
+pub mod pages;
+pub mod routes;
+pub mod session;
+pub mod views;
+
+/// Counter of sign-in attempts by outcome (`success`, `failure`, `throttled`).
+pub const SIGN_INS_METRIC: &str = "nachfolge_console_sign_ins_total";
+
+/// What the console's handlers share.
+#[derive(Clone)]
+pub struct Console(Arc<Inner>);
+
+pub struct Inner {
+    pub config: ConsoleConfig,
+    pub store: Store,
+    pub clock: Arc<Clock>,
+    pub metrics: Arc<Metrics>,
+    pub views: views::Views,
+}
+
+impl std::ops::Deref for Console {
+    type Target = Inner;
+    fn deref(&self) -> &Inner {
+        &self.0
+    }
+}
+
+impl Console {
+    /// The console over `store`; its templates are the built-in ones, overridden by files of the same name
+    /// under `templates_dir/console/`.
+    pub fn new(
+        config: ConsoleConfig,
+        templates_dir: Option<&Path>,
+        store: Store,
+        clock: Arc<Clock>,
+        metrics: Arc<Metrics>,
+    ) -> Result<Console, crate::templates::TemplateError> {
+        metrics.help(SIGN_INS_METRIC, "Sign-in attempts at the console, by outcome.");
+        let views = views::Views::load(templates_dir)?;
+        Ok(Console(Arc::new(Inner { config, store, clock, metrics, views })))
+    }
+}
+
+/// Serves the console on `listener` until `shutdown` completes (as the operations endpoints are served:
+/// [`crate::http::serve_router`]).
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    console: Console,
+    shutdown: impl std::future::Future<Output = ()>,
+) {
+    crate::http::serve_router(listener, routes::router(console), "console", shutdown).await;
+}
+
+/// Whether `addr` (`host:port`) names a loopback address (`127.0.0.0/8`, `::1`, `localhost`), where a
+/// session cookie without `Secure` is allowed (`console.secure_cookie = false`).
+pub fn is_loopback_addr(addr: &str) -> bool {
+    if let Ok(a) = addr.trim().parse::<SocketAddr>() {
+        return a.ip().is_loopback();
+    }
+    addr.trim().rsplit_once(':').is_some_and(|(host, _)| host.eq_ignore_ascii_case("localhost"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loopback_addresses() {
+        for a in ["127.0.0.1:8081", "127.0.0.2:1", "[::1]:8081", "localhost:8081", "LOCALHOST:1"] {
+            assert!(is_loopback_addr(a), "{a}");
+        }
+        for a in ["0.0.0.0:8081", "10.0.0.1:80", "[::]:8081", "example.org:443", "", "localhost"] {
+            assert!(!is_loopback_addr(a), "{a}");
+        }
+    }
+}

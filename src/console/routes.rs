@@ -1,0 +1,65 @@
+//! The console's paths and the layers around them.
+//!
+//! | path | what |
+//! |---|---|
+//! | `GET /` | to the councils, or to the sign-in |
+//! | `GET /anmelden`, `POST /anmelden` | the sign-in form |
+//! | `POST /abmelden` | sign-out |
+//! | `GET /raete` | the councils the user may see |
+//! | `GET /raete/{body}` | a council: open cases with their periods, the Nachrückerliste of every list, closed cases |
+//! | `GET /raete/{body}/faelle/{case}` | a case: where it stands, its periods, its history |
+//! | `GET /bodies/{body}`, `GET /bodies/{body}/succession-order` | the stored snapshot with its cases, the Nachrückerliste, as JSON (docs/contract.md) |
+//! | `GET /console.css` | the style sheet |
+//!
+//! Every request passes, outermost first: the security headers ([`security_headers`]), the session
+//! ([`super::session::load`]), the CSRF check of every POST ([`super::csrf::check`]). Actions (POST forms
+//! that change a case) are added as further routes and need nothing else.
+
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderValue};
+use axum::middleware::{self, Next};
+use axum::response::Response;
+use axum::routing::{get, post};
+use axum::Router;
+
+use super::{csrf, pages, session, Console};
+
+/// The Content-Security-Policy of every answer: nothing but the console's own style sheet; no script, no
+/// frames, forms only to the console itself.
+pub const CONTENT_SECURITY_POLICY: &str =
+    "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/// The console's routes with their layers.
+pub fn router(console: Console) -> Router {
+    Router::new()
+        .route("/", get(pages::home))
+        .route("/anmelden", get(pages::sign_in_form).post(pages::sign_in))
+        .route("/abmelden", post(pages::sign_out))
+        .route("/raete", get(pages::councils))
+        .route("/raete/{body}", get(pages::council))
+        .route("/raete/{body}/faelle/{case}", get(pages::case))
+        .route("/bodies/{body}", get(pages::body_json))
+        .route("/bodies/{body}/succession-order", get(pages::succession_order_json))
+        .route("/console.css", get(pages::stylesheet))
+        .fallback(pages::not_found)
+        .layer(middleware::from_fn_with_state(console.clone(), csrf::check))
+        .layer(middleware::from_fn_with_state(console.clone(), session::load))
+        .layer(middleware::from_fn_with_state(console.clone(), security_headers))
+        .with_state(console)
+}
+
+/// Sets the security headers on every answer, and marks it not to be stored (it may hold personal data).
+pub async fn security_headers(State(console): State<Console>, request: Request, next: Next) -> Response {
+    let mut response = next.run(request).await;
+    let h = response.headers_mut();
+    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CONTENT_SECURITY_POLICY));
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert("cross-origin-opener-policy", HeaderValue::from_static("same-origin"));
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    if console.config.secure_cookie {
+        h.insert(header::STRICT_TRANSPORT_SECURITY, HeaderValue::from_static("max-age=31536000"));
+    }
+    response
+}

@@ -1,0 +1,161 @@
+//! Server-side sessions: a random token in a cookie (`Secure` unless configured off for plain http on
+//! localhost, `HttpOnly`, `SameSite=Strict`, `Path=/`), its SHA-256 and the session's form token in
+//! PostgreSQL (`console_sessions`). A session ends after `console.session_idle_minutes` without a request
+//! and `console.session_max_hours` after sign-in, or at sign-out.
+
+use argon2::password_hash::rand_core::{OsRng, RngCore};
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderMap, HeaderValue};
+use axum::middleware::Next;
+use axum::response::Response;
+use sha2::{Digest, Sha256};
+
+use super::Console;
+use crate::store::{Grant, ALL_BODIES};
+
+/// Bytes of randomness in a session or form token (hex-encoded: twice as many characters).
+const TOKEN_BYTES: usize = 32;
+
+/// A fresh random token (256 bits from the operating system, hex).
+pub fn token() -> String {
+    let mut bytes = [0u8; TOKEN_BYTES];
+    OsRng.fill_bytes(&mut bytes);
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Whether `s` has the form of a [`token`] (so a cookie of another form is never looked up).
+pub fn is_token(s: &str) -> bool {
+    s.len() == 2 * TOKEN_BYTES && s.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// What is stored of a session token.
+pub fn token_hash(token: &str) -> Vec<u8> {
+    Sha256::digest(token.as_bytes()).to_vec()
+}
+
+/// The signed-in user of a request: the login, the roles per council and the session's form token.
+#[derive(Debug, Clone)]
+pub struct User {
+    pub login: String,
+    pub grants: Vec<Grant>,
+    pub csrf: String,
+    /// The session token's hash (sign-out ends this session).
+    pub token_hash: Vec<u8>,
+}
+
+impl User {
+    /// The user's role for council `body`: `admin` (every council), `wahlleiter` or `viewer`.
+    pub fn role_for(&self, body: &str) -> Option<&str> {
+        self.grants.iter().find(|g| g.body == ALL_BODIES || g.body == body).map(|g| g.role.as_str())
+    }
+
+    /// Whether the user may see council `body`.
+    pub fn may_see(&self, body: &str) -> bool {
+        self.role_for(body).is_some()
+    }
+
+    /// Whether the user sees every council (`admin`).
+    pub fn sees_all(&self) -> bool {
+        self.grants.iter().any(|g| g.body == ALL_BODIES)
+    }
+}
+
+/// The signed-in user of a request, if any: an extension set by [`load`] on every request.
+#[derive(Debug, Clone, Default)]
+pub struct Viewer(pub Option<User>);
+
+/// The session cookie's name: with `Secure` the `__Host-` prefix (the browser then keeps it to this host,
+/// path `/`, HTTPS).
+pub fn session_cookie(console: &Console) -> &'static str {
+    if console.config.secure_cookie {
+        "__Host-nachfolge"
+    } else {
+        "nachfolge"
+    }
+}
+
+/// The cookie of the sign-in form's token (before there is a session; double submit).
+pub fn sign_in_cookie(console: &Console) -> &'static str {
+    if console.config.secure_cookie {
+        "__Host-nachfolge-anmeldung"
+    } else {
+        "nachfolge-anmeldung"
+    }
+}
+
+/// A `Set-Cookie` value: `max_age` seconds, 0 to delete it.
+pub fn set_cookie(console: &Console, name: &str, value: &str, max_age: i64) -> HeaderValue {
+    let secure = if console.config.secure_cookie { "; Secure" } else { "" };
+    let text = format!("{name}={value}; Path=/; Max-Age={max_age}; HttpOnly; SameSite=Strict{secure}");
+    HeaderValue::from_str(&text).unwrap_or_else(|_| HeaderValue::from_static("invalid=; Max-Age=0"))
+}
+
+/// The value of cookie `name` in the request's `Cookie` headers.
+pub fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers.get_all(header::COOKIE).iter().filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(';')).find_map(|pair| {
+        let (n, v) = pair.trim().split_once('=')?;
+        (n == name).then_some(v.trim())
+    })
+}
+
+/// Middleware: looks up the session of the request's cookie and sets [`Viewer`]. A cookie of no live
+/// session signs nobody in. Database trouble is answered with 503.
+pub async fn load(State(console): State<Console>, mut request: Request, next: Next) -> Response {
+    let token = cookie(request.headers(), session_cookie(&console)).filter(|t| is_token(t)).map(str::to_owned);
+    let mut viewer = Viewer(None);
+    if let Some(token) = token {
+        match user_of(&console, &token).await {
+            Ok(user) => viewer = Viewer(user),
+            Err(error) => {
+                tracing::warn!(%error, "console: session lookup failed");
+                return super::pages::unavailable(&console);
+            }
+        }
+    }
+    request.extensions_mut().insert(viewer);
+    next.run(request).await
+}
+
+async fn user_of(console: &Console, token: &str) -> Result<Option<User>, crate::store::StoreError> {
+    let now = console.clock.now();
+    let idle = chrono::Duration::minutes(i64::from(console.config.session_idle_minutes));
+    let hash = token_hash(token);
+    let Some(row) = console.store.touch_session(&hash, now, now - idle).await? else {
+        return Ok(None);
+    };
+    let grants = console.store.grants(&row.login).await?;
+    Ok(Some(User { login: row.login, grants, csrf: row.csrf, token_hash: hash }))
+}
+
+/// Start a session for `login`: returns the cookie to set.
+pub async fn start(console: &Console, login: &str) -> Result<HeaderValue, crate::store::StoreError> {
+    let token = token();
+    let now = console.clock.now();
+    let max = chrono::Duration::hours(i64::from(console.config.session_max_hours));
+    console.store.create_session(&token_hash(&token), login, &self::token(), now, now + max).await?;
+    Ok(set_cookie(console, session_cookie(console), &token, max.num_seconds()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_random_hex_of_256_bits() {
+        let (a, b) = (token(), token());
+        assert_ne!(a, b);
+        assert!(is_token(&a) && is_token(&b), "{a}");
+        assert!(!is_token("abc") && !is_token(&"g".repeat(64)));
+        assert_eq!(token_hash(&a).len(), 32);
+    }
+
+    #[test]
+    fn cookies_are_found_by_name() {
+        let mut h = HeaderMap::new();
+        h.append(header::COOKIE, HeaderValue::from_static("a=1; nachfolge=xyz"));
+        h.append(header::COOKIE, HeaderValue::from_static("nachfolge-anmeldung=t"));
+        assert_eq!(cookie(&h, "nachfolge"), Some("xyz"));
+        assert_eq!(cookie(&h, "nachfolge-anmeldung"), Some("t"));
+        assert_eq!(cookie(&h, "b"), None);
+    }
+}

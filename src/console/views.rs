@@ -1,0 +1,440 @@
+//! The console's pages: minijinja templates under `config/templates/console/` (compiled in, overridable
+//! from `templates.dir`), and what each page is given. Every word here is German, for the Wahlleitung;
+//! the reasons and their citations come from the core (`texts::reason_de`, the trail).
+
+use std::path::Path;
+
+use chrono::{DateTime, NaiveDate, Utc};
+use minijinja::Environment;
+use serde_json::{json, Value};
+
+use crate::calendar::{berlin, german_date, local_date};
+use crate::deadline::working_days_left;
+use crate::land::LocalHolidays;
+use crate::procedure::{Case, CaseState, Council};
+use crate::rules::SuccessionOrder;
+use crate::store::AuditRow;
+use crate::templates::TemplateError;
+use crate::trail::Verdict;
+use nachfolge_core::texts::{departure_de, reason_de};
+
+/// Built-in templates: (name, source).
+const BUILTIN: &[(&str, &str)] = &[
+    ("console/base.html", include_str!("../../config/templates/console/base.html")),
+    ("console/anmelden.html", include_str!("../../config/templates/console/anmelden.html")),
+    ("console/raete.html", include_str!("../../config/templates/console/raete.html")),
+    ("console/rat.html", include_str!("../../config/templates/console/rat.html")),
+    ("console/fall.html", include_str!("../../config/templates/console/fall.html")),
+    ("console/fehler.html", include_str!("../../config/templates/console/fehler.html")),
+    ("console/frist.html", include_str!("../../config/templates/console/frist.html")),
+];
+
+/// The style sheet (no inline styles: the Content-Security-Policy allows only this file).
+const STYLESHEET: &str = include_str!("../../config/templates/console/console.css");
+
+/// The loaded templates and the style sheet.
+pub struct Views {
+    env: Environment<'static>,
+    pub stylesheet: String,
+}
+
+impl Views {
+    /// The built-in templates, overridden by files of the same name under `dir` (`console/…`).
+    pub fn load(dir: Option<&Path>) -> Result<Views, TemplateError> {
+        let mut env = Environment::new();
+        env.set_trim_blocks(true);
+        env.set_lstrip_blocks(true);
+        env.set_auto_escape_callback(|_| minijinja::AutoEscape::Html);
+        env.set_undefined_behavior(minijinja::UndefinedBehavior::Chainable);
+        let read = |name: &str, builtin: &str| -> Result<String, TemplateError> {
+            match dir {
+                Some(d) if d.join(name).is_file() => {
+                    let path = d.join(name);
+                    std::fs::read_to_string(&path)
+                        .map_err(|source| TemplateError::Io { path: path.display().to_string(), source })
+                }
+                _ => Ok(builtin.to_owned()),
+            }
+        };
+        for (name, src) in BUILTIN {
+            let source = read(name, src)?;
+            env.add_template_owned(*name, source)
+                .map_err(|source| TemplateError::Render { name: (*name).to_owned(), source })?;
+        }
+        let stylesheet = read("console/console.css", STYLESHEET)?;
+        Ok(Views { env, stylesheet })
+    }
+
+    /// Render template `name` with `ctx`.
+    pub fn render(&self, name: &str, ctx: &Value) -> Result<String, TemplateError> {
+        let t =
+            self.env.get_template(name).map_err(|source| TemplateError::Render { name: name.to_owned(), source })?;
+        t.render(ctx).map_err(|source| TemplateError::Render { name: name.to_owned(), source })
+    }
+}
+
+/// An instant as the office writes it: `01.12.2026, 14:05 Uhr` (Europe/Berlin).
+pub fn when(t: DateTime<Utc>) -> String {
+    berlin(t).format("%d.%m.%Y, %H:%M Uhr").to_string()
+}
+
+/// The German name of a Land, by its wire code (the code itself for one not listed here).
+pub fn land_name(code: &str) -> String {
+    let name = match code {
+        "BW" => "Baden-Württemberg",
+        "BY" => "Bayern",
+        "BE" => "Berlin",
+        "BB" => "Brandenburg",
+        "HB" => "Bremen",
+        "HH" => "Hamburg",
+        "HE" => "Hessen",
+        "MV" => "Mecklenburg-Vorpommern",
+        "NI" => "Niedersachsen",
+        "NW" => "Nordrhein-Westfalen",
+        "RP" => "Rheinland-Pfalz",
+        "SL" => "Saarland",
+        "SN" => "Sachsen",
+        "ST" => "Sachsen-Anhalt",
+        "SH" => "Schleswig-Holstein",
+        "TH" => "Thüringen",
+        other => other,
+    };
+    name.to_owned()
+}
+
+/// The German name of a role.
+pub fn role_name(role: &str) -> &'static str {
+    match role {
+        "admin" => "Administration (alle Vertretungen)",
+        "wahlleiter" => "Wahlleitung",
+        _ => "Lesezugriff",
+    }
+}
+
+/// The wire code of a serde enum value (`"offered"`), for display of codes the console has no words for.
+fn code<T: serde::Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(Value::String(s)) => s,
+        Ok(other) => other.to_string(),
+        Err(_) => String::new(),
+    }
+}
+
+/// A candidate's name and id: `Felix Fuchs`, or the id when the snapshot does not know it.
+pub fn person(council: &Council, id: &str) -> Value {
+    let name = council.candidate(id).map(|c| format!("{} {}", c.given_name, c.family_name));
+    json!({"id": id, "name": name.unwrap_or_else(|| id.to_owned())})
+}
+
+fn verdict_name(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Skipped => "übergangen",
+        Verdict::Chosen => "bestimmt",
+        Verdict::Tied => "Stimmengleichheit",
+        Verdict::Noted => "Hinweis",
+    }
+}
+
+/// A running or ended period: its last day, the working days left (the Land's holidays and the body's
+/// local ones, [`working_days_left`]) and whether it ends within `urgent_days`.
+fn period(
+    council: &Council,
+    kind: String,
+    last_day: NaiveDate,
+    ends_at: DateTime<Utc>,
+    now: DateTime<Utc>,
+    urgent_days: u32,
+) -> Value {
+    let local = LocalHolidays::of(council.land(), &council.info().local_holidays);
+    let today = local_date(now);
+    let ended = now >= ends_at;
+    let urgent = !ended && ends_at - now <= chrono::Duration::days(i64::from(urgent_days));
+    json!({
+        "kind": kind,
+        "last_day": german_date(last_day),
+        "ends_at": when(ends_at),
+        "ended": ended,
+        "urgent": urgent,
+        "urgent_days": urgent_days,
+        "working_days_left": working_days_left(council.land(), local, today, last_day),
+        "calendar_days_left": (last_day - today).num_days().max(0),
+    })
+}
+
+/// The periods of a case that matter now: the period after service of the current offer, and the
+/// objection periods of its announcements that are not over or superseded.
+fn periods(council: &Council, case: &Case, now: DateTime<Utc>, urgent_days: u32) -> Vec<Value> {
+    let mut out = Vec::new();
+    if let CaseState::Offered(o) = &case.state {
+        if let Some(d) = &o.deadline {
+            let kind = format!("Frist nach Zustellung am {}", german_date(d.served_on));
+            out.push(period(council, kind, d.last_day, d.ends_at, now, urgent_days));
+        }
+    }
+    for a in &case.history.announcements {
+        if let (Some(p), false, false) = (&a.objection, a.ended, a.superseded) {
+            let kind = format!(
+                "Einspruchsfrist gegen die Bekanntmachung Nr. {} vom {}",
+                a.n,
+                german_date(local_date(a.issued_at))
+            );
+            out.push(period(council, kind, p.last_day, p.ends_at, now, urgent_days));
+        }
+    }
+    out
+}
+
+/// Where a case stands, in words.
+fn state_words(council: &Council, case: &Case) -> (String, Option<String>) {
+    match &case.state {
+        CaseState::AwaitingLot { tied } => {
+            let names: Vec<String> =
+                tied.iter().map(|c| person(council, c)["name"].as_str().unwrap_or_default().to_owned()).collect();
+            ("Losentscheid ausstehend".into(), Some(format!("Stimmengleichheit: {}", names.join(", "))))
+        }
+        CaseState::Proposed(_) => ("Feststellung durch die Wahlleitung ausstehend".into(), None),
+        CaseState::Offered(o) => {
+            let detail = if o.accepted_at.is_some() && o.barred {
+                "Annahme erklärt; Nachweis der Beseitigung des Hinderungsgrundes ausstehend"
+            } else if o.accepted_at.is_some() {
+                "Annahme erklärt"
+            } else if o.deadline.is_some() {
+                "Frist läuft"
+            } else if o.notification_failed {
+                "Benachrichtigung fehlgeschlagen; Zustellung ausstehend"
+            } else if o.notified_at.is_some() {
+                "Benachrichtigt; Zustellung noch nicht erfasst"
+            } else {
+                "Benachrichtigung wird versandt"
+            };
+            let state = if o.member_since.is_some() { "Mitglied; Nachweis ausstehend" } else { "Nachfolge angeboten" };
+            (state.into(), Some(detail.into()))
+        }
+        CaseState::Filled { since, basis, .. } => (
+            format!("Sitz besetzt seit {}", german_date(local_date(*since))),
+            Some(format!("Grundlage: {}", code(basis))),
+        ),
+        CaseState::Vacant { reason } => ("Sitz bleibt unbesetzt".into(), Some(format!("Grund: {}", code(reason)))),
+    }
+}
+
+/// One case as the council page and the case page show it.
+pub fn case_summary(council: &Council, case: &Case, now: DateTime<Utc>, urgent_days: u32) -> Value {
+    let (state, detail) = state_words(council, case);
+    let periods = periods(council, case, now, urgent_days);
+    let urgent = periods.iter().any(|p| p["urgent"] == true);
+    json!({
+        "id": case.id.as_str(),
+        "url": format!("/raete/{}/faelle/{}", enc(council.id()), enc(case.id.as_str())),
+        "state_code": case.state_name(),
+        "state": state,
+        "detail": detail,
+        "open": !case.is_closed(),
+        "round": case.round,
+        "departed": person(council, &case.departed),
+        "departure": departure_de(case.reason),
+        "effective_at": when(case.effective_at),
+        "list": council.list_of(&case.departed).map(|l| l.name.clone()).unwrap_or_else(|| case.list.clone()),
+        "successor": case.successor().map(|s| person(council, s)),
+        "periods": periods,
+        "urgent": urgent,
+    })
+}
+
+/// A path segment, percent-encoded (ids are plain in practice, but never trusted in a URL).
+pub fn enc(segment: &str) -> String {
+    segment
+        .bytes()
+        .map(|b| match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// The council header shared by its pages.
+pub fn council_info(council: &Council) -> Value {
+    let info = council.info();
+    json!({
+        "id": info.id,
+        "url": format!("/raete/{}", enc(&info.id)),
+        "name": info.name,
+        "land": land_name(&code(&info.land)),
+        "statutory_size": info.statutory_size,
+        "term": format!("{} bis {}", german_date(info.term.start), german_date(info.term.end)),
+    })
+}
+
+/// The Nachrückerliste of every list, with names, reasons in words and citations.
+pub fn succession_lists(council: &Council, order: &SuccessionOrder) -> Vec<Value> {
+    order
+        .lists
+        .iter()
+        .map(|l| {
+            let name = council.snapshot.lists.iter().find(|x| x.id == l.list).map(|x| x.name.clone());
+            let order: Vec<Value> = l
+                .order
+                .iter()
+                .map(|c| {
+                    let mut p = person(council, c);
+                    if let Some(cand) = council.candidate(c) {
+                        p["position"] = json!(cand.position);
+                        p["votes"] = json!(cand.votes);
+                    }
+                    p
+                })
+                .collect();
+            let passed: Vec<Value> = l
+                .passed_over
+                .iter()
+                .map(|p| json!({"person": person(council, &p.candidate), "reason": reason_de(&p.reason), "citation": p.citation}))
+                .collect();
+            let substitutes: Vec<Value> = l
+                .substitutes
+                .iter()
+                .map(|s| json!({"person": person(council, &s.candidate), "for": person(council, &s.substitute_for), "citation": s.citation}))
+                .collect();
+            let lots: Vec<Vec<Value>> =
+                l.lot_groups.iter().map(|g| g.iter().map(|c| person(council, c)).collect()).collect();
+            let notes: Vec<Value> = l
+                .notes
+                .iter()
+                .map(|n| {
+                    json!({
+                        "person": n.candidate.as_deref().map(|c| person(council, c)),
+                        "verdict": verdict_name(n.verdict),
+                        "reason": reason_de(&n.reason),
+                        "citation": n.citation,
+                    })
+                })
+                .collect();
+            json!({
+                "id": l.list,
+                "name": name.unwrap_or_else(|| l.list.clone()),
+                "next": order.first(),
+                "order": order,
+                "passed_over": passed,
+                "substitutes": substitutes,
+                "lot_groups": lots,
+                "notes": notes,
+            })
+        })
+        .collect()
+}
+
+/// The German name of an audit entry's type, where the console has one (else the type itself).
+fn type_name(ty: &str) -> &str {
+    match ty {
+        "election.registered" => "Wahlergebnis registriert",
+        "body.registered" => "Vertretung registriert",
+        "vacancy.reported" => "Ausscheiden gemeldet",
+        "succession.determined" => "Nachfolge festgestellt",
+        "succession.proposed" => "Nachfolge vorgeschlagen",
+        "determination.confirmed" => "Feststellung bestätigt",
+        "successor.notified" => "Benachrichtigung versandt",
+        "notification.failed" => "Benachrichtigung fehlgeschlagen",
+        "notification.served" => "Zustellung erfasst",
+        "deadline.set" => "Frist gesetzt",
+        "declaration.received" => "Erklärung eingegangen",
+        "declaration.recorded" => "Erklärung erfasst",
+        "membership.changed" => "Mitgliedschaft geändert",
+        "announcement.issued" => "Bekanntmachung erstellt",
+        "objection_period.ended" => "Einspruchsfrist abgelaufen",
+        "lot.drawn" => "Los gezogen",
+        "review.decided" => "Entscheidung im Prüfungsverfahren",
+        "candidate.fact_recorded" => "Tatsache zu einer Bewerberin oder einem Bewerber erfasst",
+        "mail.queued" => "E-Mail vorbereitet",
+        "timer.scheduled" => "Fristablauf vorgemerkt",
+        "timer.cancelled" => "Fristablauf gestrichen",
+        other => other,
+    }
+}
+
+fn kind_name(kind: &str) -> &'static str {
+    match kind {
+        "command" => "Eingang",
+        "effect" => "Folge",
+        "rejected" => "Zurückgewiesen",
+        _ => "Eintrag",
+    }
+}
+
+/// A case's history from the body's audit log: every command (with the effects it had) that names the
+/// case in itself or in one of its effects, in order. Each group is one command and its effects.
+pub fn case_history(rows: &[AuditRow], case: &str) -> Vec<Value> {
+    let mut groups: Vec<Vec<&AuditRow>> = Vec::new();
+    for row in rows {
+        if row.kind == "effect" {
+            if let Some(g) = groups.last_mut() {
+                g.push(row);
+                continue;
+            }
+        }
+        groups.push(vec![row]);
+    }
+    let names_case = |r: &AuditRow| r.payload.get("case").and_then(Value::as_str) == Some(case);
+    groups
+        .into_iter()
+        .filter(|g| g.iter().any(|r| names_case(r)))
+        .map(|g| {
+            let entries: Vec<Value> = g
+                .iter()
+                .map(|r| {
+                    json!({
+                        "seq": r.seq,
+                        "at": when(r.at),
+                        "kind": kind_name(&r.kind),
+                        "type": r.ty,
+                        "type_name": type_name(&r.ty),
+                        "message_id": r.message_id,
+                        "data": serde_json::to_string_pretty(&r.payload).unwrap_or_default(),
+                    })
+                })
+                .collect();
+            json!({"entries": entries})
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_built_in_templates_load_and_segments_are_encoded() {
+        let views = Views::load(None).expect("templates");
+        assert!(views.stylesheet.contains(":focus"), "a visible focus style");
+        assert_eq!(enc("musterstadt-rat-1"), "musterstadt-rat-1");
+        assert_eq!(enc("a/b c"), "a%2Fb%20c");
+        assert_eq!(land_name("NW"), "Nordrhein-Westfalen");
+        assert_eq!(land_name("XX"), "XX");
+    }
+
+    #[test]
+    fn a_case_history_keeps_the_commands_that_name_the_case_with_their_effects() {
+        let row = |seq: i64, kind: &str, ty: &str, payload: Value| AuditRow {
+            seq,
+            at: DateTime::<Utc>::UNIX_EPOCH,
+            kind: kind.into(),
+            ty: ty.into(),
+            message_id: None,
+            payload,
+        };
+        let rows = vec![
+            row(1, "command", "election.registered", json!({})),
+            row(2, "effect", "body.registered", json!({})),
+            row(3, "command", "vacancy.reported", json!({"member": "L1-01"})),
+            row(4, "effect", "succession.determined", json!({"case": "rat-1"})),
+            row(5, "command", "vacancy.reported", json!({"member": "L1-02"})),
+            row(6, "effect", "succession.determined", json!({"case": "rat-2"})),
+            row(7, "command", "notification.served", json!({"case": "rat-1"})),
+        ];
+        let h = case_history(&rows, "rat-1");
+        let seqs: Vec<Vec<i64>> = h
+            .iter()
+            .map(|g| g["entries"].as_array().into_iter().flatten().filter_map(|e| e["seq"].as_i64()).collect())
+            .collect();
+        assert_eq!(seqs, vec![vec![3, 4], vec![7]]);
+        assert_eq!(h[0]["entries"][0]["type_name"], "Ausscheiden gemeldet");
+    }
+}

@@ -1,0 +1,297 @@
+//! The console's tables (migration 5, docs/console.md): local accounts and their roles per council,
+//! server-side sessions, the sign-in throttle, and the reads of the console pages (bodies, audit log).
+
+use super::*;
+
+/// A role of a local account for one council, or for every council (`admin`, body `*`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grant {
+    /// A body id, or [`ALL_BODIES`] for an `admin`.
+    pub body: String,
+    /// `wahlleiter`, `viewer` or `admin`.
+    pub role: String,
+}
+
+/// The body id of a grant that covers every council.
+pub const ALL_BODIES: &str = "*";
+
+/// A session found by its token: whose it is and its form token.
+#[derive(Debug, Clone)]
+pub struct SessionRow {
+    pub login: String,
+    pub csrf: String,
+}
+
+/// One row of a body's audit log, as the console shows it.
+#[derive(Debug, Clone)]
+pub struct AuditRow {
+    pub seq: i64,
+    pub at: DateTime<Utc>,
+    /// `command`, `effect` or `rejected`.
+    pub kind: String,
+    pub ty: String,
+    pub message_id: Option<String>,
+    pub payload: Value,
+}
+
+/// The sign-in throttle's scopes.
+pub const THROTTLE_LOGIN: &str = "login";
+pub const THROTTLE_ADDRESS: &str = "address";
+
+/// Most audit rows the console reads of one body.
+const AUDIT_LIMIT: i64 = 20_000;
+
+impl Store {
+    /// Create a local account with its grants; `false` when the login exists already (nothing changed).
+    pub async fn create_user(&self, login: &str, password: &str, grants: &[Grant]) -> Result<bool, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let created = sqlx::query("INSERT INTO console_users (login, password) VALUES ($1, $2) ON CONFLICT DO NOTHING")
+            .bind(login)
+            .bind(password)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected()
+            == 1;
+        if !created {
+            return Ok(false);
+        }
+        insert_grants(&mut tx, login, grants).await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// Add (or change the role of) grants of an existing account; `false` when there is no such login.
+    pub async fn grant(&self, login: &str, grants: &[Grant]) -> Result<bool, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let exists: Option<String> = sqlx::query_scalar("SELECT login FROM console_users WHERE login = $1 FOR UPDATE")
+            .bind(login)
+            .fetch_optional(&mut *tx)
+            .await?;
+        if exists.is_none() {
+            return Ok(false);
+        }
+        insert_grants(&mut tx, login, grants).await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// Replace an account's password hash and end its sessions; `false` when there is no such login.
+    pub async fn set_password(&self, login: &str, password: &str) -> Result<bool, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let n = sqlx::query("UPDATE console_users SET password = $2, updated_at = now() WHERE login = $1")
+            .bind(login)
+            .bind(password)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        sqlx::query("DELETE FROM console_sessions WHERE login = $1").bind(login).execute(&mut *tx).await?;
+        tx.commit().await?;
+        Ok(n == 1)
+    }
+
+    /// Delete an account with its grants and sessions; `false` when there is no such login.
+    pub async fn delete_user(&self, login: &str) -> Result<bool, StoreError> {
+        let n = sqlx::query("DELETE FROM console_users WHERE login = $1").bind(login).execute(&self.pool).await?;
+        Ok(n.rows_affected() == 1)
+    }
+
+    /// Every account with its grants, by login.
+    pub async fn users(&self) -> Result<Vec<(String, Vec<Grant>)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT u.login, g.body_id, g.role FROM console_users u
+             LEFT JOIN console_grants g ON g.login = u.login ORDER BY u.login, g.body_id",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        let mut users: Vec<(String, Vec<Grant>)> = Vec::new();
+        for r in rows {
+            let login: String = r.try_get("login")?;
+            if users.last().is_none_or(|(l, _)| *l != login) {
+                users.push((login, Vec::new()));
+            }
+            if let (Some(body), Some(role)) =
+                (r.try_get::<Option<String>, _>("body_id")?, r.try_get::<Option<String>, _>("role")?)
+            {
+                if let Some((_, grants)) = users.last_mut() {
+                    grants.push(Grant { body, role });
+                }
+            }
+        }
+        Ok(users)
+    }
+
+    /// The stored password hash of a login, if the account exists.
+    pub async fn password_hash(&self, login: &str) -> Result<Option<String>, StoreError> {
+        Ok(sqlx::query_scalar("SELECT password FROM console_users WHERE login = $1")
+            .bind(login)
+            .fetch_optional(&self.pool)
+            .await?)
+    }
+
+    /// The grants of a login.
+    pub async fn grants(&self, login: &str) -> Result<Vec<Grant>, StoreError> {
+        let rows = sqlx::query("SELECT body_id, role FROM console_grants WHERE login = $1 ORDER BY body_id")
+            .bind(login)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.into_iter().map(|r| Ok(Grant { body: r.try_get("body_id")?, role: r.try_get("role")? })).collect()
+    }
+
+    /// Start a session; sessions past their end are removed on the way.
+    pub async fn create_session(
+        &self,
+        token_hash: &[u8],
+        login: &str,
+        csrf: &str,
+        now: DateTime<Utc>,
+        expires_at: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM console_sessions WHERE expires_at <= $1").bind(now).execute(&self.pool).await?;
+        sqlx::query(
+            "INSERT INTO console_sessions (token_hash, login, csrf, created_at, last_seen_at, expires_at)
+             VALUES ($1, $2, $3, $4, $4, $5)",
+        )
+        .bind(token_hash)
+        .bind(login)
+        .bind(csrf)
+        .bind(now)
+        .bind(expires_at)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The live session with this token hash, touched: `None` when unknown, past its end, or idle since
+    /// before `idle_since`.
+    pub async fn touch_session(
+        &self,
+        token_hash: &[u8],
+        now: DateTime<Utc>,
+        idle_since: DateTime<Utc>,
+    ) -> Result<Option<SessionRow>, StoreError> {
+        let row = sqlx::query(
+            "UPDATE console_sessions SET last_seen_at = $2
+             WHERE token_hash = $1 AND expires_at > $2 AND last_seen_at > $3
+             RETURNING login, csrf",
+        )
+        .bind(token_hash)
+        .bind(now)
+        .bind(idle_since)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| Ok(SessionRow { login: r.try_get("login")?, csrf: r.try_get("csrf")? })).transpose()
+    }
+
+    /// End a session.
+    pub async fn delete_session(&self, token_hash: &[u8]) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM console_sessions WHERE token_hash = $1").bind(token_hash).execute(&self.pool).await?;
+        Ok(())
+    }
+
+    /// Whether any of `keys` (scope, key, limit) has reached its limit of failed sign-ins within the window
+    /// that started after `window_start`.
+    pub async fn sign_in_blocked(
+        &self,
+        keys: &[(&str, &str, u32)],
+        window_start: DateTime<Utc>,
+    ) -> Result<bool, StoreError> {
+        for (scope, key, limit) in keys {
+            let failures: Option<i32> = sqlx::query_scalar(
+                "SELECT failures FROM console_sign_in_failures WHERE scope = $1 AND key = $2 AND window_start > $3",
+            )
+            .bind(scope)
+            .bind(key)
+            .bind(window_start)
+            .fetch_optional(&self.pool)
+            .await?;
+            if failures.is_some_and(|f| i64::from(f) >= i64::from(*limit)) {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Count a failed sign-in against each of `keys` (scope, key); a key whose window started at or before
+    /// `window_start` starts a new window at `now`. Rows of past windows are removed on the way, so the
+    /// table holds only the keys of the current window.
+    pub async fn record_sign_in_failure(
+        &self,
+        keys: &[(&str, &str)],
+        now: DateTime<Utc>,
+        window_start: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("DELETE FROM console_sign_in_failures WHERE window_start <= $1")
+            .bind(window_start)
+            .execute(&mut *tx)
+            .await?;
+        for (scope, key) in keys {
+            sqlx::query(
+                "INSERT INTO console_sign_in_failures AS f (scope, key, failures, window_start) VALUES ($1, $2, 1, $3)
+                 ON CONFLICT (scope, key) DO UPDATE SET failures = f.failures + 1",
+            )
+            .bind(scope)
+            .bind(key)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Forget the failed sign-ins of one key (a login that signed in).
+    pub async fn clear_sign_in_failures(&self, scope: &str, key: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM console_sign_in_failures WHERE scope = $1 AND key = $2")
+            .bind(scope)
+            .bind(key)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The ids of every stored council.
+    pub async fn body_ids(&self) -> Result<Vec<String>, StoreError> {
+        Ok(sqlx::query_scalar("SELECT id FROM bodies ORDER BY id").fetch_all(&self.pool).await?)
+    }
+
+    /// A body's audit log in order (at most the first 20 000 rows).
+    pub async fn audit_log(&self, body_id: &str) -> Result<Vec<AuditRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT seq, at, kind, type, message_id, payload::text AS payload FROM audit_log
+             WHERE body_id = $1 ORDER BY seq LIMIT $2",
+        )
+        .bind(body_id)
+        .bind(AUDIT_LIMIT)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.into_iter()
+            .map(|r| {
+                let payload: String = r.try_get("payload")?;
+                Ok(AuditRow {
+                    seq: r.try_get("seq")?,
+                    at: r.try_get("at")?,
+                    kind: r.try_get("kind")?,
+                    ty: r.try_get("type")?,
+                    message_id: r.try_get("message_id")?,
+                    payload: serde_json::from_str(&payload).unwrap_or(Value::Null),
+                })
+            })
+            .collect()
+    }
+}
+
+async fn insert_grants(tx: &mut Transaction<'_, Postgres>, login: &str, grants: &[Grant]) -> Result<(), StoreError> {
+    for g in grants {
+        sqlx::query(
+            "INSERT INTO console_grants (login, body_id, role) VALUES ($1, $2, $3)
+             ON CONFLICT (login, body_id) DO UPDATE SET role = EXCLUDED.role",
+        )
+        .bind(login)
+        .bind(&g.body)
+        .bind(&g.role)
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(())
+}

@@ -1,0 +1,179 @@
+//! Sign-in, sessions, the form token and the throttle.
+
+use crate::support::app::App;
+use crate::{add_user, add_user_cli, assert_security_headers, client, nrw, register, PASSWORD};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_account_made_with_the_cli_signs_in_and_out_and_a_wrong_password_is_refused() {
+    let app = App::spawn().await;
+    register(&app, nrw()).await;
+    add_user_cli(&app, "Wahlleitung", "wahlleiter", &["musterstadt-rat"]).await;
+    let mut browser = client(&app);
+
+    // not signed in: the pages lead to the sign-in, which is German, labelled and protected
+    let home = browser.get("/raete").await;
+    assert_eq!((home.status, home.header("location")), (303, Some("/anmelden")));
+    let form = browser.get("/anmelden").await;
+    assert_eq!(form.status, 200);
+    assert_security_headers(&form);
+    assert!(form.body.contains("<html lang=\"de\">") && form.body.contains("href=\"#inhalt\""), "{}", form.body);
+    assert!(form.body.contains("<label for=\"login\">Anmeldename</label>"), "{}", form.body);
+    let sign_in_cookie =
+        form.set_cookies().into_iter().find(|c| c.starts_with("nachfolge-anmeldung=")).expect("cookie");
+    assert!(sign_in_cookie.contains("HttpOnly") && sign_in_cookie.contains("SameSite=Strict"), "{sign_in_cookie}");
+
+    // a wrong password: refused, no session
+    let wrong = browser.sign_in("wahlleitung", "falsches Passwort!").await;
+    assert_eq!(wrong.status, 401);
+    assert!(wrong.body.contains("Anmeldename oder Passwort ist falsch."), "{}", wrong.body);
+    assert!(!browser.cookies.contains_key("nachfolge"));
+    // an unknown login: the same answer
+    let unknown = browser.sign_in("niemand", PASSWORD).await;
+    assert_eq!(unknown.status, 401);
+
+    // the right one (the login in any case): a session cookie, HttpOnly and SameSite=Strict, and the councils
+    let ok = browser.sign_in("WAHLLEITUNG", PASSWORD).await;
+    assert_eq!((ok.status, ok.header("location")), (303, Some("/raete")), "{}", ok.body);
+    let session = ok.set_cookies().into_iter().find(|c| c.starts_with("nachfolge=")).expect("session cookie");
+    assert!(
+        session.contains("HttpOnly") && session.contains("SameSite=Strict") && session.contains("Path=/"),
+        "{session}"
+    );
+    assert!(!session.contains("Secure"), "secure_cookie = false in the tests (plain http on localhost)");
+    let councils = browser.get("/raete").await;
+    assert_eq!(councils.status, 200, "{}", councils.body);
+    assert!(councils.body.contains("Rat der Stadt Musterstadt") && councils.body.contains("Wahlleitung"));
+
+    // the session is stored as a hash only
+    let db = app.db().await;
+    let token = browser.cookies.get("nachfolge").cloned().expect("token");
+    let stored: i64 = sqlx::query_scalar("SELECT count(*) FROM console_sessions WHERE token_hash = sha256($1::bytea)")
+        .bind(token.as_bytes())
+        .fetch_one(&db)
+        .await
+        .expect("sessions");
+    assert_eq!(stored, 1);
+    let plain: i64 = sqlx::query_scalar("SELECT count(*) FROM console_sessions WHERE encode(token_hash, 'hex') = $1")
+        .bind(&token)
+        .fetch_one(&db)
+        .await
+        .expect("sessions");
+    assert_eq!(plain, 0);
+    let hash: String = sqlx::query_scalar("SELECT password FROM console_users WHERE login = 'wahlleitung'")
+        .fetch_one(&db)
+        .await
+        .expect("user");
+    assert!(hash.starts_with("$argon2id$"), "{hash}");
+
+    // sign-out needs the form token, then ends the session for good
+    let stale = browser.post("/abmelden", &[]).await;
+    assert_eq!(stale.status, 403);
+    let csrf = councils.csrf().expect("the sign-out form has a token");
+    let out = browser.post("/abmelden", &[("csrf", csrf.as_str())]).await;
+    assert_eq!((out.status, out.header("location")), (303, Some("/anmelden")));
+    browser.cookies.insert("nachfolge".into(), token);
+    let after = browser.get("/raete").await;
+    assert_eq!((after.status, after.header("location")), (303, Some("/anmelden")), "the old cookie signs nobody in");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_ends_after_the_idle_time() {
+    let app = App::spawn().await;
+    register(&app, nrw()).await;
+    add_user(&app, "leser", "viewer", &["musterstadt-rat"]).await;
+    let mut browser = client(&app);
+    assert_eq!(browser.sign_in("leser", PASSWORD).await.status, 303);
+    assert_eq!(browser.get("/raete").await.status, 200);
+    app.advance(chrono::Duration::minutes(59));
+    assert_eq!(browser.get("/raete").await.status, 200, "used within the idle time");
+    app.advance(chrono::Duration::minutes(61));
+    assert_eq!(browser.get("/raete").await.status, 303, "idle for longer than console.session_idle_minutes");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_post_needs_the_form_token_and_cross_site_posts_are_refused() {
+    let app = App::spawn().await;
+    add_user(&app, "wahlleitung", "wahlleiter", &["musterstadt-rat"]).await;
+    let mut browser = client(&app);
+    let form = browser.get("/anmelden").await;
+    let csrf = form.csrf().expect("token");
+    let login = [("login", "wahlleitung"), ("password", PASSWORD)];
+
+    // without the token, with another token, without the cookie: refused before the password is looked at
+    let none = browser.post("/anmelden", &login).await;
+    assert_eq!(none.status, 403);
+    assert!(none.body.contains("Das Formular ist abgelaufen oder ungültig"), "{}", none.body);
+    assert_security_headers(&none);
+    let other = "0".repeat(64);
+    let wrong = browser.post("/anmelden", &[login[0], login[1], ("csrf", other.as_str())]).await;
+    assert_eq!(wrong.status, 403);
+    let mut stranger = client(&app);
+    let no_cookie = stranger.post("/anmelden", &[login[0], login[1], ("csrf", csrf.as_str())]).await;
+    assert_eq!(no_cookie.status, 403, "a token without its cookie");
+    // a cross-site request, even with the right token
+    let cross = browser
+        .post_with("/anmelden", &[login[0], login[1], ("csrf", csrf.as_str())], &[("Origin", "https://evil.example")])
+        .await;
+    assert_eq!(cross.status, 403);
+    let fetch = browser
+        .post_with("/anmelden", &[login[0], login[1], ("csrf", csrf.as_str())], &[("Sec-Fetch-Site", "cross-site")])
+        .await;
+    assert_eq!(fetch.status, 403);
+    // none of these was a sign-in attempt: the throttle counted nothing
+    let db = app.db().await;
+    let counted: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM console_sign_in_failures").fetch_one(&db).await.expect("throttle");
+    assert_eq!(counted, 0);
+
+    // with the token (and a same-origin Origin) it goes through; once signed in, the session's token counts
+    let origin = format!("http://{}", browser.addr);
+    let ok = browser
+        .post_with("/anmelden", &[login[0], login[1], ("csrf", csrf.as_str())], &[("Origin", origin.as_str())])
+        .await;
+    assert_eq!(ok.status, 303, "{}", ok.body);
+    let page = browser.get("/raete").await;
+    let session_csrf = page.csrf().expect("token");
+    assert_ne!(session_csrf, csrf, "a session has its own form token");
+    assert_eq!(browser.post("/abmelden", &[("csrf", csrf.as_str())]).await.status, 403, "the sign-in form's token");
+    assert_eq!(browser.post("/abmelden", &[("csrf", session_csrf.as_str())]).await.status, 303);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sign_in_is_throttled_per_login_and_per_address() {
+    let app = App::spawn_with(|c| {
+        c.console.login_max_failures = 3;
+        c.console.address_max_failures = 6;
+        c.console.login_window_minutes = 15;
+    })
+    .await;
+    add_user(&app, "wahlleitung", "wahlleiter", &["musterstadt-rat"]).await;
+    add_user(&app, "leser", "viewer", &["musterstadt-rat"]).await;
+    let mut browser = client(&app);
+    for _ in 0..3 {
+        assert_eq!(browser.sign_in("wahlleitung", "falsches Passwort!").await.status, 401);
+    }
+    // the login is locked: even the right password is refused, in words
+    let locked = browser.sign_in("wahlleitung", PASSWORD).await;
+    assert_eq!(locked.status, 429);
+    assert!(locked.body.contains("vorübergehend gesperrt"), "{}", locked.body);
+    assert!(!browser.cookies.contains_key("nachfolge"));
+    // another login from the same address still signs in, until the address has failed too often
+    assert_eq!(browser.sign_in("leser", PASSWORD).await.status, 303);
+    let mut other = client(&app);
+    for _ in 0..3 {
+        assert_eq!(other.sign_in("jemand", "falsches Passwort!").await.status, 401);
+    }
+    let mut third = client(&app);
+    assert_eq!(third.sign_in("leser", PASSWORD).await.status, 429, "six failures from this address");
+    // the window passes: the login signs in again, and its failures are forgotten
+    app.advance(chrono::Duration::minutes(16));
+    assert_eq!(third.sign_in("wahlleitung", PASSWORD).await.status, 303);
+    let db = app.db().await;
+    let left: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM console_sign_in_failures WHERE scope = 'login' AND key = 'wahlleitung'",
+    )
+    .fetch_one(&db)
+    .await
+    .expect("throttle");
+    assert_eq!(left, 0);
+}
