@@ -33,7 +33,7 @@ pub struct Shape {
     pub seated: usize,
 }
 
-/// The size of council `i` of the mix, by `i % 100`: 1 % big cities (12 lists of 100 candidates, 90 seats),
+/// The size of council `i` of the mix, by `i % 100`: 1 % big cities (12 lists of 100 candidates, 84 seats),
 /// 7 % large towns (8 × 70, 48 seats), 17 % middle towns (6 × 40, 30 seats), 30 % small municipalities
 /// (5 × 20, 15 seats), 45 % villages (3 × 12, 9 seats). On average 138 candidates: 11,000 councils hold
 /// about 1.52 million.
