@@ -11,6 +11,11 @@
 //! * `round` — the full NRW round per vacancy (e-mail, service, acceptance → membership);
 //! * `bulk` — a whole Land (400 councils, 40,000 candidates) registered through the bus;
 //! * `timers` — 100,000 pending deadlines, 1,000 due in the same second: lag from due time to event;
+//! * `germany` — every Land's councils (11,000 bodies of every Land code served, villages to big cities,
+//!   about 1.5 million candidates) registered through the bus: time from the first publish to the last
+//!   `body.registered` (issue 14: ≤ 60 s), `-- --councils N` for another count;
+//! * `cases` — 100,000 open cases (NRW successors still to accept): the worker's RSS while opening them and
+//!   of a worker restarted on them (issue 14: ≤ 150 MiB);
 //! * peak RSS of the worker (VmHWM) in every scenario.
 //!
 //! `cargo bench --bench worker` (full; minutes), `cargo bench --bench worker -- --smoke` (seconds: tiny
@@ -20,6 +25,9 @@
 
 #[path = "../tests/support/smtp_sink.rs"]
 mod smtp_sink;
+
+#[path = "support/snapshots.rs"]
+mod snapshots;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -112,10 +120,18 @@ impl Worker {
     }
     /// Peak resident set size in MiB (VmHWM).
     fn peak_rss_mib(&self) -> f64 {
+        self.status_mib("VmHWM:")
+    }
+    /// Current resident set size in MiB (VmRSS).
+    fn rss_mib(&self) -> f64 {
+        self.status_mib("VmRSS:")
+    }
+    /// A size field of `/proc/<pid>/status` in MiB.
+    fn status_mib(&self, field: &str) -> f64 {
         let Some(pid) = self.child.id() else { return f64::NAN };
         std::fs::read_to_string(format!("/proc/{pid}/status"))
             .ok()
-            .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).map(str::to_owned))
+            .and_then(|s| s.lines().find(|l| l.starts_with(field)).map(str::to_owned))
             .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse::<f64>().ok()))
             .map(|kib| kib / 1024.0)
             .unwrap_or(f64::NAN)
@@ -220,27 +236,36 @@ async fn publisher(conn: &Connection) -> Channel {
     ch
 }
 
+/// A CloudEvent around `data`, serialised.
+fn envelope(ty: &str, data: &Value) -> Vec<u8> {
+    let ev = json!({"specversion": "1.0", "id": uuid::Uuid::new_v4().to_string(), "source": "urn:bench", "type": ty, "data": data});
+    serde_json::to_vec(&ev).expect("json")
+}
+
 /// Publish many events with pipelined confirms; returns the publish instant per key.
 async fn publish_all(
     ch: &Channel,
     exchange: &str,
     msgs: Vec<(String, &'static str, Value)>,
 ) -> HashMap<String, Instant> {
+    let msgs = msgs.into_iter().map(|(key, ty, data)| (key, ty, envelope(ty, &data))).collect();
+    publish_raw(ch, exchange, msgs).await
+}
+
+/// Publish serialised events with pipelined confirms; returns the publish instant per key.
+async fn publish_raw(
+    ch: &Channel,
+    exchange: &str,
+    msgs: Vec<(String, &'static str, Vec<u8>)>,
+) -> HashMap<String, Instant> {
     let mut times = HashMap::with_capacity(msgs.len());
     let mut confirms = Vec::with_capacity(msgs.len());
-    for (key, ty, data) in msgs {
-        let ev = json!({"specversion": "1.0", "id": uuid::Uuid::new_v4().to_string(), "source": "urn:bench", "type": ty, "data": data});
+    for (key, ty, bytes) in msgs {
         let props =
             BasicProperties::default().with_content_type("application/cloudevents+json".into()).with_delivery_mode(2);
         times.insert(key, Instant::now());
         let c = ch
-            .basic_publish(
-                exchange.into(),
-                ty.into(),
-                BasicPublishOptions::default(),
-                &serde_json::to_vec(&ev).expect("json"),
-                props,
-            )
+            .basic_publish(exchange.into(), ty.into(), BasicPublishOptions::default(), &bytes, props)
             .await
             .expect("publish");
         confirms.push(c);
@@ -388,7 +413,10 @@ async fn drop_db(c: &Config) {
         }
         let _ = conn.close(200, "bye".into()).await;
     }
-    let name = c.database.url.rsplit('/').next().unwrap_or_default().to_owned();
+    // the name without the query (`?sslmode=disable`): with it the DROP named no database and every run
+    // left its database behind
+    let name = c.database.url.rsplit('/').next().unwrap_or_default();
+    let name = name.split('?').next().unwrap_or_default().to_owned();
     if let Ok(pool) = sqlx::PgPool::connect("postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable").await {
         let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)")).execute(&pool).await;
     }
@@ -620,6 +648,122 @@ async fn bulk(smtp: &str, councils_n: usize, candidates_per: usize) -> (Duration
     (took, rss)
 }
 
+/// What the `germany` scenario measured.
+struct Germany {
+    councils: usize,
+    candidates: usize,
+    megabytes: f64,
+    /// from the first publish to the last `body.registered` (published by the relay after the commit)
+    took: Duration,
+    /// publishing alone (all confirmed by the broker)
+    published: Duration,
+    peak_rss: f64,
+    per_land: std::collections::BTreeMap<&'static str, (usize, usize)>,
+}
+
+/// Every Land's councils at once: `n` bodies of the mix of `support/snapshots.rs` (every Land code the
+/// worker serves, villages to big cities) registered through the bus as fast as the broker takes them.
+async fn germany(smtp: &str, n: usize) -> Germany {
+    let suffix = unique();
+    let c = config(&suffix, smtp, 32);
+    let conn = Connection::connect(AMQP, ConnectionProperties::default()).await.expect("rabbitmq");
+    let seen = observe(&conn, &c.amqp.events_exchange).await;
+    let w = Worker::start(&c, 0).await;
+    let ch = publisher(&conn).await;
+    wait_consumer(&conn, &c).await;
+    // serialised before the clock starts: the harness's own JSON work is not measured
+    let mut per_land = std::collections::BTreeMap::new();
+    let msgs: Vec<(String, &'static str, Vec<u8>)> = (0..n)
+        .map(|i| {
+            let (land, shape) = (snapshots::land_of(i, n), snapshots::shape(i));
+            let id = format!("de{i}");
+            let e = per_land.entry(land).or_insert((0, 0));
+            e.0 += 1;
+            e.1 += shape.lists * shape.per_list;
+            let snapshot = snapshots::council(land, &id, shape, true, false);
+            (format!("reg:{id}"), "election.registered", envelope("election.registered", &snapshot))
+        })
+        .collect();
+    let candidates = per_land.values().map(|v| v.1).sum();
+    let megabytes = msgs.iter().map(|m| m.2.len()).sum::<usize>() as f64 / (1024.0 * 1024.0);
+    let start = Instant::now();
+    publish_raw(&ch, &c.amqp.commands_exchange, msgs).await;
+    let published = start.elapsed();
+    assert!(seen.wait("reg:", n, Duration::from_secs(1800)).await, "registrations did not complete");
+    let all = seen.all("reg:");
+    let registered: usize = all.iter().filter_map(|(_, _, ev)| ev["data"]["candidates"].as_u64()).sum::<u64>() as usize;
+    assert_eq!(registered, candidates, "body.registered must count every candidate");
+    let took = all.iter().map(|(_, t, _)| t.saturating_duration_since(start)).max().unwrap_or_default();
+    let peak_rss = w.peak_rss_mib();
+    w.stop().await;
+    drop_db(&c).await;
+    Germany { councils: n, candidates, megabytes, took, published, peak_rss, per_land }
+}
+
+/// What the `cases` scenario measured.
+struct OpenCases {
+    open: i64,
+    /// from the first vacancy published to the last `succession.determined`
+    opened: Duration,
+    /// … to the last `notification.failed`
+    took: Duration,
+    /// the worker that opened them: peak and current RSS
+    peak_rss: f64,
+    rss: f64,
+    /// a fresh worker on the same database, after `settle`: peak and current RSS
+    restart_peak_rss: f64,
+    restart_rss: f64,
+}
+
+/// Open cases: `councils` NRW councils with `per` vacancies each, every successor determined and still to
+/// accept (no e-mail address: `notification.failed`, the case waits in `offered` for the service and the
+/// declaration, § 45 Abs. 6 KWahlG NRW). The worker's RSS while opening them, and that of a worker started
+/// afterwards on the same database (what it holds for the open cases at rest: timers, relay, mail sender).
+async fn open_cases(smtp: &str, councils: usize, per: usize, settle: Duration) -> OpenCases {
+    let suffix = unique();
+    let c = config(&suffix, smtp, 32);
+    let conn = Connection::connect(AMQP, ConnectionProperties::default()).await.expect("rabbitmq");
+    let seen = observe(&conn, &c.amqp.events_exchange).await;
+    let w = Worker::start(&c, 0).await;
+    let ch = publisher(&conn).await;
+    wait_consumer(&conn, &c).await;
+    let bodies: Vec<(String, Value)> =
+        (0..councils).map(|i| (format!("o{i}"), council(&format!("o{i}"), 1, per, per + 2, false))).collect();
+    let msgs = bodies.iter().map(|(id, s)| (format!("reg:{id}"), "election.registered", s.clone())).collect();
+    publish_all(&ch, &c.amqp.commands_exchange, msgs).await;
+    assert!(seen.wait("reg:", councils, Duration::from_secs(900)).await, "registrations did not complete");
+    // vacancies round-robin over the councils, as they would come in
+    let vac: Vec<(String, &'static str, Vec<u8>)> = (0..per)
+        .flat_map(|v| {
+            bodies.iter().map(move |(id, _)| {
+                let member = format!("{id}-L0-{v:03}");
+                (format!("det:{id}:{member}"), "vacancy.reported", envelope("vacancy.reported", &vacancy(id, &member)))
+            })
+        })
+        .collect();
+    let n = vac.len();
+    let start = Instant::now();
+    publish_raw(&ch, &c.amqp.commands_exchange, vac).await;
+    // every successor determined (the case open), then every e-mail failed (the mail sender's pace)
+    assert!(seen.wait("det:", n, Duration::from_secs(3600)).await, "vacancies did not complete");
+    assert!(seen.wait("fail:", n, Duration::from_secs(3600)).await, "notifications did not complete");
+    let opened = seen.all("det:").iter().map(|(_, t, _)| t.saturating_duration_since(start)).max().unwrap_or_default();
+    let took = start.elapsed();
+    let (peak_rss, rss) = (w.peak_rss_mib(), w.rss_mib());
+    w.stop().await;
+    let pool = sqlx::PgPool::connect(&c.database.url).await.expect("db");
+    let open: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM cases WHERE state = 'offered'").fetch_one(&pool).await.expect("count");
+    pool.close().await;
+    let w = Worker::start(&c, 0).await;
+    wait_consumer(&conn, &c).await;
+    tokio::time::sleep(settle).await;
+    let (restart_peak_rss, restart_rss) = (w.peak_rss_mib(), w.rss_mib());
+    w.stop().await;
+    drop_db(&c).await;
+    OpenCases { open, opened, took, peak_rss, rss, restart_peak_rss, restart_rss }
+}
+
 async fn timers(smtp: &str, due: usize, pending: usize) -> (Stats, f64) {
     let suffix = unique();
     let c = config(&suffix, smtp, 32);
@@ -799,6 +943,58 @@ async fn main() {
             rss.push(r);
         }
         report.insert("timers".into(), json!({"pending": pending, "due": due, "lag_p50_ms_median": median(&mut p50), "lag_p99_ms_median": median(&mut p99.clone()), "lag_p99_ms_spread": spread(&p99), "peak_rss_mib": spread(&rss).1}));
+    }
+    if want("germany") {
+        let n = if smoke { 11 } else { value("--councils").and_then(|s| s.parse().ok()).unwrap_or(11_000) };
+        let (mut secs, mut rss) = (vec![], vec![]);
+        let mut last = None;
+        for _ in 0..runs {
+            let g = germany(&smtp, n).await;
+            println!(
+                "  germany: {} councils, {} candidates ({:.0} MiB of messages) registered in {:.2} s (published in {:.2} s)  rss {:.0} MiB",
+                g.councils,
+                g.candidates,
+                g.megabytes,
+                g.took.as_secs_f64(),
+                g.published.as_secs_f64(),
+                g.peak_rss
+            );
+            secs.push(g.took.as_secs_f64());
+            rss.push(g.peak_rss);
+            last = Some(g);
+        }
+        if let Some(g) = last {
+            let lands: serde_json::Map<String, Value> = g
+                .per_land
+                .iter()
+                .map(|(l, (b, c))| ((*l).to_owned(), json!({"councils": b, "candidates": c})))
+                .collect();
+            report.insert("germany".into(), json!({"councils": g.councils, "candidates": g.candidates, "megabytes": g.megabytes, "lands": lands, "seconds_median": median(&mut secs.clone()), "seconds_spread": spread(&secs), "peak_rss_mib": spread(&rss).1}));
+        }
+    }
+    if want("cases") {
+        let (councils, per, settle) = if smoke { (10, 5, 1) } else { (10_000, 10, 5) };
+        let (mut peak, mut after) = (vec![], vec![]);
+        let mut last = None;
+        for _ in 0..runs {
+            let o = open_cases(&smtp, councils, per, Duration::from_secs(settle)).await;
+            println!(
+                "  open cases: {} open (determined in {:.1} s, notified in {:.1} s)  worker rss peak {:.0} MiB, now {:.0} MiB; restarted worker after {settle} s: peak {:.0} MiB, now {:.0} MiB",
+                o.open,
+                o.opened.as_secs_f64(),
+                o.took.as_secs_f64(),
+                o.peak_rss,
+                o.rss,
+                o.restart_peak_rss,
+                o.restart_rss
+            );
+            peak.push(o.peak_rss);
+            after.push(o.restart_peak_rss);
+            last = Some(o);
+        }
+        if let Some(o) = last {
+            report.insert("cases".into(), json!({"open": o.open, "determined_seconds": o.opened.as_secs_f64(), "notified_seconds": o.took.as_secs_f64(), "peak_rss_mib": spread(&peak).1, "rss_mib": o.rss, "restarted_peak_rss_mib": spread(&after).1, "restarted_rss_mib": o.restart_rss}));
+        }
     }
     let well_formed = !report.is_empty();
     assert!(well_formed, "no scenario ran");

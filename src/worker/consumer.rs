@@ -140,12 +140,11 @@ pub(super) fn record_trace_id(traceparent: Option<&str>) {
     }
 }
 
-/// A parsed delivery on its way through a batch.
+/// A parsed delivery on its way through a batch (its [`Item`] travels beside it, in the batch's list).
 pub(super) struct Parsed {
     delivery: Delivery,
     span: tracing::Span,
     label: String,
-    item: Item,
 }
 
 /// Parse a batch of deliveries, refuse the bad ones, apply the rest in one transaction and settle each
@@ -153,13 +152,18 @@ pub(super) struct Parsed {
 pub(super) async fn handle_deliveries(shared: &Arc<Shared>, dlx: &Channel, jobs: Vec<Job>) {
     let start = Instant::now();
     let mut parsed = Vec::with_capacity(jobs.len());
+    // the items apart from the deliveries, so the batch borrows them instead of copying each snapshot
+    let mut items: Vec<Item> = Vec::with_capacity(jobs.len());
     for job in jobs {
         // every log line of this delivery carries the trace id (recorded once parsed); with trace export
         // the span is exported as the child of the inbound `traceparent` (`telemetry::continue_trace`)
         let span = tracing::info_span!("message", trace_id = tracing::field::Empty, otel.kind = tracing::field::Empty);
         let d = job.delivery;
         match span.in_scope(|| parse_delivery(shared, &d)) {
-            Ok((label, item)) => parsed.push(Parsed { delivery: d, span, label, item }),
+            Ok((label, item)) => {
+                parsed.push(Parsed { delivery: d, span, label });
+                items.push(item);
+            }
             Err(refused) => {
                 let (label, cause, body, reason) = *refused;
                 tracing::Instrument::instrument(reject(shared, dlx, &d, &cause, body.as_deref(), &reason), span).await;
@@ -170,14 +174,13 @@ pub(super) async fn handle_deliveries(shared: &Arc<Shared>, dlx: &Channel, jobs:
     if parsed.is_empty() {
         return;
     }
-    let items: Vec<Item> = parsed.iter().map(|p| p.item.clone()).collect();
     let outcomes = apply_items(shared, &items).await;
     let wake = outcomes.contains(&Applied::Applied);
     // settle the batch's deliveries together: each ack waits for the connection's I/O loop
-    let settled = parsed.into_iter().zip(outcomes).map(|(p, outcome)| {
+    let settled = parsed.into_iter().zip(&items).zip(outcomes).map(|((p, item), outcome)| {
         let (label, span) = (p.label.clone(), p.span.clone());
         async move {
-            let result = tracing::Instrument::instrument(settle(shared, dlx, p, outcome), span).await;
+            let result = tracing::Instrument::instrument(settle(shared, dlx, p, item, outcome), span).await;
             count_message(shared, &label, result, start);
         }
     });
@@ -238,8 +241,14 @@ pub(super) fn parse_delivery(shared: &Shared, d: &Delivery) -> Result<(String, I
 }
 
 /// Settle one delivery after its batch: ack, dead-letter, or requeue after a delay.
-pub(super) async fn settle(shared: &Arc<Shared>, dlx: &Channel, p: Parsed, outcome: Applied) -> &'static str {
-    let (d, cause, body_id) = (&p.delivery, &p.item.cause, &p.item.body_id);
+pub(super) async fn settle(
+    shared: &Arc<Shared>,
+    dlx: &Channel,
+    p: Parsed,
+    item: &Item,
+    outcome: Applied,
+) -> &'static str {
+    let (d, cause, body_id) = (&p.delivery, &item.cause, &item.body_id);
     match outcome {
         Applied::Applied => {
             forget_unknown(shared, &cause.key);
