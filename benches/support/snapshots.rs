@@ -11,6 +11,7 @@ use serde_json::{json, Value};
 /// Every Land code the worker serves, with the approximate number of its Gemeinden plus Landkreise (the
 /// weights of the mix; Destatis Gemeindeverzeichnis, rounded).
 pub const LANDS: &[(&str, usize)] = &[
+    ("BB", 413 + 14),
     ("BW", 1_101 + 35),
     ("BY", 2_056 + 71),
     ("HE", 421 + 21),
