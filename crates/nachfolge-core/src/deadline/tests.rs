@@ -680,3 +680,39 @@ fn working_days_left_skip_weekends_and_the_lands_holidays() {
     let with_local = working_days_left(Land::By, local, date("2028-08-14"), date("2028-08-16"));
     assert_eq!((plain, with_local), (3, 2));
 }
+
+/// Sachsen: Fronleichnam is a gesetzlicher Feiertag only in the municipalities the FronleichnamsVO names (§ 1
+/// Abs. 1 SächsSFG): served Thu 28 May 2026, the week ends on Fronleichnam (Thu 4 June) — extended to Fri 5
+/// June for a council that observes it (`body.local_holidays: ["fronleichnam"]`), not for the others.
+#[test]
+fn sn_saechssfg_1_abs_1_fronleichnam_extends_the_week_only_where_the_verordnung_makes_it_a_holiday() {
+    let rules = |codes: &[&str]| PeriodRules {
+        local: LocalHolidays::of(Land::Sn, &codes.iter().map(|c| (*c).to_owned()).collect::<Vec<_>>()),
+        ..PeriodRules::default()
+    };
+    let plain = one_week_deadline(&ServiceBasis::Certificate, date("2026-05-28"), Land::Sn, rules(&[]));
+    assert_eq!(plain.last_day, date("2026-06-04"));
+    let sorbian = one_week_deadline(&ServiceBasis::Certificate, date("2026-05-28"), Land::Sn, rules(&["fronleichnam"]));
+    assert_eq!(sorbian.last_day, date("2026-06-05"));
+    assert_eq!(reasons(&sorbian), ["served", "period_one_week", "extended_public_holiday:Fronleichnam"]);
+    assert!(!Land::Sn.is_public_holiday(date("2026-06-04")), "not a statewide holiday in Sachsen");
+    assert_eq!(Land::Sn.law().local_holidays()[0].citation, "§ 1 Abs. 1 SächsSFG i. V. m. der FronleichnamsVO");
+}
+
+/// Thüringen: Fronleichnam where it is a holiday for municipalities with a predominantly Catholic population
+/// (§ 2 Abs. 2 ThürFGtG; Landkreis Eichsfeld): Fronleichnam 2027 is Thu 27 May — served Thu 20 May 2027, the
+/// week ends on it and moves to Fri 28 May only where it is observed.
+#[test]
+fn th_thuerfgtg_2_abs_2_fronleichnam_extends_the_week_only_in_the_catholic_municipalities() {
+    let rules = |codes: &[&str]| PeriodRules {
+        local: LocalHolidays::of(Land::Th, &codes.iter().map(|c| (*c).to_owned()).collect::<Vec<_>>()),
+        ..PeriodRules::default()
+    };
+    let plain = one_week_deadline(&ServiceBasis::Certificate, date("2027-05-20"), Land::Th, rules(&[]));
+    assert_eq!(plain.last_day, date("2027-05-27"));
+    let eichsfeld =
+        one_week_deadline(&ServiceBasis::Certificate, date("2027-05-20"), Land::Th, rules(&["fronleichnam"]));
+    assert_eq!(eichsfeld.last_day, date("2027-05-28"));
+    assert_eq!(reasons(&eichsfeld), ["served", "period_one_week", "extended_public_holiday:Fronleichnam"]);
+    assert_eq!(Land::Th.law().local_holidays()[0].citation, "§ 2 Abs. 2 ThürFGtG");
+}

@@ -9,7 +9,7 @@
 
 use chrono::{Datelike, NaiveDate, Weekday};
 
-use super::{Acceptance, LandLaw, Objection, Procedure, Reservation, Review, Span, Texts};
+use super::{Acceptance, LandLaw, LocalHoliday, Objection, Procedure, Reservation, Review, Span, Texts};
 use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
 use crate::model::{Body, BodyKind, ElectoralSystem, Snapshot, ValidationError};
 use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
@@ -103,6 +103,16 @@ static KREISTAG_CITATIONS: &[(&str, &str)] = &[
     ("§ 34 SächsGemO (Ergänzungswahl)", "§ 30 Abs. 5 SächsLKrO (Ergänzungswahl)"),
 ];
 
+/// The holidays of the SächsSFG that hold only in some municipalities (`body.local_holidays`): Fronleichnam
+/// "nur in den vom Staatsministerium des Innern durch Rechtsverordnung bestimmten Regionen" (§ 1 Abs. 1
+/// SächsSFG) — the FronleichnamsVO of 4 May 1993 (SächsGVBl. S. 417), mostly Sorbian Catholic municipalities
+/// and Ortsteile of the Landkreis Bautzen (docs/legal.md, "Local holidays").
+static LOCAL_HOLIDAYS: &[LocalHoliday] = &[LocalHoliday {
+    code: "fronleichnam",
+    holiday: Holiday::Easter { offset: 60, name: "Fronleichnam" },
+    citation: "§ 1 Abs. 1 SächsSFG i. V. m. der FronleichnamsVO",
+}];
+
 /// § 1 Abs. 1 SächsSFG beyond the nationwide holidays (the Buß- und Bettag: [`buss_und_bettag`]). Fronleichnam
 /// holds only in the places the FronleichnamsVO names: not known here (docs/legal.md, "Sachsen").
 const HOLIDAYS: &[Holiday] = &[Holiday::Fixed { month: 10, day: 31, name: "Reformationsfest" }];
@@ -182,6 +192,10 @@ impl LandLaw for Sn {
     /// § 1 Abs. 1 SächsSFG: Reformationsfest and Buß- und Bettag beyond the nationwide ones.
     fn holiday_name(&self, d: NaiveDate) -> Option<&'static str> {
         holiday_in(&[NATIONWIDE, HOLIDAYS], d).or_else(|| buss_und_bettag(d).then_some("Buß- und Bettag"))
+    }
+
+    fn local_holidays(&self) -> &'static [LocalHoliday] {
+        LOCAL_HOLIDAYS
     }
 
     /// § 4 Abs. 1 SächsVwVfZG applies the VwZG.

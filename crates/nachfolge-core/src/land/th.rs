@@ -4,7 +4,7 @@
 
 use chrono::{Datelike, NaiveDate};
 
-use super::{Acceptance, LandLaw, Objection, Procedure, Reservation, Review, Span, Texts};
+use super::{Acceptance, LandLaw, LocalHoliday, Objection, Procedure, Reservation, Review, Span, Texts};
 use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
 use crate::model::{Body, BodyKind, ElectoralSystem, Snapshot, ValidationError};
 use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
@@ -80,6 +80,16 @@ static KREISTAG: Procedure = Procedure {
 /// The rule set's citations that differ for a Kreistag (`LandLaw::kreistag_citations`; docs/legal.md, "Kreistage").
 static KREISTAG_CITATIONS: &[(&str, &str)] = &[(rules::th::BAR_CITATION, KREISTAG_BAR)];
 
+/// The holidays that hold only in some municipalities (`body.local_holidays`): Fronleichnam in municipalities
+/// with a predominantly Catholic population (§ 2 Abs. 2 ThürFGtG: by Rechtsverordnung; where it was a
+/// holiday in 1994 — Landkreis Eichsfeld, parts of the Unstrut-Hainich-Kreis and the Wartburgkreis — it
+/// continues as one until that Verordnung, docs/legal.md, "Local holidays").
+static LOCAL_HOLIDAYS: &[LocalHoliday] = &[LocalHoliday {
+    code: "fronleichnam",
+    holiday: Holiday::Easter { offset: 60, name: "Fronleichnam" },
+    citation: "§ 2 Abs. 2 ThürFGtG",
+}];
+
 /// § 2 Abs. 1 ThürFGtG beyond the nationwide holidays. The Weltkindertag since 2019 (GVBl. 2019 S. 22).
 /// Fronleichnam holds only in some municipalities (§ 2 Abs. 2, § 10 Abs. 1): not known here (docs/legal.md).
 const HOLIDAYS: &[Holiday] = &[
@@ -143,6 +153,10 @@ impl LandLaw for Th {
     /// § 2 Abs. 1 ThürFGtG; the Weltkindertag from 2019.
     fn holiday_name(&self, d: NaiveDate) -> Option<&'static str> {
         holiday_in(&[NATIONWIDE, HOLIDAYS], d).filter(|name| *name != "Weltkindertag" || d.year() >= 2019)
+    }
+
+    fn local_holidays(&self) -> &'static [LocalHoliday] {
+        LOCAL_HOLIDAYS
     }
 
     /// **[verify]** § 1 Abs. 1 ThürVwZVG as amended in 2024: the §§ 2 to 10 VwZG (docs/legal.md).
