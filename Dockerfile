@@ -77,7 +77,9 @@ COPY --from=build /src/target/release/nachfolge /app/nachfolge
 COPY --from=build /src/target/release/nachfolge.cdx.json /usr/share/doc/nachfolge/sbom.cdx.json
 USER 65532:65532
 ENV NACHFOLGE__HTTP__ADDR=0.0.0.0:8080 \
+    NACHFOLGE__CONSOLE__ADDR=0.0.0.0:8081 \
     RUST_LOG=info
-EXPOSE 8080
+# 8080: probes and metrics; 8081: the Wahlleiter console (docs/console.md), behind a TLS-terminating proxy
+EXPOSE 8080 8081
 ENTRYPOINT ["/app/nachfolge"]
 CMD ["run"]
