@@ -8,6 +8,7 @@
 //! * [`csrf`] — the form token checked on every POST (ready for the actions to come);
 //! * [`pages`] — the handlers: sign-in, councils, a council (Nachrückerliste, open cases), a case (history),
 //!   and the JSON reads `/bodies/{id}` that moved here from the operations listener;
+//! * [`calendar`] — a case's running period as an iCalendar entry (`…/frist.ics`);
 //! * [`views`] — the minijinja templates under `config/templates/console/` and what they are given.
 //!
 //! The console reads what the worker stored and asks the core (`Council::succession_order`,
@@ -24,6 +25,7 @@ use crate::store::Store;
 use crate::worker::Clock;
 
 pub mod auth;
+pub mod calendar;
 pub mod csrf;
 pub mod pages;
 pub mod routes;

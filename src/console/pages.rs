@@ -202,7 +202,7 @@ pub async fn sign_out(State(console): State<Console>, Extension(viewer): Extensi
 }
 
 /// The council `id` if `user` may see it and it is stored; `Err` is the answer otherwise.
-async fn visible_council(console: &Console, user: &User, id: &str) -> Result<Council, Response> {
+pub(super) async fn visible_council(console: &Console, user: &User, id: &str) -> Result<Council, Response> {
     if !user.may_see(id) {
         return Err(error_page(console, StatusCode::NOT_FOUND));
     }

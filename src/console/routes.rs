@@ -8,6 +8,7 @@
 //! | `GET /raete` | the councils the user may see |
 //! | `GET /raete/{body}` | a council: open cases with their periods, the Nachrückerliste of every list, closed cases |
 //! | `GET /raete/{body}/faelle/{case}` | a case: where it stands, its periods, its history |
+//! | `GET /raete/{body}/faelle/{case}/frist.ics` | the case's running period as an iCalendar entry (RFC 5545) |
 //! | `GET /bodies/{body}`, `GET /bodies/{body}/succession-order` | the stored snapshot with its cases, the Nachrückerliste, as JSON (docs/contract.md) |
 //! | `GET /console.css` | the style sheet |
 //!
@@ -22,7 +23,7 @@ use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
 
-use super::{csrf, pages, session, Console};
+use super::{calendar, csrf, pages, session, Console};
 
 /// The Content-Security-Policy of every answer: nothing but the console's own style sheet; no script, no
 /// frames, forms only to the console itself.
@@ -38,6 +39,7 @@ pub fn router(console: Console) -> Router {
         .route("/raete", get(pages::councils))
         .route("/raete/{body}", get(pages::council))
         .route("/raete/{body}/faelle/{case}", get(pages::case))
+        .route("/raete/{body}/faelle/{case}/frist.ics", get(calendar::period_ics))
         .route("/bodies/{body}", get(pages::body_json))
         .route("/bodies/{body}/succession-order", get(pages::succession_order_json))
         .route("/console.css", get(pages::stylesheet))

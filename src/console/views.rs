@@ -168,7 +168,9 @@ fn periods(council: &Council, case: &Case, now: DateTime<Utc>, urgent_days: u32)
     if let CaseState::Offered(o) = &case.state {
         if let Some(d) = &o.deadline {
             let kind = format!("Frist nach Zustellung am {}", german_date(d.served_on));
-            out.push(period(council, kind, d.last_day, d.ends_at, now, urgent_days));
+            let mut p = period(council, kind, d.last_day, d.ends_at, now, urgent_days);
+            p["ics"] = json!(format!("/raete/{}/faelle/{}/frist.ics", enc(council.id()), enc(case.id.as_str())));
+            out.push(p);
         }
     }
     for a in &case.history.announcements {

@@ -7,6 +7,7 @@
 //! per Land is [`crate::land::Texts`] (subjects, titles, remedies) and the templates under
 //! `config/templates/` (sentences); how the facts reach the templates is here.
 
+pub mod ics;
 mod words;
 
 pub use words::{departure_de, reason_de, reason_de_in};
