@@ -11,6 +11,7 @@ mod support {
 }
 
 mod access;
+mod actions;
 mod client;
 mod pages;
 mod sign_in;
