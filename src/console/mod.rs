@@ -5,7 +5,7 @@
 //!   CSRF check of every POST;
 //! * [`auth`] — local accounts: argon2id hashes, `nachfolge user …`, the sign-in throttle;
 //! * [`session`] — server-side sessions in PostgreSQL, the cookies;
-//! * [`csrf`] — the form token checked on every POST (ready for the actions to come);
+//! * [`csrf`] — the form token checked on every POST (the sign-in form and the actions);
 //! * [`pages`] — the handlers: sign-in, councils, a council (Nachrückerliste, open cases), a case (history),
 //!   and the JSON reads `/bodies/{id}` that moved here from the operations listener;
 //! * [`actions`] — the Wahlleitung's entries (service, a declaration): the same inbound command the bus
