@@ -493,3 +493,29 @@ pub mod handlers {
         confirm(&c, v, &b, &k, Action::Declaration, f).await
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_forms_local_time_is_read_in_europe_berlin() {
+        let winter = berlin_instant("2026-12-01T09:30").expect("a time");
+        assert_eq!(winter.to_rfc3339(), "2026-12-01T09:30:00+01:00");
+        let summer = berlin_instant("2026-07-01T09:30:15").expect("a time");
+        assert_eq!(summer.to_rfc3339(), "2026-07-01T09:30:15+02:00");
+        assert!(berlin_instant("01.12.2026 09:30").is_none());
+        // the hour skipped at the change to summer time does not exist
+        assert!(berlin_instant("2026-03-29T02:30").is_none());
+    }
+
+    #[test]
+    fn a_form_without_a_person_or_with_an_unknown_method_is_not_a_command() {
+        let f = ActionForm { method: "certificate".into(), on: "2026-12-01".into(), ..ActionForm::default() };
+        assert!(command(Action::Service, "b", "b-1", &f).is_err());
+        let f = ActionForm { candidate: "L1-06".into(), method: "fax".into(), on: "2026-12-01".into(), ..f };
+        assert!(command(Action::Service, "b", "b-1", &f).unwrap_err().contains("Art der Zustellung"));
+        let f = ActionForm { method: "certificate".into(), ..f };
+        assert!(matches!(command(Action::Service, "b", "b-1", &f), Ok(Inbound::NotificationServed(_))));
+    }
+}

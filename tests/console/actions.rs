@@ -161,3 +161,40 @@ async fn a_viewer_cannot_act_and_a_post_without_form_token_is_refused() {
     assert_eq!(wahlleiter.post(&path, &f).await.status, 403);
     assert!(audit(&app, "notification.served").await.is_empty());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_cores_refusal_is_shown_in_german_and_recorded_with_the_user() {
+    let app = App::spawn().await;
+    let case = open_case(&app).await;
+    let mut browser = signed_in(&app, "wahlleitung", "wahlleiter").await;
+    let path = format!("/raete/musterstadt-rat/faelle/{case}/zustellung");
+    let tomorrow = (nachfolge::deadline::local_date(app.now()) + chrono::Duration::days(1)).to_string();
+    let fields = [("candidate", "L1-06"), ("method", "certificate"), ("on", tomorrow.as_str())];
+    // the preview already says why: the core refuses a service date in the future
+    let (shown, mut fields) = preview(&mut browser, &path, &fields).await;
+    assert_eq!(shown.status, 422, "{}", shown.body);
+    assert!(shown.body.contains("Der angegebene Tag liegt in der Zukunft."), "{}", shown.body);
+    assert!(!shown.body.contains("name=\"message_id\""), "no confirm form: {}", shown.body);
+    // confirmed anyway (a form kept open across midnight): refused by the core, recorded as the consumer does
+    fields.push(("message_id".into(), "5b0c1d3e-1111-4222-8333-444455556666".into()));
+    let done = confirm(&mut browser, &path, &fields).await;
+    assert_eq!(done.status, 422, "{}", done.body);
+    assert!(
+        done.body.contains("<strong>Abgelehnt:</strong> Der angegebene Tag liegt in der Zukunft."),
+        "{}",
+        done.body
+    );
+    let rejected = app.wait_event("message.rejected", |_| true).await;
+    assert_eq!(rejected["recordedby"], "wahlleitung", "{rejected}");
+    assert_eq!(rejected["data"]["message_id"], "5b0c1d3e-1111-4222-8333-444455556666");
+    let rows: Vec<String> = sqlx::query_scalar(
+        "SELECT payload::text FROM audit_log WHERE body_id = 'musterstadt-rat' AND kind = 'rejected'",
+    )
+    .fetch_all(&app.db().await)
+    .await
+    .expect("audit log");
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    let entry: Value = serde_json::from_str(&rows[0]).expect("json");
+    assert_eq!(entry["recorded_by"], "wahlleitung", "{entry}");
+    assert!(audit(&app, "notification.served").await.is_empty());
+}
