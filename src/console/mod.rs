@@ -5,15 +5,18 @@
 //!   CSRF check of every POST;
 //! * [`auth`] — local accounts: argon2id hashes, `nachfolge user …`, the sign-in throttle;
 //! * [`session`] — server-side sessions in PostgreSQL, the cookies;
-//! * [`csrf`] — the form token checked on every POST (ready for the actions to come);
+//! * [`csrf`] — the form token checked on every POST (the sign-in form and the actions);
 //! * [`pages`] — the handlers: sign-in, councils, a council (Nachrückerliste, open cases), a case (history),
 //!   and the JSON reads `/bodies/{id}` that moved here from the operations listener;
 //! * [`calendar`] — a case's running period as an iCalendar entry (`…/frist.ics`);
+//! * [`actions`] — the Wahlleitung's entries (service, a declaration): the same inbound command the bus
+//!   carries, previewed by a dry run of the core and applied through [`Store::apply_batch`];
 //! * [`views`] — the minijinja templates under `config/templates/console/` and what they are given.
 //!
 //! The console reads what the worker stored and asks the core (`Council::succession_order`,
 //! `deadline::working_days_left`, the German words of `texts`); it applies no election law of its own and
-//! writes no procedure state. Logs carry no login names, addresses or names of persons.
+//! writes procedure state only as the bus does: an action is an inbound command applied by the store's
+//! batch path (validation by the core, the inbox's deduplication, audit log, outbox). Logs carry no login names, addresses or names of persons.
 
 use std::net::SocketAddr;
 use std::path::Path;
@@ -24,6 +27,7 @@ use crate::metrics::Metrics;
 use crate::store::Store;
 use crate::worker::Clock;
 
+pub mod actions;
 pub mod auth;
 pub mod calendar;
 pub mod csrf;
@@ -45,7 +49,15 @@ pub struct Inner {
     pub clock: Arc<Clock>,
     pub metrics: Arc<Metrics>,
     pub views: views::Views,
+    /// The procedure settings and templates the worker applies commands with (the actions use the same).
+    pub settings: crate::procedure::Settings,
+    pub templates: crate::templates::Templates,
+    /// Called after an action committed: wakes the worker's outbox relay and mail sender.
+    pub on_applied: Option<Waker>,
 }
+
+/// What the console calls after an action committed.
+pub type Waker = Arc<dyn Fn() + Send + Sync>;
 
 impl std::ops::Deref for Console {
     type Target = Inner;
@@ -63,10 +75,14 @@ impl Console {
         store: Store,
         clock: Arc<Clock>,
         metrics: Arc<Metrics>,
+        settings: crate::procedure::Settings,
+        on_applied: Option<Waker>,
     ) -> Result<Console, crate::templates::TemplateError> {
         metrics.help(SIGN_INS_METRIC, "Sign-in attempts at the console, by outcome.");
+        metrics.help(actions::ACTIONS_METRIC, "Actions entered at the console, by type and outcome.");
         let views = views::Views::load(templates_dir)?;
-        Ok(Console(Arc::new(Inner { config, store, clock, metrics, views })))
+        let templates = crate::templates::Templates::load(templates_dir)?;
+        Ok(Console(Arc::new(Inner { config, store, clock, metrics, views, settings, templates, on_applied })))
     }
 }
 

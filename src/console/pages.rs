@@ -26,13 +26,13 @@ fn json_answer(status: StatusCode, body: String) -> Response {
     (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
 
-fn redirect(to: &str) -> Response {
+pub(super) fn redirect(to: &str) -> Response {
     let location = HeaderValue::from_str(to).unwrap_or_else(|_| HeaderValue::from_static("/"));
     (StatusCode::SEE_OTHER, [(header::LOCATION, location)]).into_response()
 }
 
 /// Renders a page; a template that fails is logged and answered with 500.
-fn page(console: &Console, status: StatusCode, template: &str, ctx: Value) -> Response {
+pub(super) fn page(console: &Console, status: StatusCode, template: &str, ctx: Value) -> Response {
     match console.views.render(template, &ctx) {
         Ok(body) => html(status, body),
         Err(error) => {
@@ -48,7 +48,7 @@ fn page(console: &Console, status: StatusCode, template: &str, ctx: Value) -> Re
 }
 
 /// The base context of a page for `user`.
-fn base(user: Option<&User>, title: &str) -> Value {
+pub(super) fn base(user: Option<&User>, title: &str) -> Value {
     json!({"title": title, "user": user.map(|u| &u.login), "csrf": user.map(|u| &u.csrf)})
 }
 
@@ -315,6 +315,7 @@ pub async fn case(
     ctx["council"] = views::council_info(&council);
     ctx["case"] = summary;
     ctx["history"] = json!(views::case_history(&rows, case.id.as_str()));
+    ctx["may_act"] = json!(matches!(user.role_for(&id), Some("wahlleiter" | "admin")));
     ctx["now"] = json!(when(now));
     page(&console, StatusCode::OK, "console/fall.html", ctx)
 }

@@ -9,6 +9,8 @@
 //! | `GET /raete/{body}` | a council: open cases with their periods, the Nachrückerliste of every list, closed cases |
 //! | `GET /raete/{body}/faelle/{case}` | a case: where it stands, its periods, its history |
 //! | `GET /raete/{body}/faelle/{case}/frist.ics` | the case's running period as an iCalendar entry (RFC 5545) |
+//! | `GET /raete/{body}/faelle/{case}/zustellung`, `POST …/vorschau`, `POST …` | record service: form, preview, confirm ([`super::actions`]) |
+//! | `GET /raete/{body}/faelle/{case}/erklaerung`, `POST …/vorschau`, `POST …` | record a declaration: form, preview, confirm |
 //! | `GET /bodies/{body}`, `GET /bodies/{body}/succession-order` | the stored snapshot with its cases, the Nachrückerliste, as JSON (docs/contract.md) |
 //! | `GET /console.css` | the style sheet |
 //!
@@ -23,6 +25,7 @@ use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
 
+use super::actions::handlers as act;
 use super::{calendar, csrf, pages, session, Console};
 
 /// The Content-Security-Policy of every answer: nothing but the console's own style sheet; no script, no
@@ -40,6 +43,10 @@ pub fn router(console: Console) -> Router {
         .route("/raete/{body}", get(pages::council))
         .route("/raete/{body}/faelle/{case}", get(pages::case))
         .route("/raete/{body}/faelle/{case}/frist.ics", get(calendar::period_ics))
+        .route("/raete/{body}/faelle/{case}/zustellung", get(act::service_form).post(act::service_confirm))
+        .route("/raete/{body}/faelle/{case}/zustellung/vorschau", post(act::service_preview))
+        .route("/raete/{body}/faelle/{case}/erklaerung", get(act::declaration_form).post(act::declaration_confirm))
+        .route("/raete/{body}/faelle/{case}/erklaerung/vorschau", post(act::declaration_preview))
         .route("/bodies/{body}", get(pages::body_json))
         .route("/bodies/{body}/succession-order", get(pages::succession_order_json))
         .route("/console.css", get(pages::stylesheet))

@@ -27,6 +27,7 @@ const BUILTIN: &[(&str, &str)] = &[
     ("console/fall.html", include_str!("../../config/templates/console/fall.html")),
     ("console/fehler.html", include_str!("../../config/templates/console/fehler.html")),
     ("console/frist.html", include_str!("../../config/templates/console/frist.html")),
+    ("console/aktion.html", include_str!("../../config/templates/console/aktion.html")),
 ];
 
 /// The style sheet (no inline styles: the Content-Security-Policy allows only this file).
@@ -325,7 +326,7 @@ pub fn succession_lists(council: &Council, order: &SuccessionOrder) -> Vec<Value
 }
 
 /// The German name of an audit entry's type, where the console has one (else the type itself).
-fn type_name(ty: &str) -> &str {
+pub fn type_name(ty: &str) -> &str {
     match ty {
         "election.registered" => "Wahlergebnis registriert",
         "body.registered" => "Vertretung registriert",

@@ -46,7 +46,11 @@ impl Store {
                 .await?;
             if let Some(mut seq) = seq {
                 let mut audit = AuditCols::default();
-                let payload = json!({"message": cause.payload, "reason": reason}).to_string();
+                let mut payload = json!({"message": cause.payload, "reason": reason});
+                if let Some(login) = &cause.recorded_by {
+                    payload["recorded_by"] = json!(login);
+                }
+                let payload = payload.to_string();
                 audit.push(id, &mut seq, now, Entry { kind: "rejected", ty: &cause.ty, id: Some(&cause.key), payload });
                 insert_audit(&mut tx, audit).await?;
                 sqlx::query("UPDATE bodies SET audit_seq = $2 WHERE id = $1")

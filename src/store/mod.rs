@@ -115,6 +115,10 @@ pub struct Cause {
     /// distributed-tracing extension attributes `traceparent` / `tracestate`).
     pub traceparent: Option<String>,
     pub tracestate: Option<String>,
+    /// The console user who entered the command (login), if it came from the console: named in the
+    /// command's audit entry (`recorded_by`) and carried by every event it causes as the CloudEvents
+    /// extension attribute `recordedby` (docs/contract.md, docs/console.md).
+    pub recorded_by: Option<String>,
 }
 
 #[derive(Clone)]

@@ -163,7 +163,7 @@ impl Writes {
         fired: Option<&str>,
     ) -> Result<(), StoreError> {
         let (body_id, now) = (body.id(), self.now);
-        let entry = Entry { kind: "command", ty: &cause.ty, id: Some(&cause.key), payload: cause.payload.to_string() };
+        let entry = Entry { kind: "command", ty: &cause.ty, id: Some(&cause.key), payload: audit_payload(cause) };
         self.audit.push(body_id, seq, now, entry);
         for (i, effect) in effects.into_iter().enumerate() {
             let id = event_id(&cause.key, i);
@@ -412,6 +412,22 @@ pub(super) struct TracedEvent<'a> {
     traceparent: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     tracestate: Option<&'a str>,
+    /// The console user who entered the command that caused the event (docs/contract.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    recordedby: Option<&'a str>,
+}
+
+/// A command's audit payload: the message's data, with `recorded_by` (the console user's login) added when
+/// it was entered at the console.
+pub(super) fn audit_payload(cause: &Cause) -> String {
+    match (&cause.recorded_by, &cause.payload) {
+        (Some(login), Value::Object(map)) => {
+            let mut map = map.clone();
+            map.insert("recorded_by".to_owned(), Value::String(login.clone()));
+            Value::Object(map).to_string()
+        }
+        _ => cause.payload.to_string(),
+    }
 }
 
 pub(super) fn outbox_row(
@@ -424,7 +440,12 @@ pub(super) fn outbox_row(
 ) -> Result<OutboxRow, StoreError> {
     let event = CloudEvent::new(id.to_owned(), ty, body_id.unwrap_or(""), now, data);
     let traceparent = cause.traceparent.as_deref();
-    let traced = TracedEvent { event: &event, traceparent, tracestate: traceparent.and(cause.tracestate.as_deref()) };
+    let traced = TracedEvent {
+        event: &event,
+        traceparent,
+        tracestate: traceparent.and(cause.tracestate.as_deref()),
+        recordedby: cause.recorded_by.as_deref(),
+    };
     let event = serde_json::to_string(&traced).map_err(|e| StoreError::Encode("an event", e.to_string()))?;
     Ok(OutboxRow { id: id.to_owned(), body_id: body_id.map(str::to_owned), ty: ty.to_owned(), event })
 }

@@ -216,6 +216,7 @@ pub(super) fn parse_delivery(shared: &Shared, d: &Delivery) -> Result<(String, I
                     "digest": uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_OID, &d.data).to_string()}),
                 traceparent,
                 tracestate,
+                recorded_by: None,
             };
             record_trace_id(cause.traceparent.as_deref());
             return Err(Box::new(("invalid".to_owned(), cause, None, e.reason)));
@@ -223,7 +224,14 @@ pub(super) fn parse_delivery(shared: &Shared, d: &Delivery) -> Result<(String, I
     };
     // the events carry the worker span's context with trace export, else the inbound one
     let (traceparent, tracestate) = crate::telemetry::continue_trace(env.traceparent.clone(), env.tracestate.clone());
-    let cause = Cause { key: env.id.clone(), ty: env.ty.clone(), payload: env.data.clone(), traceparent, tracestate };
+    let cause = Cause {
+        key: env.id.clone(),
+        ty: env.ty.clone(),
+        payload: env.data.clone(),
+        traceparent,
+        tracestate,
+        recorded_by: None,
+    };
     record_trace_id(cause.traceparent.as_deref());
     let label =
         if crate::messages::INBOUND_TYPES.contains(&env.ty.as_str()) { env.ty.clone() } else { "unknown".into() };

@@ -193,6 +193,14 @@ impl Worker {
                 shared.store.clone(),
                 shared.clock.clone(),
                 shared.metrics.clone(),
+                shared.settings.clone(),
+                Some({
+                    let shared = shared.clone();
+                    Arc::new(move || {
+                        shared.wake_relay.notify_one();
+                        shared.wake_mail.notify_one();
+                    })
+                }),
             )
             .context("console")?;
             let mut crx = rx.clone();

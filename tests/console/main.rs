@@ -11,6 +11,7 @@ mod support {
 }
 
 mod access;
+mod actions;
 mod calendar;
 mod client;
 mod pages;
