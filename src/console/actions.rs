@@ -263,6 +263,14 @@ fn rejection_de(reason: &str) -> String {
         "Für diesen Fall ist keine Benachrichtigung offen."
     } else if reason.contains("unknown candidate") {
         "Eine Person mit dieser Kennung ist in dieser Vertretung nicht bekannt."
+    } else if reason.contains("is a new vacancy") {
+        "Die Person ist bereits Mitglied der Vertretung: Das ist ein neues Ausscheiden, das als solches zu melden ist."
+    } else if reason.contains("must be recorded with declaration.received") {
+        "Die Ablehnung durch die festgestellte Nachfolgerin oder den festgestellten Nachfolger ist als Erklärung zu erfassen, damit die Frist geprüft wird."
+    } else if reason.contains("would change the determination already made") {
+        "Die Tatsache würde die bereits getroffene Feststellung ändern; sie ist durch eine Entscheidung im Prüfungsverfahren zu berichtigen oder nach Abschluss des Falls zu erfassen."
+    } else if reason.contains("does not pass him over under the rules") {
+        "Nach dem Recht des Landes führt diese Tatsache nicht dazu, dass die Person übergangen wird."
     } else if reason.contains("already used for different data") {
         "Dieses Formular wurde bereits mit anderen Angaben abgeschickt. Bitte beginnen Sie neu."
     } else {
@@ -593,6 +601,15 @@ mod tests {
         assert!(command(Action::Service, "b", "b-1", &f).unwrap_err().contains("Art der Zustellung"));
         let f = ActionForm { method: "certificate".into(), ..f };
         assert!(matches!(command(Action::Service, "b", "b-1", &f), Ok(Inbound::NotificationServed(_))));
+    }
+
+    #[test]
+    fn the_cores_refusals_of_a_fact_read_in_german_with_the_reason_kept() {
+        let r = "fact: \"L1-06\" is the pending successor of case \"c\": his refusal must be recorded with declaration.received (kind refuse, received_at), which checks the period";
+        let de = rejection_de(r);
+        assert!(de.starts_with("Die Ablehnung durch die festgestellte Nachfolgerin") && de.contains(r), "{de}");
+        let r = "fact: \"L1-06\" is the pending successor of case \"c\" and already a member: giving up the seat is a new vacancy — send vacancy.reported";
+        assert!(rejection_de(r).starts_with("Die Person ist bereits Mitglied"));
     }
 
     #[test]
