@@ -29,7 +29,7 @@ use super::session::{User, Viewer};
 use super::views::{self, person, type_name, when};
 use super::Console;
 use crate::calendar::german_date;
-use crate::messages::{DeclarationKind, DeclarationReceived, Inbound, NotificationServed, ServiceMethod};
+use crate::messages::{DeclarationKind, DeclarationReceived, FactRecorded, Inbound, NotificationServed, ServiceMethod};
 use crate::model::{BodyId, CandidateId, CaseId};
 use crate::procedure::{self as core, Council, Effect, Rejection};
 use crate::store::{Applied, Cause, Item, Work};
@@ -54,11 +54,23 @@ const KINDS: &[(&str, &str)] = &[
     ("accept_with_reservation", "Annahme unter Vorbehalt (gilt als Ablehnung)"),
 ];
 
+/// The candidate facts as the form offers them (`candidate.fact_recorded`, docs/contract.md): (form code,
+/// German name). `waived_written` is the fact `waived` with `form: written` (Verzicht, schriftlich).
+const FACTS: &[(&str, &str)] = &[
+    ("left_party", "Austritt aus der Partei oder Wählergruppe"),
+    ("waived_written", "Schriftlicher Verzicht auf die Anwartschaft"),
+    ("declined", "Ablehnung der Wahl"),
+    ("died", "Tod"),
+    ("barred", "Hinderungsgrund (Unvereinbarkeit)"),
+];
+
 /// Which action.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Action {
     Service,
     Declaration,
+    /// `candidate.fact_recorded`: a fact about a candidate of the council (Tatsache).
+    Fact,
 }
 
 impl Action {
@@ -66,18 +78,21 @@ impl Action {
         match self {
             Action::Service => "zustellung",
             Action::Declaration => "erklaerung",
+            Action::Fact => "tatsache",
         }
     }
     fn title(self) -> &'static str {
         match self {
             Action::Service => "Zustellung erfassen",
             Action::Declaration => "Erklärung erfassen",
+            Action::Fact => "Tatsache erfassen",
         }
     }
     fn ty(self) -> &'static str {
         match self {
             Action::Service => "notification.served",
             Action::Declaration => "declaration.received",
+            Action::Fact => "candidate.fact_recorded",
         }
     }
 }
@@ -95,6 +110,10 @@ pub struct ActionForm {
     kind: String,
     #[serde(default)]
     received_at: String,
+    #[serde(default)]
+    fact: String,
+    #[serde(default)]
+    reason: String,
     #[serde(default)]
     message_id: String,
 }
@@ -136,6 +155,24 @@ fn command(action: Action, body: &str, case: &str, f: &ActionForm) -> Result<Inb
             let received_at = berlin_instant(f.received_at.trim())
                 .ok_or_else(|| "Bitte geben Sie Tag und Uhrzeit des Eingangs an.".to_owned())?;
             Ok(Inbound::DeclarationReceived(DeclarationReceived { body, case, candidate, kind, received_at }))
+        }
+        Action::Fact => {
+            let on = NaiveDate::parse_from_str(f.on.trim(), "%Y-%m-%d")
+                .map_err(|_| "Bitte geben Sie den Tag der Tatsache an (TT.MM.JJJJ).".to_owned())?;
+            let fact = match f.fact.as_str() {
+                "left_party" | "declined" | "died" => json!({"type": f.fact, "on": on}),
+                "waived_written" => json!({"type": "waived", "on": on, "form": "written"}),
+                "barred" => {
+                    let reason = f.reason.trim();
+                    if reason.is_empty() {
+                        return Err("Bitte geben Sie den Hinderungsgrund an.".into());
+                    }
+                    json!({"type": "barred", "on": on, "reason": reason})
+                }
+                _ => return Err("Bitte wählen Sie die Art der Tatsache.".into()),
+            };
+            let fact = serde_json::from_value(fact).map_err(|_| "Bitte wählen Sie die Art der Tatsache.".to_owned())?;
+            Ok(Inbound::FactRecorded(FactRecorded { body, candidate, fact }))
         }
     }
 }
@@ -226,6 +263,14 @@ fn rejection_de(reason: &str) -> String {
         "Für diesen Fall ist keine Benachrichtigung offen."
     } else if reason.contains("unknown candidate") {
         "Eine Person mit dieser Kennung ist in dieser Vertretung nicht bekannt."
+    } else if reason.contains("is a new vacancy") {
+        "Die Person ist bereits Mitglied der Vertretung: Das ist ein neues Ausscheiden, das als solches zu melden ist."
+    } else if reason.contains("must be recorded with declaration.received") {
+        "Die Ablehnung durch die festgestellte Nachfolgerin oder den festgestellten Nachfolger ist als Erklärung zu erfassen, damit die Frist geprüft wird."
+    } else if reason.contains("would change the determination already made") {
+        "Die Tatsache würde die bereits getroffene Feststellung ändern; sie ist durch eine Entscheidung im Prüfungsverfahren zu berichtigen oder nach Abschluss des Falls zu erfassen."
+    } else if reason.contains("does not pass him over under the rules") {
+        "Nach dem Recht des Landes führt diese Tatsache nicht dazu, dass die Person übergangen wird."
     } else if reason.contains("already used for different data") {
         "Dieses Formular wurde bereits mit anderen Angaben abgeschickt. Bitte beginnen Sie neu."
     } else {
@@ -243,9 +288,10 @@ fn base_ctx(user: &User, council: &Council, case_id: &str, action: Action, f: &A
     ctx["case_url"] = json!(case_url);
     ctx["action"] = json!(action.slug());
     ctx["form"] = json!({"candidate": f.candidate, "method": f.method, "on": f.on, "kind": f.kind,
-        "received_at": f.received_at});
+        "received_at": f.received_at, "fact": f.fact, "reason": f.reason});
     ctx["methods"] = json!(METHODS.iter().map(|(c, n)| json!({"code": c, "name": n})).collect::<Vec<_>>());
     ctx["kinds"] = json!(KINDS.iter().map(|(c, n)| json!({"code": c, "name": n})).collect::<Vec<_>>());
+    ctx["facts"] = json!(FACTS.iter().map(|(c, n)| json!({"code": c, "name": n})).collect::<Vec<_>>());
     ctx
 }
 
@@ -333,6 +379,24 @@ fn summary(council: &Council, inbound: &Inbound) -> Vec<(String, String)> {
             ("Erklärung".into(), label(KINDS, json!(d.kind))),
             ("Eingang".into(), when(d.received_at.to_utc())),
         ],
+        Inbound::FactRecorded(r) => {
+            let value = serde_json::to_value(&r.fact).unwrap_or_default();
+            let code = match value["type"].as_str().unwrap_or_default() {
+                "waived" => "waived_written",
+                other => other,
+            };
+            let mut rows = vec![
+                ("Betroffene Person".into(), who(r.candidate.as_str())),
+                ("Tatsache".into(), label(FACTS, json!(code))),
+            ];
+            if let Some(on) = value["on"].as_str().and_then(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok()) {
+                rows.push(("Tag".into(), german_date(on)));
+            }
+            if let Some(reason) = value["reason"].as_str() {
+                rows.push(("Hinderungsgrund".into(), reason.to_owned()));
+            }
+            rows
+        }
         _ => Vec::new(),
     }
 }
@@ -365,6 +429,7 @@ pub async fn confirm(
     let payload = match &inbound {
         Inbound::NotificationServed(m) => serde_json::to_value(m),
         Inbound::DeclarationReceived(m) => serde_json::to_value(m),
+        Inbound::FactRecorded(m) => serde_json::to_value(m),
         _ => Ok(Value::Null),
     };
     let Ok(payload) = payload else { return unavailable(console) };
@@ -492,6 +557,25 @@ pub mod handlers {
     ) -> Response {
         confirm(&c, v, &b, &k, Action::Declaration, f).await
     }
+    pub async fn fact_form(State(c): State<Console>, Extension(v): Extension<Viewer>, Path((b, k)): Ids) -> Response {
+        form(&c, v, &b, &k, Action::Fact).await
+    }
+    pub async fn fact_preview(
+        State(c): State<Console>,
+        Extension(v): Extension<Viewer>,
+        Path((b, k)): Ids,
+        Form(f): Form<ActionForm>,
+    ) -> Response {
+        preview(&c, v, &b, &k, Action::Fact, f).await
+    }
+    pub async fn fact_confirm(
+        State(c): State<Console>,
+        Extension(v): Extension<Viewer>,
+        Path((b, k)): Ids,
+        Form(f): Form<ActionForm>,
+    ) -> Response {
+        confirm(&c, v, &b, &k, Action::Fact, f).await
+    }
 }
 
 #[cfg(test)]
@@ -517,5 +601,33 @@ mod tests {
         assert!(command(Action::Service, "b", "b-1", &f).unwrap_err().contains("Art der Zustellung"));
         let f = ActionForm { method: "certificate".into(), ..f };
         assert!(matches!(command(Action::Service, "b", "b-1", &f), Ok(Inbound::NotificationServed(_))));
+    }
+
+    #[test]
+    fn the_cores_refusals_of_a_fact_read_in_german_with_the_reason_kept() {
+        let r = "fact: \"L1-06\" is the pending successor of case \"c\": his refusal must be recorded with declaration.received (kind refuse, received_at), which checks the period";
+        let de = rejection_de(r);
+        assert!(de.starts_with("Die Ablehnung durch die festgestellte Nachfolgerin") && de.contains(r), "{de}");
+        let r = "fact: \"L1-06\" is the pending successor of case \"c\" and already a member: giving up the seat is a new vacancy — send vacancy.reported";
+        assert!(rejection_de(r).starts_with("Die Person ist bereits Mitglied"));
+    }
+
+    #[test]
+    fn a_fact_form_builds_the_contracts_fact_and_a_bar_needs_its_reason() {
+        let f = ActionForm {
+            candidate: "L1-06".into(),
+            fact: "waived_written".into(),
+            on: "2026-12-01".into(),
+            ..ActionForm::default()
+        };
+        let Ok(Inbound::FactRecorded(r)) = command(Action::Fact, "b", "b-1", &f) else { panic!("a fact") };
+        assert_eq!(
+            serde_json::to_value(&r.fact).ok(),
+            Some(json!({"type": "waived", "on": "2026-12-01", "form": "written"}))
+        );
+        let f = ActionForm { fact: "barred".into(), ..f };
+        assert!(command(Action::Fact, "b", "b-1", &f).unwrap_err().contains("Hinderungsgrund"));
+        let f = ActionForm { fact: "ineligible".into(), ..f };
+        assert!(command(Action::Fact, "b", "b-1", &f).unwrap_err().contains("Art der Tatsache"));
     }
 }

@@ -11,6 +11,7 @@
 //! | `GET /raete/{body}/faelle/{case}/frist.ics` | the case's running period as an iCalendar entry (RFC 5545) |
 //! | `GET /raete/{body}/faelle/{case}/zustellung`, `POST …/vorschau`, `POST …` | record service: form, preview, confirm ([`super::actions`]) |
 //! | `GET /raete/{body}/faelle/{case}/erklaerung`, `POST …/vorschau`, `POST …` | record a declaration: form, preview, confirm |
+//! | `GET /raete/{body}/faelle/{case}/tatsache`, `POST …/vorschau`, `POST …` | record a candidate fact: form, preview, confirm |
 //! | `GET /bodies/{body}`, `GET /bodies/{body}/succession-order` | the stored snapshot with its cases, the Nachrückerliste, as JSON (docs/contract.md) |
 //! | `GET /console.css` | the style sheet |
 //!
@@ -47,6 +48,8 @@ pub fn router(console: Console) -> Router {
         .route("/raete/{body}/faelle/{case}/zustellung/vorschau", post(act::service_preview))
         .route("/raete/{body}/faelle/{case}/erklaerung", get(act::declaration_form).post(act::declaration_confirm))
         .route("/raete/{body}/faelle/{case}/erklaerung/vorschau", post(act::declaration_preview))
+        .route("/raete/{body}/faelle/{case}/tatsache", get(act::fact_form).post(act::fact_confirm))
+        .route("/raete/{body}/faelle/{case}/tatsache/vorschau", post(act::fact_preview))
         .route("/bodies/{body}", get(pages::body_json))
         .route("/bodies/{body}/succession-order", get(pages::succession_order_json))
         .route("/console.css", get(pages::stylesheet))

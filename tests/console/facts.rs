@@ -1,0 +1,63 @@
+//! The candidate fact action: a fact (`candidate.fact_recorded`) recorded at the console goes through the
+//! store's batch path; the preview names what the core would do with it (docs/console.md, "Actions").
+
+use serde_json::json;
+
+use crate::support::app::App;
+use crate::{add_user, client, nrw, register, PASSWORD};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wahlleiter_records_that_the_pending_successor_left_the_party_and_the_next_one_is_named() {
+    let app = App::spawn().await;
+    register(&app, nrw()).await;
+    app.send(
+        "vacancy.reported",
+        json!({"body": "musterstadt-rat", "member": "L1-01", "reason": "died", "effective_at": "2026-05-04T10:00:00+02:00"}),
+    )
+    .await;
+    let det = app.wait_event("succession.determined", |_| true).await;
+    app.wait_event("successor.notified", |_| true).await;
+    let case = det["data"]["case"].as_str().expect("case").to_owned();
+    assert_eq!(det["data"]["successor"]["id"], "L1-06", "{det}");
+
+    add_user(&app, "wahlleitung", "wahlleiter", &["musterstadt-rat"]).await;
+    add_user(&app, "zuschauer", "viewer", &["musterstadt-rat"]).await;
+    let mut browser = client(&app);
+    assert_eq!(browser.sign_in("wahlleitung", PASSWORD).await.status, 303);
+    let page = browser.get(&format!("/raete/musterstadt-rat/faelle/{case}")).await;
+    assert!(page.body.contains("Tatsache zu einer Person erfassen"), "{}", page.body);
+
+    let path = format!("/raete/musterstadt-rat/faelle/{case}/tatsache");
+    let form = browser.get(&path).await;
+    assert_eq!(form.status, 200, "{}", form.body);
+    let csrf = form.csrf().expect("the form has a token");
+    let today = nachfolge::deadline::local_date(app.now()).to_string();
+    let fields = [("candidate", "L1-06"), ("fact", "left_party"), ("on", today.as_str()), ("csrf", csrf.as_str())];
+    let shown = browser.post(&format!("{path}/vorschau"), &fields).await;
+    assert_eq!(shown.status, 200, "{}", shown.body);
+    assert!(shown.body.contains("Noch ist nichts erfasst"), "{}", shown.body);
+    assert!(shown.body.contains("Austritt aus der Partei oder Wählergruppe"), "{}", shown.body);
+    let at = shown.body.find("name=\"message_id\" value=\"").expect("a confirm form") + 25;
+    let message_id = shown.body[at..at + 36].to_owned();
+
+    // a viewer of the council may not see the action at all
+    let mut viewer = client(&app);
+    assert_eq!(viewer.sign_in("zuschauer", PASSWORD).await.status, 303);
+    assert_eq!(viewer.get(&path).await.status, 404);
+    let token = viewer.get("/raete/musterstadt-rat").await.csrf().expect("a token");
+    let refused = viewer.post(&format!("{path}/vorschau"), &[("candidate", "L1-06"), ("csrf", token.as_str())]).await;
+    assert_eq!(refused.status, 404, "{}", refused.body);
+
+    let mut confirm: Vec<(&str, &str)> = fields.to_vec();
+    confirm.push(("message_id", message_id.as_str()));
+    let done = browser.post(&path, &confirm).await;
+    assert_eq!(done.status, 200, "{}", done.body);
+    assert!(done.body.contains("<strong>Erfasst:</strong>"), "{}", done.body);
+    let next = app.wait_event("succession.determined", |e| e["data"]["successor"]["id"] != "L1-06").await;
+    assert_eq!(next["recordedby"], "wahlleitung", "{next}");
+    let name = next["data"]["successor"]["name"].as_str().expect("name").to_owned();
+    // the preview named the consequence the core then drew, and so does the result
+    assert!(shown.body.contains(&format!("Nachfolge festgestellt: {name}.")), "{name}: {}", shown.body);
+    assert!(done.body.contains(&format!("Nachfolge festgestellt: {name}.")), "{}", done.body);
+    assert!(done.body.contains(&format!("Nachfolge: {name}")), "{}", done.body);
+}
