@@ -74,6 +74,12 @@ pub enum Action {
 }
 
 impl Action {
+    const ALL: [Action; 3] = [Action::Service, Action::Declaration, Action::Fact];
+
+    /// The action a path segment names.
+    fn from_slug(slug: &str) -> Option<Action> {
+        Action::ALL.into_iter().find(|a| a.slug() == slug)
+    }
     fn slug(self) -> &'static str {
         match self {
             Action::Service => "zustellung",
@@ -506,81 +512,59 @@ async fn effects_of(console: &Console, id: &str, key: &str) -> Vec<String> {
 }
 
 /// The routes' handlers.
+/// The route handlers: one each for the form, the preview and the confirmation, for every [`Action`] — the
+/// last path segment names it ([`Action::slug`]); an unknown one is not found.
 pub mod handlers {
     use super::*;
 
-    type Ids = Path<(String, String)>;
+    type Ids = Path<(String, String, String)>;
 
-    pub async fn service_form(
+    pub async fn form_page(
         State(c): State<Console>,
         Extension(v): Extension<Viewer>,
-        Path((b, k)): Ids,
+        Path((b, k, slug)): Ids,
     ) -> Response {
-        form(&c, v, &b, &k, Action::Service).await
+        match Action::from_slug(&slug) {
+            Some(action) => form(&c, v, &b, &k, action).await,
+            None => error_page(&c, StatusCode::NOT_FOUND),
+        }
     }
-    pub async fn service_preview(
+    pub async fn preview_page(
         State(c): State<Console>,
         Extension(v): Extension<Viewer>,
-        Path((b, k)): Ids,
+        Path((b, k, slug)): Ids,
         Form(f): Form<ActionForm>,
     ) -> Response {
-        preview(&c, v, &b, &k, Action::Service, f).await
+        match Action::from_slug(&slug) {
+            Some(action) => preview(&c, v, &b, &k, action, f).await,
+            None => error_page(&c, StatusCode::NOT_FOUND),
+        }
     }
-    pub async fn service_confirm(
+    pub async fn confirm_page(
         State(c): State<Console>,
         Extension(v): Extension<Viewer>,
-        Path((b, k)): Ids,
+        Path((b, k, slug)): Ids,
         Form(f): Form<ActionForm>,
     ) -> Response {
-        confirm(&c, v, &b, &k, Action::Service, f).await
-    }
-    pub async fn declaration_form(
-        State(c): State<Console>,
-        Extension(v): Extension<Viewer>,
-        Path((b, k)): Ids,
-    ) -> Response {
-        form(&c, v, &b, &k, Action::Declaration).await
-    }
-    pub async fn declaration_preview(
-        State(c): State<Console>,
-        Extension(v): Extension<Viewer>,
-        Path((b, k)): Ids,
-        Form(f): Form<ActionForm>,
-    ) -> Response {
-        preview(&c, v, &b, &k, Action::Declaration, f).await
-    }
-    pub async fn declaration_confirm(
-        State(c): State<Console>,
-        Extension(v): Extension<Viewer>,
-        Path((b, k)): Ids,
-        Form(f): Form<ActionForm>,
-    ) -> Response {
-        confirm(&c, v, &b, &k, Action::Declaration, f).await
-    }
-    pub async fn fact_form(State(c): State<Console>, Extension(v): Extension<Viewer>, Path((b, k)): Ids) -> Response {
-        form(&c, v, &b, &k, Action::Fact).await
-    }
-    pub async fn fact_preview(
-        State(c): State<Console>,
-        Extension(v): Extension<Viewer>,
-        Path((b, k)): Ids,
-        Form(f): Form<ActionForm>,
-    ) -> Response {
-        preview(&c, v, &b, &k, Action::Fact, f).await
-    }
-    pub async fn fact_confirm(
-        State(c): State<Console>,
-        Extension(v): Extension<Viewer>,
-        Path((b, k)): Ids,
-        Form(f): Form<ActionForm>,
-    ) -> Response {
-        confirm(&c, v, &b, &k, Action::Fact, f).await
+        match Action::from_slug(&slug) {
+            Some(action) => confirm(&c, v, &b, &k, action, f).await,
+            None => error_page(&c, StatusCode::NOT_FOUND),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_action_is_found_by_its_path_segment_and_nothing_else() {
+        for a in Action::ALL {
+            assert!(Action::from_slug(a.slug()) == Some(a));
+        }
+        assert!(Action::from_slug("frist.ics").is_none());
+        assert!(Action::from_slug("").is_none());
+    }
 
     #[test]
     fn the_forms_local_time_is_read_in_europe_berlin() {
