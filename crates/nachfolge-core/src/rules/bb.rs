@@ -14,11 +14,9 @@
 //! candidate over: he must prove within the week that he declared the end of his employment (§ 51 Abs. 2).
 //! Readings taken: docs/legal.md, "Brandenburg".
 
-use chrono::NaiveDate;
-
 use super::votes::{self, VoteLaw};
 use super::{Cause, DecideError, Decision, Exclusion, ListOrder, Outcome, Query, Standing, VacancyReason};
-use crate::model::{Body, Candidate, Fact, List, ListKind, WaiverForm};
+use crate::model::{Body, Candidate, Fact, List, WaiverForm};
 use crate::trail::{TrailStep, Verdict};
 
 /// Citation of the BbgKWahlG, e.g. `cite("§ 61 Abs. 2")`.
@@ -52,20 +50,6 @@ static LAW: VoteLaw = VoteLaw {
     notes,
 };
 
-/// A written notice of the party that reached the Wahlleiter before the day the seat became free (for the
-/// succession order, where no seat is free: on or before the reference day).
-fn party_notified(s: &Standing, c: &Candidate) -> bool {
-    let before = |on: &NaiveDate| match s.vacated() {
-        Some(vacated) => *on < vacated,
-        None => *on <= s.reference,
-    };
-    c.has_fact(|f| matches!(f, Fact::PartyNotice { on } if before(on)))
-}
-
-fn on_party_list(s: &Standing, c: &Candidate) -> bool {
-    s.body.list_of(&c.id).is_some_and(|l| l.kind == ListKind::Party)
-}
-
 /// The reason a candidate is passed over, with its citation; `None` if he can succeed.
 pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<Exclusion> {
     let r = if s.seated(c) || s.former_member(c) || s.pending(c) {
@@ -86,7 +70,7 @@ pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<Exclusion> {
     } else if s.ineligible_during_term(c) {
         // "verliert die Wählbarkeit": the Anwartschaft is lost for good, even if eligibility returns
         ("eligibility_lost_after_election", cite("§ 61 Abs. 3 Satz 1"))
-    } else if on_party_list(s, c) && c.has_fact(|f| matches!(f, Fact::LeftParty { .. })) && party_notified(s, c) {
+    } else if s.on_party_list(c) && c.has_fact(|f| matches!(f, Fact::LeftParty { .. })) && s.party_notified(c) {
         ("left_party_notified", cite("§ 60 Abs. 4"))
     } else {
         return None;

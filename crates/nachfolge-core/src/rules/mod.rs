@@ -37,7 +37,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::calendar::local_date;
-use crate::model::{Body, Candidate, DepartureReason, Fact, SeatVia, ValidationError};
+use crate::model::{Body, Candidate, DepartureReason, Fact, ListKind, SeatVia, ValidationError};
 use crate::trail::TrailStep;
 
 /// What the rules are asked: who succeeds the departed member at the reference time.
@@ -211,6 +211,20 @@ impl<'a> Standing<'a> {
     pub fn ineligible_now(&self, c: &Candidate) -> bool {
         let r = self.reference;
         c.has_fact(|f| matches!(f, Fact::Ineligible { from, until } if *from <= r && until.is_none_or(|u| u >= r)))
+    }
+    /// Stands on a party's list (not a Wählergruppe's): only a party can give written notice of an exit
+    /// (Sachsen-Anhalt, Mecklenburg-Vorpommern, Brandenburg).
+    pub fn on_party_list(&self, c: &Candidate) -> bool {
+        self.body.list_of(&c.id).is_some_and(|l| l.kind == ListKind::Party)
+    }
+    /// A written notice of the party reached the Wahlleitung before the day the seat became free (for the
+    /// succession order, where no seat is free: on or before the reference day).
+    pub fn party_notified(&self, c: &Candidate) -> bool {
+        let before = |on: &NaiveDate| match self.vacated {
+            Some(vacated) => *on < vacated,
+            None => *on <= self.reference,
+        };
+        c.has_fact(|f| matches!(f, Fact::PartyNotice { on } if before(on)))
     }
     /// An ineligibility interval overlaps [term start, reference day].
     pub fn ineligible_during_term(&self, c: &Candidate) -> bool {

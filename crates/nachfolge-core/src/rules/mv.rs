@@ -14,11 +14,9 @@
 //! the seats when more than a third are vacant). Incompatibility (§ 25 KV M-V) does not pass a
 //! candidate over. Readings taken: docs/legal.md, "Mecklenburg-Vorpommern".
 
-use chrono::NaiveDate;
-
 use super::votes::{self, VoteLaw};
 use super::{DecideError, Decision, Exclusion, ListOrder, Query, Standing};
-use crate::model::{Body, Candidate, Fact, List, ListKind, WaiverForm};
+use crate::model::{Body, Candidate, Fact, List, WaiverForm};
 use crate::trail::{TrailStep, Verdict};
 
 /// Citation of the LKWG M-V, e.g. `cite("§ 46 Abs. 2 Satz 3 Nr. 2")`.
@@ -48,20 +46,6 @@ static LAW: VoteLaw = VoteLaw {
     notes,
 };
 
-/// A written notice of the party that reached the Wahlleitung before the day the seat became free (for the
-/// succession order, where no seat is free: on or before the reference day).
-fn party_notified(s: &Standing, c: &Candidate) -> bool {
-    let before = |on: &NaiveDate| match s.vacated() {
-        Some(vacated) => *on < vacated,
-        None => *on <= s.reference,
-    };
-    c.has_fact(|f| matches!(f, Fact::PartyNotice { on } if before(on)))
-}
-
-fn on_party_list(s: &Standing, c: &Candidate) -> bool {
-    s.body.list_of(&c.id).is_some_and(|l| l.kind == ListKind::Party)
-}
-
 /// The reason a candidate is passed over, with its citation; `None` if he can succeed.
 pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<Exclusion> {
     let r = if s.seated(c) || s.former_member(c) || s.pending(c) {
@@ -78,7 +62,7 @@ pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<Exclusion> {
     } else if s.ineligible_during_term(c) {
         // "seine Wählbarkeit nachträglich verloren hat": for good, even if regained
         ("eligibility_lost_after_election", cite("§ 46 Abs. 2 Satz 3 Nr. 3"))
-    } else if on_party_list(s, c) && c.has_fact(|f| matches!(f, Fact::LeftParty { .. })) && party_notified(s, c) {
+    } else if s.on_party_list(c) && c.has_fact(|f| matches!(f, Fact::LeftParty { .. })) && s.party_notified(c) {
         ("left_party_notified", cite("§ 46 Abs. 2 Satz 3 Nr. 1"))
     } else {
         return None;

@@ -12,11 +12,9 @@
 //! Bewerber; an exhausted Wahlvorschlag or a party ban leaves the seat vacant, the statutory size unchanged
 //! (§ 47 Abs. 2, 3; § 49 Abs. 2). Readings taken: docs/legal.md, "Sachsen-Anhalt".
 
-use chrono::NaiveDate;
-
 use super::votes::{self, VoteLaw};
 use super::{Cause, DecideError, Decision, Exclusion, ListOrder, Query, Standing, VacancyReason};
-use crate::model::{Body, Candidate, ElectoralSystem, Fact, List, ListKind, WaiverForm};
+use crate::model::{Body, Candidate, ElectoralSystem, Fact, List, WaiverForm};
 use crate::trail::{TrailStep, Verdict};
 
 /// Citation of the KWG LSA, e.g. `cite("§ 48 Abs. 2")`.
@@ -48,20 +46,6 @@ static LAW: VoteLaw = VoteLaw {
     notes,
 };
 
-/// A written notice of the nominating party that reached the Wahlleiter before the day the seat became free
-/// (for the succession order, where no seat is free: on or before the reference day).
-fn party_notified(s: &Standing, c: &Candidate) -> bool {
-    let before = |on: &NaiveDate| match s.vacated() {
-        Some(vacated) => *on < vacated,
-        None => *on <= s.reference,
-    };
-    c.has_fact(|f| matches!(f, Fact::PartyNotice { on } if before(on)))
-}
-
-fn on_party_list(s: &Standing, c: &Candidate) -> bool {
-    s.body.list_of(&c.id).is_some_and(|l| l.kind == ListKind::Party)
-}
-
 /// The reason a candidate is passed over, with its citation; `None` if he can succeed.
 pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<Exclusion> {
     let r = if s.seated(c) || s.former_member(c) || s.pending(c) {
@@ -79,10 +63,9 @@ pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<Exclusion> {
     } else if s.ineligible_during_term(c) {
         // "verliert … die Wählbarkeit …, so scheidet er … aus": for good
         ("not_continuously_eligible", cite("§ 48 Abs. 3 Satz 1"))
-    } else if on_party_list(s, c) && c.has_fact(|f| matches!(f, Fact::LeftParty { .. })) && party_notified(s, c) {
+    } else if s.on_party_list(c) && c.has_fact(|f| matches!(f, Fact::LeftParty { .. })) && s.party_notified(c) {
         ("left_party_notified", cite("§ 47 Abs. 1 Satz 2"))
-    } else if on_party_list(s, c) && c.has_fact(|f| matches!(f, Fact::JoinedOtherParty { .. })) && party_notified(s, c)
-    {
+    } else if s.on_party_list(c) && c.has_fact(|f| matches!(f, Fact::JoinedOtherParty { .. })) && s.party_notified(c) {
         ("joined_competing_party", cite("§ 47 Abs. 1 Satz 3"))
     } else {
         return None;
