@@ -100,12 +100,11 @@ impl LandLaw for Bb {
         for (li, list) in s.lists.iter().enumerate() {
             for (ci, c) in list.candidates.iter().enumerate() {
                 let path = format!("lists[{li}].candidates[{ci}]");
-                if c.substitute_for.is_some() || c.substitute_designation.is_some() {
-                    return Err(ValidationError::new(
-                        format!("{path}.substitute_for"),
-                        "Ersatzbewerber exist only in NRW (§ 45 Abs. 2 KWahlG NRW); in Brandenburg the votes decide (§ 60 Abs. 2 BbgKWahlG)",
-                    ));
-                }
+                super::refuse_ersatzbewerber(
+                    c,
+                    || format!("{path}.substitute_for"),
+                    "in Brandenburg the votes decide (§ 60 Abs. 2 BbgKWahlG)",
+                )?;
                 if let Some(seat) = &c.seat {
                     if seat.via == SeatVia::PersonalVote {
                         return Err(ValidationError::new(

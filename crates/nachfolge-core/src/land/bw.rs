@@ -152,12 +152,11 @@ impl LandLaw for Bw {
                         "is required in a Baden-Württemberg body (§ 26 Abs. 1 Satz 3 KomWG ranks the Ersatzpersonen by votes)",
                     ));
                 }
-                if c.substitute_for.is_some() || c.substitute_designation.is_some() {
-                    return Err(ValidationError::new(
-                        at("substitute_for"),
-                        "Ersatzbewerber exist only in NRW (§ 45 Abs. 2 KWahlG NRW); in Baden-Württemberg the votes decide (§ 26 KomWG)",
-                    ));
-                }
+                super::refuse_ersatzbewerber(
+                    c,
+                    || at("substitute_for"),
+                    "in Baden-Württemberg the votes decide (§ 26 KomWG)",
+                )?;
                 if with_district && c.district.as_deref().is_none_or(|d| d.trim().is_empty()) {
                     return Err(ValidationError::new(
                         at("district"),

@@ -128,12 +128,11 @@ impl LandLaw for By {
                         "is required in a Bayern body (Art. 37 Abs. 1 Satz 1 GLKrWG: Listennachfolger in the order of their votes)",
                     ));
                 }
-                if c.substitute_for.is_some() || c.substitute_designation.is_some() {
-                    return Err(ValidationError::new(
-                        format!("lists[{li}].candidates[{ci}].substitute_for"),
-                        "Ersatzbewerber exist only in NRW (§ 45 Abs. 2 KWahlG NRW); in Bayern the votes decide (Art. 37 Abs. 1 GLKrWG)",
-                    ));
-                }
+                super::refuse_ersatzbewerber(
+                    c,
+                    || format!("lists[{li}].candidates[{ci}].substitute_for"),
+                    "in Bayern the votes decide (Art. 37 Abs. 1 GLKrWG)",
+                )?;
             }
         }
         Ok(())

@@ -501,6 +501,23 @@ pub struct Procedure {
     pub texts: Texts,
 }
 
+/// A candidate named as an Ersatzbewerber (`substitute_for`, `substitute_designation`) in a Land without NRW's
+/// Ersatzbewerber (§ 45 Abs. 2 KWahlG NRW) is refused at `field` (computed only then), with the Land's own
+/// rule after the semicolon (`instead`, e.g. "in Sachsen the votes decide (§ 21 Abs. 2 KomWG)").
+pub(super) fn refuse_ersatzbewerber(
+    c: &crate::model::Candidate,
+    field: impl FnOnce() -> String,
+    instead: &str,
+) -> Result<(), ValidationError> {
+    if c.substitute_for.is_some() || c.substitute_designation.is_some() {
+        return Err(ValidationError::new(
+            field(),
+            format!("Ersatzbewerber exist only in NRW (§ 45 Abs. 2 KWahlG NRW); {instead}"),
+        ));
+    }
+    Ok(())
+}
+
 /// `body.readings.district_substitute` is an NRW reading (§ 45 Abs. 4 KWahlG NRW): every Land without NRW's
 /// Ersatzbewerber refuses it, naming the field.
 pub(super) fn refuse_district_substitute(readings: &crate::model::Readings) -> Result<(), ValidationError> {

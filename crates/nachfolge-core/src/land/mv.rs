@@ -111,12 +111,11 @@ impl LandLaw for Mv {
                         "is required in a Mecklenburg-Vorpommern body (§ 33 Abs. 2 Satz 3 LKWG M-V: the Ersatzpersonen rank by votes)",
                     ));
                 }
-                if c.substitute_for.is_some() || c.substitute_designation.is_some() {
-                    return Err(ValidationError::new(
-                        format!("{path}.substitute_for"),
-                        "Ersatzbewerber exist only in NRW (§ 45 Abs. 2 KWahlG NRW); in Mecklenburg-Vorpommern the votes decide (§ 33 Abs. 2 LKWG M-V)",
-                    ));
-                }
+                super::refuse_ersatzbewerber(
+                    c,
+                    || format!("{path}.substitute_for"),
+                    "in Mecklenburg-Vorpommern the votes decide (§ 33 Abs. 2 LKWG M-V)",
+                )?;
                 if let Some(seat) = &c.seat {
                     if seat.via == SeatVia::PersonalVote {
                         return Err(ValidationError::new(

@@ -95,12 +95,11 @@ impl LandLaw for Ni {
         for (li, list) in s.lists.iter().enumerate() {
             for (ci, c) in list.candidates.iter().enumerate() {
                 let path = format!("lists[{li}].candidates[{ci}]");
-                if c.substitute_for.is_some() || c.substitute_designation.is_some() {
-                    return Err(ValidationError::new(
-                        format!("{path}.substitute_for"),
-                        "Ersatzbewerber exist only in NRW (§ 45 Abs. 2 KWahlG NRW); in Niedersachsen § 38 NKWG decides",
-                    ));
-                }
+                super::refuse_ersatzbewerber(
+                    c,
+                    || format!("{path}.substitute_for"),
+                    "in Niedersachsen § 38 NKWG decides",
+                )?;
                 if let Some(seat) = &c.seat {
                     if !matches!(seat.via, SeatVia::PersonalVote | SeatVia::List) {
                         return Err(ValidationError::new(

@@ -119,12 +119,11 @@ impl LandLaw for Rp {
                         "is required in a Rheinland-Pfalz body (§ 45 Abs. 2 Satz 2, Abs. 3 Satz 1 KWG rank by votes)",
                     ));
                 }
-                if c.substitute_for.is_some() || c.substitute_designation.is_some() {
-                    return Err(ValidationError::new(
-                        format!("lists[{li}].candidates[{ci}].substitute_for"),
-                        "Ersatzbewerber exist only in NRW (§ 45 Abs. 2 KWahlG NRW); in Rheinland-Pfalz the votes decide (§ 45 Abs. 2 KWG)",
-                    ));
-                }
+                super::refuse_ersatzbewerber(
+                    c,
+                    || format!("lists[{li}].candidates[{ci}].substitute_for"),
+                    "in Rheinland-Pfalz the votes decide (§ 45 Abs. 2 KWG)",
+                )?;
             }
         }
         Ok(())

@@ -150,12 +150,11 @@ impl LandLaw for Sn {
                         "is required in a Sachsen body (§ 21 Abs. 2, § 23 KomWG rank the Ersatzpersonen by votes)",
                     ));
                 }
-                if c.substitute_for.is_some() || c.substitute_designation.is_some() {
-                    return Err(ValidationError::new(
-                        at("substitute_for"),
-                        "Ersatzbewerber exist only in NRW (§ 45 Abs. 2 KWahlG NRW); in Sachsen the votes decide (§ 21 Abs. 2 KomWG)",
-                    ));
-                }
+                super::refuse_ersatzbewerber(
+                    c,
+                    || at("substitute_for"),
+                    "in Sachsen the votes decide (§ 21 Abs. 2 KomWG)",
+                )?;
                 if c.district.is_some() {
                     return Err(ValidationError::new(
                         at("district"),

@@ -93,12 +93,11 @@ impl LandLaw for St {
         }
         for (li, list) in s.lists.iter().enumerate() {
             for (ci, c) in list.candidates.iter().enumerate() {
-                if c.substitute_for.is_some() || c.substitute_designation.is_some() {
-                    return Err(ValidationError::new(
-                        format!("lists[{li}].candidates[{ci}].substitute_for"),
-                        "Ersatzbewerber exist only in NRW (§ 45 Abs. 2 KWahlG NRW); in Sachsen-Anhalt the votes decide (§ 41 Abs. 2 KWG LSA)",
-                    ));
-                }
+                super::refuse_ersatzbewerber(
+                    c,
+                    || format!("lists[{li}].candidates[{ci}].substitute_for"),
+                    "in Sachsen-Anhalt the votes decide (§ 41 Abs. 2 KWG LSA)",
+                )?;
                 if c.district.is_some() {
                     return Err(ValidationError::new(
                         format!("lists[{li}].candidates[{ci}].district"),

@@ -117,12 +117,11 @@ impl LandLaw for Th {
                         "is required in a Thüringen body (§ 23 Abs. 2 Satz 2 i. V. m. § 22 Abs. 5, Abs. 3 ThürKWG rank by votes)",
                     ));
                 }
-                if c.substitute_for.is_some() || c.substitute_designation.is_some() {
-                    return Err(ValidationError::new(
-                        format!("lists[{li}].candidates[{ci}].substitute_for"),
-                        "Ersatzbewerber exist only in NRW (§ 45 Abs. 2 KWahlG NRW); in Thüringen the votes decide (§ 23 Abs. 2 ThürKWG)",
-                    ));
-                }
+                super::refuse_ersatzbewerber(
+                    c,
+                    || format!("lists[{li}].candidates[{ci}].substitute_for"),
+                    "in Thüringen the votes decide (§ 23 Abs. 2 ThürKWG)",
+                )?;
             }
         }
         Ok(())
