@@ -680,3 +680,47 @@ fn traceparent_parsing_follows_w3c() {
     let env = parse_envelope(b"{}", &binary, 1 << 20).expect("binary envelope");
     assert_eq!(env.traceparent.as_deref(), Some(TP3));
 }
+
+/// The worker's connections propose 16 KiB frames (`bus::FRAME_MAX`: lapin keeps 32 frames per direction,
+/// so 1 MiB a connection instead of the 8 MiB RabbitMQ's 128 KiB default costs); a `frame_max` in the URL
+/// still wins, and a message far larger than a frame still arrives whole.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bus_connections_propose_small_frames_unless_the_url_sets_one() {
+    let conn = nachfolge::bus::connect(AMQP_URL, "nachfolge-frame-test").await.expect("connect");
+    assert_eq!(conn.configuration().frame_max(), nachfolge::bus::FRAME_MAX);
+    let ch = conn.create_channel().await.expect("channel");
+    let q = format!("t.{}.frames", unique());
+    let opts = QueueDeclareOptions { exclusive: true, ..Default::default() };
+    ch.queue_declare(q.as_str().into(), opts, FieldTable::default()).await.expect("queue");
+    let big: String = "Nachrückerliste ".repeat(20_000); // 340 KB: 21 frames
+    ch.basic_publish(
+        "".into(),
+        q.as_str().into(),
+        BasicPublishOptions::default(),
+        big.as_bytes(),
+        BasicProperties::default(),
+    )
+    .await
+    .expect("publish");
+    let got = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            if let Some(m) = ch.basic_get(q.as_str().into(), Default::default()).await.expect("get") {
+                break m.delivery.data.clone();
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+    .expect("message in time");
+    assert_eq!(got, big.as_bytes());
+    conn.close(200, "bye".into()).await.expect("close");
+
+    let url = if AMQP_URL.contains('?') {
+        format!("{AMQP_URL}&frame_max=65536")
+    } else {
+        format!("{AMQP_URL}?frame_max=65536")
+    };
+    let conn = nachfolge::bus::connect(&url, "nachfolge-frame-test").await.expect("connect with frame_max");
+    assert_eq!(conn.configuration().frame_max(), 65536);
+    conn.close(200, "bye".into()).await.expect("close");
+}
