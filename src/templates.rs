@@ -147,22 +147,24 @@ impl Templates {
         Ok(Templates { env })
     }
 
-    fn render(&self, name: &str, ctx: &Value) -> Result<String, TemplateError> {
+    fn render(&self, name: &str, ctx: &minijinja::Value) -> Result<String, TemplateError> {
         let t =
             self.env.get_template(name).map_err(|source| TemplateError::Render { name: name.to_owned(), source })?;
         t.render(ctx).map_err(|source| TemplateError::Render { name: name.to_owned(), source })
     }
 
-    /// Render `mail/<template>.txt` and `.html`.
+    /// Render `mail/<template>.txt` and `.html`. The context is converted into template values once for
+    /// both (the conversion cost as much as a rendering: docs/performance.md, "Memory").
     pub fn mail(&self, template: &str, ctx: &Value) -> Result<RenderedMail, TemplateError> {
+        let ctx = minijinja::Value::from_serialize(ctx);
         Ok(RenderedMail {
-            text: self.render(&format!("mail/{template}.txt"), ctx)?,
-            html: self.render(&format!("mail/{template}.html"), ctx)?,
+            text: self.render(&format!("mail/{template}.txt"), &ctx)?,
+            html: self.render(&format!("mail/{template}.html"), &ctx)?,
         })
     }
 
     /// Render `announcement/<template>.txt`.
     pub fn announcement(&self, template: &str, ctx: &Value) -> Result<String, TemplateError> {
-        self.render(&format!("announcement/{template}.txt"), ctx)
+        self.render(&format!("announcement/{template}.txt"), &minijinja::Value::from_serialize(ctx))
     }
 }
