@@ -241,6 +241,7 @@ pub fn case_summary(council: &Council, case: &Case, now: DateTime<Utc>, urgent_d
         "successor": case.successor().map(|s| person(council, s)),
         "periods": periods,
         "urgent": urgent,
+        "actions": super::actions::available(council, case),
     })
 }
 
@@ -280,6 +281,8 @@ pub fn succession_lists(council: &Council, order: &SuccessionOrder) -> Vec<Value
                 .iter()
                 .map(|c| {
                     let mut p = person(council, c);
+                    // the candidate-fact action from the Nachrückerliste (shown to who may act)
+                    p["fact_url"] = json!(format!("/raete/{}/tatsache?person={}", enc(council.id()), enc(c)));
                     if let Some(cand) = council.candidate(c) {
                         p["position"] = json!(cand.position);
                         p["votes"] = json!(cand.votes);
@@ -343,7 +346,15 @@ pub fn type_name(ty: &str) -> &str {
         "membership.changed" => "Mitgliedschaft geändert",
         "announcement.issued" => "Bekanntmachung erstellt",
         "objection_period.ended" => "Einspruchsfrist abgelaufen",
+        "lot.requested" => "Losentscheid erforderlich",
         "lot.drawn" => "Los gezogen",
+        "seat.left_vacant" => "Sitz bleibt unbesetzt",
+        "bar.cured" => "Nachweis der Beseitigung des Hinderungsgrundes eingegangen",
+        "case.review_required" => "Prüfung durch die Wahlleitung erforderlich",
+        "confirmation.rejected" => "Feststellung nicht angewandt",
+        "service.rejected" => "Zustellung nicht angewandt",
+        "declaration.rejected" => "Erklärung nicht angewandt",
+        "declaration.held" => "Erklärung zurückgestellt bis zur Zustellung",
         "review.decided" => "Entscheidung im Prüfungsverfahren",
         "candidate.fact_recorded" => "Tatsache zu einer Bewerberin oder einem Bewerber erfasst",
         "mail.queued" => "E-Mail vorbereitet",
@@ -376,6 +387,13 @@ pub fn case_history(rows: &[AuditRow], case: &str) -> Vec<Value> {
         groups.push(vec![row]);
     }
     let names_case = |r: &AuditRow| r.payload.get("case").and_then(Value::as_str) == Some(case);
+    // a `case.review_required` stays open until a review decision of the case is recorded after it
+    let last_review = rows
+        .iter()
+        .filter(|r| r.kind == "command" && r.ty == "review.decided" && names_case(r))
+        .map(|r| r.seq)
+        .max()
+        .unwrap_or(i64::MIN);
     groups
         .into_iter()
         .filter(|g| g.iter().any(|r| names_case(r)))
@@ -390,6 +408,7 @@ pub fn case_history(rows: &[AuditRow], case: &str) -> Vec<Value> {
                         "type": r.ty,
                         "type_name": type_name(&r.ty),
                         "message_id": r.message_id,
+                        "unresolved": r.ty == "case.review_required" && r.seq > last_review,
                         "data": serde_json::to_string_pretty(&r.payload).unwrap_or_default(),
                     })
                 })
