@@ -215,10 +215,31 @@ fn state_words(council: &Council, case: &Case) -> (String, Option<String>) {
         }
         CaseState::Filled { since, basis, .. } => (
             format!("Sitz besetzt seit {}", german_date(local_date(*since))),
-            Some(format!("Grundlage: {}", code(basis))),
+            Some(format!("Grundlage: {}", code_de(&code(basis)))),
         ),
-        CaseState::Vacant { reason } => ("Sitz bleibt unbesetzt".into(), Some(format!("Grund: {}", code(reason)))),
+        CaseState::Vacant { reason } => {
+            ("Sitz bleibt unbesetzt".into(), Some(format!("Grund: {}", code_de(&code(reason)))))
+        }
     }
+}
+
+/// The German words for the basis of a membership and the reason a seat stays vacant (the code itself for
+/// one not listed).
+fn code_de(code: &str) -> String {
+    let words = match code {
+        "acceptance" => "Annahme der Wahl",
+        "deemed_acceptance" => "Annahme durch Fristablauf",
+        "determination" => "Feststellung der Nachfolge",
+        "bar_cured" => "Nachweis der Beseitigung des Hinderungsgrundes",
+        "review" => "Entscheidung im Prüfungsverfahren",
+        "correction" => "Berichtigung nach einer rechtzeitigen Erklärung",
+        "individual_candidate" => "kein Wahlvorschlag einer Partei oder Wählergruppe",
+        "list_exhausted" => "Wahlvorschlag erschöpft",
+        "party_banned" => "Verbot der Partei oder Vereinigung",
+        "merger" => "Eingliederung der Gemeinde",
+        other => other,
+    };
+    words.to_owned()
 }
 
 /// One case as the council page and the case page show it.

@@ -62,6 +62,9 @@ async fn a_wahlleiter_enters_the_lot_and_the_drawn_candidate_is_determined() {
     assert_eq!(shown.status, 200, "{}", shown.body);
     assert!(shown.body.contains("Nachfolge festgestellt: Nils Neumann."), "{}", shown.body);
     assert!(shown.body.contains("Nils Neumann wird Mitglied ab"), "Hessen: with the determination: {}", shown.body);
+    // the period the determination opens: the objection period of its announcement (§ 25 Abs. 1 KWG)
+    assert!(shown.body.contains("Einspruchsfrist gegen die Bekanntmachung Nr. 1 vom"), "{}", shown.body);
+    assert!(shown.body.contains("Grundlage: Feststellung der Nachfolge"), "{}", shown.body);
     assert!(audit(&app, BODY, "lot.drawn").await.is_empty(), "the preview wrote nothing");
 
     let done = confirm(&mut browser, &path, &shown).await;

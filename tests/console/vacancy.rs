@@ -46,6 +46,7 @@ async fn a_wahlleiter_reports_a_vacancy_and_the_preview_names_the_successor_the_
     // the result shows the new case and leads to it
     assert!(done.body.contains(&format!("Stand des Falls {case}")), "{}", done.body);
     assert!(done.body.contains("Nachfolge: Felix Fuchs"), "{}", done.body);
+    assert!(done.body.contains("Die E-Mail an Felix Fuchs ist zum Versand vorbereitet."), "{}", done.body);
     let entries = audit(&app, BODY, "vacancy.reported").await;
     assert_eq!(entries.len(), 1, "{entries:?}");
     assert_eq!(

@@ -174,6 +174,7 @@ pub(super) fn describe<'a>(council: &Council, events: impl IntoIterator<Item = (
                     other => other,
                 }
             ),
+            "mail.queued" => format!("Die E-Mail an {} ist zum Versand vorbereitet.", name(&data["candidate"])),
             "announcement.issued" => {
                 format!("Bekanntmachung: {}.", data["title"].as_str().unwrap_or_else(|| type_name(event_type)))
             }
