@@ -89,3 +89,9 @@ pub async fn refused_to_viewer(app: &App, body: &str, path: &str, fields: &[(&st
     f.push(("message_id", "7d9f8a2e-0000-4000-8000-0000000000aa"));
     assert_eq!(viewer.post(path, &f).await.status, 404);
 }
+
+/// The operations listener's `/metrics` text.
+pub async fn metrics(app: &App) -> String {
+    let mut ops = Client::new(app.worker.as_ref().and_then(|w| w.http_addr).expect("the operations listener"));
+    ops.get("/metrics").await.body
+}

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use crate::flow::{audit, confirm, local_now, preview, refused_to_viewer, signed_in};
+use crate::flow::{audit, confirm, local_now, metrics, preview, refused_to_viewer, signed_in};
 use crate::register;
 use crate::support::app::{example, App};
 
@@ -77,6 +77,8 @@ async fn a_wahlleiter_enters_the_lot_and_the_drawn_candidate_is_determined() {
     assert_eq!(entries.len(), 1, "{entries:?}");
     assert_eq!(entries[0]["recorded_by"], "wahlleitung");
     assert_eq!(entries[0]["drawn_by"], "Jonas Muster, Wahlleiter");
+    let counted = metrics(&app).await;
+    assert!(counted.contains("nachfolge_console_actions_total{outcome=\"applied\",type=\"lot.drawn\"} 1"), "{counted}");
 
     // the lot is drawn: the action no longer applies
     assert_eq!(browser.get(&path).await.status, 404);

@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use crate::flow::{audit, confirm, preview, refused_to_viewer, signed_in};
+use crate::flow::{audit, confirm, metrics, preview, refused_to_viewer, signed_in};
 use crate::support::app::App;
 use crate::{nrw, register};
 
@@ -59,6 +59,11 @@ async fn a_wahlleiter_reports_a_vacancy_and_the_preview_names_the_successor_the_
     let again = confirm(&mut browser, PATH, &shown).await;
     assert!(again.body.contains("Bereits erfasst:"), "{}", again.body);
     assert_eq!(audit(&app, BODY, "vacancy.reported").await.len(), 1);
+    let counted = metrics(&app).await;
+    for outcome in ["applied", "duplicate"] {
+        let line = format!("nachfolge_console_actions_total{{outcome=\"{outcome}\",type=\"vacancy.reported\"}} 1");
+        assert!(counted.contains(&line), "{line}: {counted}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
