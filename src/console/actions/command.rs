@@ -64,7 +64,8 @@ pub(super) const OUTCOMES: &[(&str, &str)] = &[
 ];
 
 /// Who decided a review (`decided_by`): (form code, German name). `council` and `court` are the contract's
-/// values; the Wahlleitung's decision is recorded with its name.
+/// values; the Wahlleitung's decision is recorded with the office's name („Wahlleitung“, „Kreiswahlleitung“:
+/// `BodyKind::office`), as the announcement then names it.
 pub(super) const DECIDERS: &[(&str, &str)] = &[
     ("officer", "die Wahlleitung"),
     ("council", "die Vertretung (eigene Entscheidung)"),
@@ -196,9 +197,16 @@ pub(super) fn choices(ctx: &mut Value, council: &Council, case: Option<&Case>, a
         Action::Review => {
             ctx["outcomes"] = codes(OUTCOMES);
             let law = council.land().law().procedure(council.info().kind);
-            let deciders: Vec<&(&str, &str)> =
-                DECIDERS.iter().filter(|(c, _)| *c != "council" || law.review.council_refused.is_none()).collect();
-            ctx["deciders"] = json!(deciders.iter().map(|(c, n)| json!({"code": c, "name": n})).collect::<Vec<_>>());
+            let office = council.info().kind.office();
+            let deciders: Vec<Value> = DECIDERS
+                .iter()
+                .filter(|(c, _)| *c != "council" || law.review.council_refused.is_none())
+                .map(|(c, n)| match *c {
+                    "officer" => json!({"code": c, "name": format!("die {office}")}),
+                    _ => json!({"code": c, "name": n}),
+                })
+                .collect();
+            ctx["deciders"] = json!(deciders);
             if let Some(case) = case {
                 // the candidates of the list the departed stood for who hold no seat (the core checks the rest)
                 let list = council.snapshot.lists.iter().find(|l| l.id == case.list);
@@ -231,8 +239,15 @@ fn instant(value: &str, missing: &str) -> Result<DateTime<FixedOffset>, String> 
     berlin_instant(value.trim()).ok_or_else(|| missing.to_owned())
 }
 
-/// The inbound command of a form, or the German reason it cannot be built.
-pub(super) fn command(action: Action, body: &str, case: Scope<'_>, f: &ActionForm) -> Result<Inbound, String> {
+/// The inbound command of a form, or the German reason it cannot be built. `office` is the returning
+/// officer's office as the body's texts name it (`BodyKind::office`).
+pub(super) fn command(
+    action: Action,
+    body: &str,
+    case: Scope<'_>,
+    office: &str,
+    f: &ActionForm,
+) -> Result<Inbound, String> {
     let body = BodyId::new(body);
     let case = || case.map(CaseId::new).ok_or_else(|| "Diese Erfassung gehört zu einem Fall.".to_owned());
     let candidate = || required(&f.candidate, "Bitte geben Sie die Kennung der Person an.").map(CandidateId::new);
@@ -324,7 +339,7 @@ pub(super) fn command(action: Action, body: &str, case: Scope<'_>, f: &ActionFor
                 }
             };
             let decided_by = match f.decided_by.as_str() {
-                "officer" => "Wahlleitung",
+                "officer" => office,
                 "council" => "council",
                 "court" => "court",
                 _ => return Err("Bitte geben Sie an, wer entschieden hat.".into()),
@@ -394,12 +409,17 @@ mod tests {
     #[test]
     fn a_form_without_a_person_or_with_an_unknown_method_is_not_a_command() {
         let f = ActionForm { method: "certificate".into(), on: "2026-12-01".into(), ..ActionForm::default() };
-        assert!(command(Action::Service, "b", Some("b-1"), &f).is_err());
+        assert!(command(Action::Service, "b", Some("b-1"), "Wahlleitung", &f).is_err());
         let f = ActionForm { candidate: "L1-06".into(), method: "fax".into(), on: "2026-12-01".into(), ..f };
-        assert!(command(Action::Service, "b", Some("b-1"), &f).unwrap_err().contains("Art der Zustellung"));
+        assert!(command(Action::Service, "b", Some("b-1"), "Wahlleitung", &f)
+            .unwrap_err()
+            .contains("Art der Zustellung"));
         let f = ActionForm { method: "certificate".into(), ..f };
-        assert!(matches!(command(Action::Service, "b", Some("b-1"), &f), Ok(Inbound::NotificationServed(_))));
-        assert!(command(Action::Service, "b", None, &f).is_err(), "service belongs to a case");
+        assert!(matches!(
+            command(Action::Service, "b", Some("b-1"), "Wahlleitung", &f),
+            Ok(Inbound::NotificationServed(_))
+        ));
+        assert!(command(Action::Service, "b", None, "Wahlleitung", &f).is_err(), "service belongs to a case");
     }
 
     #[test]
@@ -410,15 +430,17 @@ mod tests {
             on: "2026-12-01".into(),
             ..ActionForm::default()
         };
-        let Ok(Inbound::FactRecorded(r)) = command(Action::Fact, "b", None, &f) else { panic!("a fact") };
+        let Ok(Inbound::FactRecorded(r)) = command(Action::Fact, "b", None, "Wahlleitung", &f) else {
+            panic!("a fact")
+        };
         assert_eq!(
             serde_json::to_value(&r.fact).ok(),
             Some(json!({"type": "waived", "on": "2026-12-01", "form": "written"}))
         );
         let f = ActionForm { fact: "barred".into(), ..f };
-        assert!(command(Action::Fact, "b", None, &f).unwrap_err().contains("Hinderungsgrund"));
+        assert!(command(Action::Fact, "b", None, "Wahlleitung", &f).unwrap_err().contains("Hinderungsgrund"));
         let f = ActionForm { fact: "ineligible".into(), ..f };
-        assert!(command(Action::Fact, "b", None, &f).unwrap_err().contains("Art der Tatsache"));
+        assert!(command(Action::Fact, "b", None, "Wahlleitung", &f).unwrap_err().contains("Art der Tatsache"));
     }
 
     #[test]
@@ -429,14 +451,18 @@ mod tests {
             effective_at: "2026-05-04T10:00".into(),
             ..ActionForm::default()
         };
-        assert!(command(Action::Vacancy, "b", None, &f).unwrap_err().contains("verbotenen Partei"));
+        assert!(command(Action::Vacancy, "b", None, "Wahlleitung", &f).unwrap_err().contains("verbotenen Partei"));
         let f = ActionForm { list_banned: "false".into(), ..f };
-        let Ok(Inbound::VacancyReported(v)) = command(Action::Vacancy, "b", None, &f) else { panic!("a vacancy") };
+        let Ok(Inbound::VacancyReported(v)) = command(Action::Vacancy, "b", None, "Wahlleitung", &f) else {
+            panic!("a vacancy")
+        };
         assert_eq!(v.list_banned, Some(false));
         assert_eq!(v.effective_at.to_rfc3339(), "2026-05-04T10:00:00+02:00");
         // a value left over from choosing a ban first is not sent with another reason
         let f = ActionForm { departure: "died".into(), ..f };
-        let Ok(Inbound::VacancyReported(v)) = command(Action::Vacancy, "b", None, &f) else { panic!("a vacancy") };
+        let Ok(Inbound::VacancyReported(v)) = command(Action::Vacancy, "b", None, "Wahlleitung", &f) else {
+            panic!("a vacancy")
+        };
         assert_eq!(v.list_banned, None);
     }
 
@@ -449,17 +475,26 @@ mod tests {
             decided_at: "2026-12-01T09:30".into(),
             ..ActionForm::default()
         };
-        assert!(command(Action::Review, "b", Some("b-1"), &f).unwrap_err().contains("Änderung"));
+        assert!(command(Action::Review, "b", Some("b-1"), "Wahlleitung", &f).unwrap_err().contains("Änderung"));
         let f = ActionForm { successor: "L1-05".into(), ..f };
-        let Ok(Inbound::ReviewDecided(r)) = command(Action::Review, "b", Some("b-1"), &f) else { panic!("a review") };
+        let Ok(Inbound::ReviewDecided(r)) = command(Action::Review, "b", Some("b-1"), "Wahlleitung", &f) else {
+            panic!("a review")
+        };
         assert_eq!(
             (r.successor.as_deref(), r.decided_by.as_deref(), r.is_final),
             (Some("L1-05"), Some("Wahlleitung"), true)
         );
+        // a Kreistag's office decides as the Kreiswahlleitung, as its announcement names it
+        let Ok(Inbound::ReviewDecided(r)) = command(Action::Review, "b", Some("b-1"), "Kreiswahlleitung", &f) else {
+            panic!("a review")
+        };
+        assert_eq!(r.decided_by.as_deref(), Some("Kreiswahlleitung"));
         let f = ActionForm { outcome: "confirmed".into(), ..f };
-        assert!(command(Action::Review, "b", Some("b-1"), &f).unwrap_err().contains("nur bei einer Änderung"));
+        assert!(command(Action::Review, "b", Some("b-1"), "Wahlleitung", &f)
+            .unwrap_err()
+            .contains("nur bei einer Änderung"));
         let f = ActionForm { successor: String::new(), is_final: String::new(), ..f };
-        assert!(command(Action::Review, "b", Some("b-1"), &f).unwrap_err().contains("unanfechtbar"));
+        assert!(command(Action::Review, "b", Some("b-1"), "Wahlleitung", &f).unwrap_err().contains("unanfechtbar"));
     }
 
     #[test]

@@ -30,7 +30,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use axum::{Extension, Form};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::pages::{base, error_page, page, unavailable};
@@ -263,7 +263,7 @@ pub async fn preview(
         Err(r) => return r,
     };
     let ctx = base_ctx(&user, &council, case_id, action, &f);
-    let inbound = match command(action, id, case_id, &f) {
+    let inbound = match command(action, id, case_id, council.info().kind.office(), &f) {
         Ok(i) => i,
         Err(error) => return refused_form(console, ctx, error),
     };
@@ -311,11 +311,12 @@ pub async fn confirm(
         Err(r) => return r,
     };
     let mut ctx = base_ctx(&user, &council, case_id, action, &f);
-    let (inbound, message_id) = match (command(action, id, case_id, &f), uuid::Uuid::parse_str(&f.message_id)) {
-        (Ok(i), Ok(m)) => (i, m.to_string()),
-        (Err(error), _) => return refused_form(console, ctx, error),
-        (_, Err(_)) => return error_page(console, StatusCode::FORBIDDEN),
-    };
+    let (inbound, message_id) =
+        match (command(action, id, case_id, council.info().kind.office(), &f), uuid::Uuid::parse_str(&f.message_id)) {
+            (Ok(i), Ok(m)) => (i, m.to_string()),
+            (Err(error), _) => return refused_form(console, ctx, error),
+            (_, Err(_)) => return error_page(console, StatusCode::FORBIDDEN),
+        };
     ctx["summary"] = json!(summary(&council, &inbound));
     let Ok(payload) = command::payload(&inbound) else { return unavailable(console) };
     let cause = Cause {
@@ -396,7 +397,7 @@ async fn effects_of(console: &Console, id: &str, key: &str) -> (Vec<String>, Opt
 }
 
 /// The query of a council action's form: the person concerned (`?person=…`, from the Nachrückerliste).
-#[derive(Deserialize, Serialize, Default)]
+#[derive(Deserialize)]
 pub struct FormQuery {
     #[serde(default)]
     person: Option<String>,

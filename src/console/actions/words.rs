@@ -75,9 +75,10 @@ pub(super) fn summary(council: &Council, inbound: &Inbound) -> Vec<(String, Stri
             ("Zeitpunkt der Feststellung".into(), at(c.confirmed_at)),
         ],
         Inbound::ReviewDecided(r) => {
+            // `council` and `court` in words; the office's decision as recorded („Wahlleitung“)
             let by = match r.decided_by.as_deref() {
-                Some("Wahlleitung") => label(DECIDERS, json!("officer")),
-                Some(other) => label(DECIDERS, json!(other)),
+                Some(code @ ("council" | "court")) => label(DECIDERS, json!(code)),
+                Some(office) => office.to_owned(),
                 None => "–".into(),
             };
             let mut rows = vec![("Ergebnis".into(), label(OUTCOMES, json!(r.outcome)))];
