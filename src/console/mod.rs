@@ -9,7 +9,8 @@
 //! * [`pages`] — the handlers: sign-in, councils, a council (Nachrückerliste, open cases), a case (history),
 //!   and the JSON reads `/bodies/{id}` that moved here from the operations listener;
 //! * [`calendar`] — a case's running period as an iCalendar entry (`…/frist.ics`);
-//! * [`actions`] — the Wahlleitung's entries (service, a declaration): the same inbound command the bus
+//! * [`actions`] — the Wahlleitung's entries (service, a declaration, a fact, a vacancy, a lot, a confirmation,
+//!   a review decision, a bar's proof): the same inbound command the bus
 //!   carries, previewed by a dry run of the core and applied through [`Store::apply_batch`];
 //! * [`views`] — the minijinja templates under `config/templates/console/` and what they are given.
 //!

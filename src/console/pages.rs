@@ -286,6 +286,7 @@ pub async fn council(
     ctx["open_cases"] = json!(open);
     ctx["closed_cases"] = json!(closed);
     ctx["lists"] = json!(views::succession_lists(&council, &order));
+    ctx["may_act"] = json!(matches!(user.role_for(&id), Some("wahlleiter" | "admin")));
     ctx["now"] = json!(when(now));
     ctx["urgent_days"] = json!(console.config.urgent_days);
     page(&console, StatusCode::OK, "console/rat.html", ctx)

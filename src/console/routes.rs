@@ -12,6 +12,8 @@
 //! | `GET /raete/{body}/faelle/{case}/zustellung`, `POST …/vorschau`, `POST …` | record service: form, preview, confirm ([`super::actions`]) |
 //! | `GET /raete/{body}/faelle/{case}/erklaerung`, `POST …/vorschau`, `POST …` | record a declaration: form, preview, confirm |
 //! | `GET /raete/{body}/faelle/{case}/tatsache`, `POST …/vorschau`, `POST …` | record a candidate fact: form, preview, confirm |
+//! | `GET /raete/{body}/faelle/{case}/{los,feststellung,pruefung,nachweis}`, `POST …/vorschau`, `POST …` | a lot, the confirmation of a proposal, a review decision, the proof that a bar ended |
+//! | `GET /raete/{body}/{ausscheiden,tatsache}`, `POST …/vorschau`, `POST …` | the council's actions: report a vacancy, record a fact (from the Nachrückerliste) |
 //! | `GET /bodies/{body}`, `GET /bodies/{body}/succession-order` | the stored snapshot with its cases, the Nachrückerliste, as JSON (docs/contract.md) |
 //! | `GET /console.css` | the style sheet |
 //!
@@ -44,9 +46,12 @@ pub fn router(console: Console) -> Router {
         .route("/raete/{body}", get(pages::council))
         .route("/raete/{body}/faelle/{case}", get(pages::case))
         .route("/raete/{body}/faelle/{case}/frist.ics", get(calendar::period_ics))
-        // zustellung, erklaerung, tatsache (`actions::Action::slug`); `frist.ics` above wins as the static segment
+        // zustellung, erklaerung, tatsache, los, … (`actions::Action::slug`); `frist.ics` above wins as the static segment
         .route("/raete/{body}/faelle/{case}/{action}", get(act::form_page).post(act::confirm_page))
         .route("/raete/{body}/faelle/{case}/{action}/vorschau", post(act::preview_page))
+        // ausscheiden, tatsache (`Action::in_scope`); `faelle` above wins as the static segment
+        .route("/raete/{body}/{action}", get(act::council_form_page).post(act::council_confirm_page))
+        .route("/raete/{body}/{action}/vorschau", post(act::council_preview_page))
         .route("/bodies/{body}", get(pages::body_json))
         .route("/bodies/{body}/succession-order", get(pages::succession_order_json))
         .route("/console.css", get(pages::stylesheet))

@@ -215,10 +215,31 @@ fn state_words(council: &Council, case: &Case) -> (String, Option<String>) {
         }
         CaseState::Filled { since, basis, .. } => (
             format!("Sitz besetzt seit {}", german_date(local_date(*since))),
-            Some(format!("Grundlage: {}", code(basis))),
+            Some(format!("Grundlage: {}", code_de(&code(basis)))),
         ),
-        CaseState::Vacant { reason } => ("Sitz bleibt unbesetzt".into(), Some(format!("Grund: {}", code(reason)))),
+        CaseState::Vacant { reason } => {
+            ("Sitz bleibt unbesetzt".into(), Some(format!("Grund: {}", code_de(&code(reason)))))
+        }
     }
+}
+
+/// The German words for the basis of a membership and the reason a seat stays vacant (the code itself for
+/// one not listed).
+fn code_de(code: &str) -> String {
+    let words = match code {
+        "acceptance" => "Annahme der Wahl",
+        "deemed_acceptance" => "Annahme durch Fristablauf",
+        "determination" => "Feststellung der Nachfolge",
+        "bar_cured" => "Nachweis der Beseitigung des Hinderungsgrundes",
+        "review" => "Entscheidung im Prüfungsverfahren",
+        "correction" => "Berichtigung nach einer rechtzeitigen Erklärung",
+        "individual_candidate" => "kein Wahlvorschlag einer Partei oder Wählergruppe",
+        "list_exhausted" => "Wahlvorschlag erschöpft",
+        "party_banned" => "Verbot der Partei oder Vereinigung",
+        "merger" => "Eingliederung der Gemeinde",
+        other => other,
+    };
+    words.to_owned()
 }
 
 /// One case as the council page and the case page show it.
@@ -241,6 +262,7 @@ pub fn case_summary(council: &Council, case: &Case, now: DateTime<Utc>, urgent_d
         "successor": case.successor().map(|s| person(council, s)),
         "periods": periods,
         "urgent": urgent,
+        "actions": super::actions::available(council, case),
     })
 }
 
@@ -280,6 +302,8 @@ pub fn succession_lists(council: &Council, order: &SuccessionOrder) -> Vec<Value
                 .iter()
                 .map(|c| {
                     let mut p = person(council, c);
+                    // the candidate-fact action from the Nachrückerliste (shown to who may act)
+                    p["fact_url"] = json!(format!("/raete/{}/tatsache?person={}", enc(council.id()), enc(c)));
                     if let Some(cand) = council.candidate(c) {
                         p["position"] = json!(cand.position);
                         p["votes"] = json!(cand.votes);
@@ -343,7 +367,15 @@ pub fn type_name(ty: &str) -> &str {
         "membership.changed" => "Mitgliedschaft geändert",
         "announcement.issued" => "Bekanntmachung erstellt",
         "objection_period.ended" => "Einspruchsfrist abgelaufen",
+        "lot.requested" => "Losentscheid erforderlich",
         "lot.drawn" => "Los gezogen",
+        "seat.left_vacant" => "Sitz bleibt unbesetzt",
+        "bar.cured" => "Nachweis der Beseitigung des Hinderungsgrundes eingegangen",
+        "case.review_required" => "Prüfung durch die Wahlleitung erforderlich",
+        "confirmation.rejected" => "Feststellung nicht angewandt",
+        "service.rejected" => "Zustellung nicht angewandt",
+        "declaration.rejected" => "Erklärung nicht angewandt",
+        "declaration.held" => "Erklärung zurückgestellt bis zur Zustellung",
         "review.decided" => "Entscheidung im Prüfungsverfahren",
         "candidate.fact_recorded" => "Tatsache zu einer Bewerberin oder einem Bewerber erfasst",
         "mail.queued" => "E-Mail vorbereitet",
@@ -376,6 +408,13 @@ pub fn case_history(rows: &[AuditRow], case: &str) -> Vec<Value> {
         groups.push(vec![row]);
     }
     let names_case = |r: &AuditRow| r.payload.get("case").and_then(Value::as_str) == Some(case);
+    // a `case.review_required` stays open until a review decision of the case is recorded after it
+    let last_review = rows
+        .iter()
+        .filter(|r| r.kind == "command" && r.ty == "review.decided" && names_case(r))
+        .map(|r| r.seq)
+        .max()
+        .unwrap_or(i64::MIN);
     groups
         .into_iter()
         .filter(|g| g.iter().any(|r| names_case(r)))
@@ -390,6 +429,7 @@ pub fn case_history(rows: &[AuditRow], case: &str) -> Vec<Value> {
                         "type": r.ty,
                         "type_name": type_name(&r.ty),
                         "message_id": r.message_id,
+                        "unresolved": r.ty == "case.review_required" && r.seq > last_review,
                         "data": serde_json::to_string_pretty(&r.payload).unwrap_or_default(),
                     })
                 })

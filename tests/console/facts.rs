@@ -61,3 +61,44 @@ async fn a_wahlleiter_records_that_the_pending_successor_left_the_party_and_the_
     assert!(done.body.contains(&format!("Nachfolge festgestellt: {name}.")), "{}", done.body);
     assert!(done.body.contains(&format!("Nachfolge: {name}")), "{}", done.body);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fact_is_recorded_from_the_nachrueckerliste_and_the_list_then_passes_the_person_over() {
+    use crate::flow::{audit, confirm, preview, signed_in};
+    let app = App::spawn().await;
+    register(&app, nrw()).await;
+    let mut browser = signed_in(&app, "musterstadt-rat", "wahlleitung", "wahlleiter").await;
+    let page = browser.get("/raete/musterstadt-rat").await;
+    // per candidate of the Nachrückerliste a link, named for the person
+    assert!(page.body.contains("tatsache?person=L1-06"), "{}", page.body);
+    assert!(page.body.contains("Tatsache erfassen<span class=\"unsichtbar\"> zu Felix Fuchs</span>"), "{}", page.body);
+
+    let path = "/raete/musterstadt-rat/tatsache";
+    let form = browser.get(&format!("{path}?person=L1-06")).await;
+    assert_eq!(form.status, 200, "{}", form.body);
+    assert!(
+        form.body
+            .contains("id=\"candidate\" name=\"candidate\" type=\"text\" required maxlength=\"200\" value=\"L1-06\""),
+        "{}",
+        form.body
+    );
+    // a person the council does not know is not prefilled
+    assert!(!browser.get(&format!("{path}?person=X9-99")).await.body.contains("value=\"X9-99\""));
+
+    let today = nachfolge::deadline::local_date(app.now()).to_string();
+    let fields = [("candidate", "L1-06"), ("fact", "left_party"), ("on", today.as_str())];
+    let shown = preview(&mut browser, path, &fields).await;
+    assert_eq!(shown.status, 200, "{}", shown.body);
+    assert!(shown.body.contains("Austritt aus der Partei oder Wählergruppe"), "{}", shown.body);
+    assert!(audit(&app, "musterstadt-rat", "candidate.fact_recorded").await.is_empty(), "the preview wrote nothing");
+    let done = confirm(&mut browser, path, &shown).await;
+    assert_eq!(done.status, 200, "{}", done.body);
+    assert!(done.body.contains("<strong>Erfasst:</strong>"), "{}", done.body);
+    assert!(done.body.contains("Zurück zur Vertretung"), "{}", done.body);
+    let entries = audit(&app, "musterstadt-rat", "candidate.fact_recorded").await;
+    assert_eq!((entries.len(), entries[0]["recorded_by"].as_str()), (1, Some("wahlleitung")), "{entries:?}");
+    let order: serde_json::Value =
+        serde_json::from_str(&browser.get("/bodies/musterstadt-rat/succession-order").await.body).expect("json");
+    let passed = order["lists"][0]["passed_over"].as_array().expect("passed over");
+    assert!(passed.iter().any(|p| p["candidate"] == "L1-06"), "{order}");
+}

@@ -12,11 +12,17 @@ mod support {
 
 mod access;
 mod actions;
+mod bar;
 mod calendar;
 mod client;
+mod determination;
 mod facts;
+mod flow;
+mod lot;
 mod pages;
+mod review;
 mod sign_in;
+mod vacancy;
 
 use serde_json::{json, Value};
 use support::app::{example, App};

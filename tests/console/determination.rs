@@ -1,0 +1,68 @@
+//! Confirming a prepared determination at the console (`determination.confirmed`, the `confirm` mode: the
+//! case waits with `succession.proposed`). Bayern: the council decides on the Nachrücken (Art. 48 Abs. 3
+//! Satz 2 GLKrWG).
+
+use serde_json::json;
+
+use crate::flow::{audit, confirm, local_now, preview, refused_to_viewer, signed_in};
+use crate::register;
+use crate::support::app::{example, App};
+
+const BODY: &str = "musterberg-gemeinderat";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wahlleiter_confirms_the_proposed_successor_and_a_stale_round_is_filed_without_effect() {
+    let app = App::spawn().await;
+    register(&app, example("by-election.json")).await;
+    app.send(
+        "vacancy.reported",
+        json!({"body": BODY, "member": "B1-02", "reason": "resigned", "effective_at": "2026-11-02T10:00:00+01:00"}),
+    )
+    .await;
+    let proposed = app.wait_event("succession.proposed", |_| true).await;
+    let case = proposed["data"]["case"].as_str().expect("case").to_owned();
+    // the confirmation is dated after the proposal
+    app.advance(chrono::Duration::minutes(2));
+    let mut browser = signed_in(&app, BODY, "wahlleitung", "wahlleiter").await;
+    let page = browser.get(&format!("/raete/{BODY}/faelle/{case}")).await;
+    assert!(page.body.contains("Vorgeschlagene Nachfolge feststellen"), "{}", page.body);
+    assert!(!page.body.contains("Zustellung der Benachrichtigung erfassen"), "{}", page.body);
+
+    let path = format!("/raete/{BODY}/faelle/{case}/feststellung");
+    let form = browser.get(&path).await;
+    assert!(form.body.contains("Vorgeschlagen ist in Runde 1: <strong>Dominik Dorn</strong>"), "{}", form.body);
+    let at = local_now(&app);
+    let by = "Gemeinderat Musterberg, Beschluss Nr. 12";
+
+    // a confirmation of another round is filed without effect, and the preview says why
+    let stale = [("round", "2"), ("confirmed_by", by), ("confirmed_at", at.as_str())];
+    let shown = preview(&mut browser, &path, &stale).await;
+    assert_eq!(shown.status, 200, "{}", shown.body);
+    assert!(shown.body.contains("nicht angewandt: der Vorschlag ist nicht mehr aktuell"), "{}", shown.body);
+
+    let fields = [("round", "1"), ("confirmed_by", by), ("confirmed_at", at.as_str())];
+    let shown = preview(&mut browser, &path, &fields).await;
+    assert_eq!(shown.status, 200, "{}", shown.body);
+    assert!(shown.body.contains("Nachfolge festgestellt: Dominik Dorn."), "{}", shown.body);
+    assert!(shown.body.contains("Die Frist für Dominik Dorn beginnt erst mit der Zustellung"), "{}", shown.body);
+    assert!(audit(&app, BODY, "determination.confirmed").await.is_empty(), "the preview wrote nothing");
+
+    let done = confirm(&mut browser, &path, &shown).await;
+    assert_eq!(done.status, 200, "{}", done.body);
+    assert!(done.body.contains("<strong>Erfasst:</strong>"), "{}", done.body);
+    let det = app.wait_event("succession.determined", |_| true).await;
+    assert_eq!(
+        (det["data"]["successor"]["id"].as_str(), det["data"]["confirmed_by"].as_str()),
+        (Some("B1-04"), Some(by))
+    );
+    assert_eq!(det["recordedby"], "wahlleitung", "{det}");
+    let entries = audit(&app, BODY, "determination.confirmed").await;
+    assert_eq!((entries.len(), entries[0]["recorded_by"].as_str()), (1, Some("wahlleitung")), "{entries:?}");
+
+    // determined: nothing left to confirm; the same form again is a duplicate
+    assert_eq!(browser.get(&path).await.status, 404);
+    let again = confirm(&mut browser, &path, &shown).await;
+    assert!(again.body.contains("Bereits erfasst:"), "{}", again.body);
+    refused_to_viewer(&app, BODY, &path, &fields).await;
+    assert_eq!(audit(&app, BODY, "determination.confirmed").await.len(), 1);
+}
