@@ -14,6 +14,7 @@ mod access;
 mod actions;
 mod calendar;
 mod client;
+mod documents;
 mod facts;
 mod pages;
 mod sign_in;
