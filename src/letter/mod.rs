@@ -40,19 +40,26 @@ pub fn letter_pdf(frame: &LetterFrame, text: &str, metrics: &Metrics) -> Vec<u8>
     first.line((4.0, 210.0), (9.0, 210.0));
     // the address field (45 to 90 mm, 85 mm wide): the return address at the foot of its note zone, then
     // the recipient from 62.7 mm on
-    let width = metrics.width_mm(Style::Regular, 8.0, &frame.return_address);
-    let size = if width > 80.0 { (8.0 * 80.0 / width).max(5.0) } else { 8.0 };
-    first.text(LEFT, 59.0, size, Style::Regular, &frame.return_address);
+    let size = fitting(metrics, 8.0, &frame.return_address, 80.0);
+    let lines = wrap(metrics, Style::Regular, size, &frame.return_address, 80.0);
+    for (i, line) in lines.iter().rev().take(4).enumerate() {
+        first.text(LEFT, 59.0 - 3.0 * i as f32, size, Style::Regular, line);
+    }
     first.line((LEFT, 60.5), (LEFT + 80.0, 60.5));
     for (i, line) in frame.recipient.iter().take(6).enumerate() {
         first.text(LEFT, 67.0 + 4.5 * i as f32, SIZE, Style::Regular, line);
     }
-    // the information block, right of the address field from 50 mm on
-    for (i, (label, value)) in frame.info.iter().enumerate() {
-        let y = 50.0 + 9.0 * i as f32;
+    // the information block, right of the address field from 50 mm on: a label over its value; a long value
+    // is set smaller, and past that wrapped
+    let mut y = 50.0;
+    for (label, value) in &frame.info {
         first.text(125.0, y, 8.0, Style::Regular, label);
-        let lines = wrap(metrics, Style::Regular, 10.0, value, RIGHT - 125.0);
-        first.text(125.0, y + 4.0, 10.0, Style::Regular, lines.first().map_or("", String::as_str));
+        let size = fitting(metrics, 10.0, value, RIGHT - 125.0);
+        for line in wrap(metrics, Style::Regular, size, value, RIGHT - 125.0) {
+            y += 4.0;
+            first.text(125.0, y, size, Style::Regular, &line);
+        }
+        y += 5.0;
     }
     let mut flow = Flow { metrics, pages: vec![first], y: 100.0 };
     for line in frame.subject.lines() {
@@ -72,6 +79,18 @@ pub fn announcement_pdf(text: &str, metrics: &Metrics) -> Vec<u8> {
     flow.y += GAP;
     flow.text(rest);
     finish(flow.pages, title, metrics)
+}
+
+/// The size (at most `size`, at least 70 % of it) at which `text` fits into `width` millimetres on one line, as
+/// far as it can: the return address and the information block's values are shrunk (and past that wrapped),
+/// never cut.
+fn fitting(metrics: &Metrics, size: f32, text: &str, width: f32) -> f32 {
+    let wide = metrics.width_mm(Style::Regular, size, text);
+    if wide > width {
+        (size * width / wide).max(size * 0.7)
+    } else {
+        size
+    }
 }
 
 /// Page numbers on every page of a document of more than one page, then the PDF.

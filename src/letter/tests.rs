@@ -124,3 +124,17 @@ fn a_long_text_breaks_onto_numbered_pages_and_within_the_margins() {
     let long = "X".repeat(300);
     assert_eq!(wrap(&metrics, Style::Regular, SIZE, &long, 50.0).concat(), long);
 }
+
+#[test]
+fn a_long_value_of_the_information_block_is_shrunk_not_cut() {
+    let metrics = Metrics::load().expect("fonts");
+    let mut long = frame();
+    long.info[2].1 =
+        "wahlleitung.kommunalwahlen.nachfolge@verbandsgemeinde-musterstadt-an-der-weinstrasse.example".into();
+    let read = squash(&pdftotext(&letter_pdf(&long, "Guten Tag,\n", &metrics)));
+    // wrapped inside the address: pdftotext joins the lines with a space
+    assert!(read.replace(' ', "").contains(&long.info[2].1), "{read}");
+    assert!(read.contains("Datum 02.12.2026"), "{read}");
+    assert!(fitting(&metrics, 10.0, "wahlleitung.kommunalwahlen@musterstadt.example", 65.0) < 10.0);
+    assert_eq!(fitting(&metrics, 10.0, "02.12.2026", 65.0), 10.0);
+}
