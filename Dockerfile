@@ -50,9 +50,11 @@ ARG CYCLONEDX_VERSION=0.5.9
 RUN cargo install cargo-cyclonedx --locked --version "${CYCLONEDX_VERSION}"
 
 FROM deps AS build
-# What the crate compiles in: sources, embedded templates (config/templates) and migrations.
+# What the crate compiles in: sources, embedded templates (config/templates), the fonts of the PDFs
+# (assets/fonts) and migrations.
 COPY src ./src
 COPY config ./config
+COPY assets ./assets
 COPY migrations ./migrations
 COPY --from=sbom-tool /usr/local/cargo/bin/cargo-cyclonedx /usr/local/cargo/bin/cargo-cyclonedx
 # SOURCE_DATE_EPOCH: the SBOM's timestamp when given (cargo-cyclonedx panics on an empty one, hence unset).
@@ -75,6 +77,8 @@ WORKDIR /app
 COPY --from=build /src/config /app/config
 COPY --from=build /src/target/release/nachfolge /app/nachfolge
 COPY --from=build /src/target/release/nachfolge.cdx.json /usr/share/doc/nachfolge/sbom.cdx.json
+# the fonts compiled into the binary (the PDFs) come with their licence notice
+COPY --from=build /src/assets/fonts/LICENSE-DejaVu.txt /usr/share/doc/nachfolge/LICENSE-DejaVu.txt
 USER 65532:65532
 ENV NACHFOLGE__HTTP__ADDR=0.0.0.0:8080 \
     NACHFOLGE__CONSOLE__ADDR=0.0.0.0:8081 \

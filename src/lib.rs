@@ -5,7 +5,7 @@
 //! same module names): it stores, sends and schedules what the core returns, and knows no election law.
 //!
 //! * shell: [`config`], [`store`] (PostgreSQL), [`bus`] (RabbitMQ), [`mail`] (SMTP), [`templates`] (the
-//!   German texts, rendered), [`worker`] (the loops), [`http`], [`console`] (the Wahlleiter's web pages), [`metrics`], [`telemetry`] (logs, trace
+//!   German texts, rendered), [`worker`] (the loops), [`http`], [`console`] (the Wahlleiter's web pages), [`letter`] (its documents as PDF), [`metrics`], [`telemetry`] (logs, trace
 //!   export), [`ops`] (operator commands).
 //! * core (re-exported): [`calendar`], [`trail`], [`model`], [`rules`], [`land`], [`deadline`],
 //!   [`messages`], [`procedure`], [`offline`].
@@ -16,6 +16,7 @@ pub mod bus;
 pub mod config;
 pub mod console;
 pub mod http;
+pub mod letter;
 pub mod mail;
 pub mod metrics;
 pub mod ops;

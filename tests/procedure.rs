@@ -2524,3 +2524,7 @@ mod mv;
 /// Brandenburg (§ 60, § 51 BbgKWahlG): tests/procedure/bb.rs.
 #[path = "procedure/bb.rs"]
 mod bb;
+
+// The letter for service (`Council::determination_letter`, the console's `schreiben.pdf`)
+#[path = "procedure/letter.rs"]
+mod letter;

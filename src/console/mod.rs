@@ -9,6 +9,8 @@
 //! * [`pages`] — the handlers: sign-in, councils, a council (Nachrückerliste, open cases), a case (history),
 //!   and the JSON reads `/bodies/{id}` that moved here from the operations listener;
 //! * [`calendar`] — a case's running period as an iCalendar entry (`…/frist.ics`);
+//! * [`documents`] — the letter to the successor for service (`…/schreiben.pdf`) and the announcements
+//!   (`…/bekanntmachung/{n}.pdf`, `.txt`), laid out by [`crate::letter`];
 //! * [`actions`] — the Wahlleitung's entries (service, a declaration, a fact, a vacancy, a lot, a confirmation,
 //!   a review decision, a bar's proof): the same inbound command the bus
 //!   carries, previewed by a dry run of the core and applied through [`Store::apply_batch`];
@@ -32,6 +34,7 @@ pub mod actions;
 pub mod auth;
 pub mod calendar;
 pub mod csrf;
+pub mod documents;
 pub mod pages;
 pub mod routes;
 pub mod session;

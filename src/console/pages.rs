@@ -316,6 +316,7 @@ pub async fn case(
     ctx["council"] = views::council_info(&council);
     ctx["case"] = summary;
     ctx["history"] = json!(views::case_history(&rows, case.id.as_str()));
+    ctx["documents"] = super::documents::for_case(&council, case, &rows, now);
     ctx["may_act"] = json!(matches!(user.role_for(&id), Some("wahlleiter" | "admin")));
     ctx["now"] = json!(when(now));
     page(&console, StatusCode::OK, "console/fall.html", ctx)

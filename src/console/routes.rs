@@ -9,6 +9,8 @@
 //! | `GET /raete/{body}` | a council: open cases with their periods, the Nachrückerliste of every list, closed cases |
 //! | `GET /raete/{body}/faelle/{case}` | a case: where it stands, its periods, its history |
 //! | `GET /raete/{body}/faelle/{case}/frist.ics` | the case's running period as an iCalendar entry (RFC 5545) |
+//! | `GET /raete/{body}/faelle/{case}/schreiben.pdf` | the formal letter to the offered successor, for service ([`super::documents`]) |
+//! | `GET /raete/{body}/faelle/{case}/bekanntmachung/{n}.pdf`, `….txt` | the case's `n`-th announcement as PDF or text |
 //! | `GET /raete/{body}/faelle/{case}/zustellung`, `POST …/vorschau`, `POST …` | record service: form, preview, confirm ([`super::actions`]) |
 //! | `GET /raete/{body}/faelle/{case}/erklaerung`, `POST …/vorschau`, `POST …` | record a declaration: form, preview, confirm |
 //! | `GET /raete/{body}/faelle/{case}/tatsache`, `POST …/vorschau`, `POST …` | record a candidate fact: form, preview, confirm |
@@ -29,7 +31,7 @@ use axum::routing::{get, post};
 use axum::Router;
 
 use super::actions::handlers as act;
-use super::{calendar, csrf, pages, session, Console};
+use super::{calendar, csrf, documents, pages, session, Console};
 
 /// The Content-Security-Policy of every answer: nothing but the console's own style sheet; no script, no
 /// frames, forms only to the console itself.
@@ -46,6 +48,8 @@ pub fn router(console: Console) -> Router {
         .route("/raete/{body}", get(pages::council))
         .route("/raete/{body}/faelle/{case}", get(pages::case))
         .route("/raete/{body}/faelle/{case}/frist.ics", get(calendar::period_ics))
+        .route("/raete/{body}/faelle/{case}/schreiben.pdf", get(documents::letter_pdf))
+        .route("/raete/{body}/faelle/{case}/bekanntmachung/{file}", get(documents::announcement))
         // zustellung, erklaerung, tatsache, los, … (`actions::Action::slug`); `frist.ics` above wins as the static segment
         .route("/raete/{body}/faelle/{case}/{action}", get(act::form_page).post(act::confirm_page))
         .route("/raete/{body}/faelle/{case}/{action}/vorschau", post(act::preview_page))

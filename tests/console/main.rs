@@ -16,6 +16,7 @@ mod bar;
 mod calendar;
 mod client;
 mod determination;
+mod documents;
 mod facts;
 mod flow;
 mod lot;

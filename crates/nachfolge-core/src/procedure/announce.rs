@@ -97,26 +97,7 @@ impl Machine<'_> {
         successor: Option<&'n str>,
         trail: &'n [TrailStep],
     ) -> Notice<'n> {
-        let case = self.cases.get(case_id).map(|c| CaseFacts {
-            id: &c.id,
-            round: c.round,
-            departed: &c.departed,
-            reason: c.reason,
-            effective_at: c.effective_at,
-            stage: match &c.state {
-                CaseState::Offered(o) => {
-                    Stage::Offered { determined_at: o.determined_at, member_since: o.member_since }
-                }
-                CaseState::Filled { since, basis, .. } => Stage::Filled { since: *since, basis: *basis },
-                CaseState::Vacant { reason } => Stage::Vacant(*reason),
-                _ => Stage::Open,
-            },
-            // the lot that chose the successor (§ 34 Abs. 1a KWG)
-            lot: successor
-                .and_then(|s| c.history.lots.iter().rev().find(|l| l.winner == s))
-                .map(|l| (l.drawn_by.as_str(), l.drawn_at)),
-        });
-        Notice { case_id, case, successor, trail, now: self.now }
+        notice_of(&*self.cases, case_id, successor, trail, self.now)
     }
 
     pub(super) fn announce(
@@ -242,4 +223,33 @@ impl Machine<'_> {
         }
         Ok(())
     }
+}
+
+/// What the texts need to know of the case `case_id` of `cases` at `now`, with `successor` and the trail of his
+/// determination: the machine's notices, and the console's letter (`Council::determination_letter`).
+pub(super) fn notice_of<'n>(
+    cases: &'n BTreeMap<CaseId, Case>,
+    case_id: &'n str,
+    successor: Option<&'n str>,
+    trail: &'n [TrailStep],
+    now: DateTime<Utc>,
+) -> Notice<'n> {
+    let case = cases.get(case_id).map(|c| CaseFacts {
+        id: &c.id,
+        round: c.round,
+        departed: &c.departed,
+        reason: c.reason,
+        effective_at: c.effective_at,
+        stage: match &c.state {
+            CaseState::Offered(o) => Stage::Offered { determined_at: o.determined_at, member_since: o.member_since },
+            CaseState::Filled { since, basis, .. } => Stage::Filled { since: *since, basis: *basis },
+            CaseState::Vacant { reason } => Stage::Vacant(*reason),
+            _ => Stage::Open,
+        },
+        // the lot that chose the successor (§ 34 Abs. 1a KWG)
+        lot: successor
+            .and_then(|s| c.history.lots.iter().rev().find(|l| l.winner == s))
+            .map(|l| (l.drawn_by.as_str(), l.drawn_at)),
+    });
+    Notice { case_id, case, successor, trail, now }
 }

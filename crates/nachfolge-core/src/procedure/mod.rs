@@ -20,6 +20,7 @@ mod announce;
 mod declarations;
 mod determination;
 mod facts;
+mod letter;
 mod review;
 mod service;
 mod state;

@@ -8,6 +8,7 @@
 //! `config/templates/` (sentences); how the facts reach the templates is here.
 
 pub mod ics;
+pub mod letter;
 mod words;
 
 pub use words::{departure_de, reason_de, reason_de_in};
