@@ -8,6 +8,7 @@ mod support {
     pub mod app;
     pub mod child;
     pub mod smtp_sink;
+    pub mod tls;
 }
 
 mod access;
@@ -15,6 +16,7 @@ mod actions;
 mod calendar;
 mod client;
 mod facts;
+mod oidc;
 mod pages;
 mod sign_in;
 
