@@ -277,6 +277,29 @@ async fn a_wahlleiter_signs_in_through_the_provider_sees_the_granted_council_onl
     assert_eq!(browser.get("/bodies/beispielstadt-stvv").await.status, 404);
     assert_eq!(browser.get("/bodies/musterstadt-rat").await.status, 200);
 
+    // the Wahlleiter acts, and the user signed in through the provider is who recorded it
+    app.send(
+        "vacancy.reported",
+        serde_json::json!({"body": "musterstadt-rat", "member": "L1-01", "reason": "died", "effective_at": "2026-05-04T10:00:00+02:00"}),
+    )
+    .await;
+    let det = app.wait_event("succession.determined", |_| true).await;
+    let case = det["data"]["case"].as_str().expect("case").to_owned();
+    let path = format!("/raete/musterstadt-rat/faelle/{case}/zustellung");
+    let form = browser.get(&path).await;
+    assert_eq!(form.status, 200, "{}", form.body);
+    let csrf = form.csrf().expect("the form's token");
+    let today = nachfolge::deadline::local_date(app.now()).to_string();
+    let fields = [("candidate", "L1-06"), ("method", "certificate"), ("on", today.as_str()), ("csrf", csrf.as_str())];
+    let preview = browser.post(&format!("{path}/vorschau"), &fields).await;
+    let at = preview.body.find("name=\"message_id\" value=\"").expect("the confirm form") + 25;
+    let message_id = preview.body[at..at + 36].to_owned();
+    let mut confirm = fields.to_vec();
+    confirm.push(("message_id", message_id.as_str()));
+    assert_eq!(browser.post(&path, &confirm).await.status, 200);
+    let set = app.wait_event("deadline.set", |_| true).await;
+    assert_eq!(set["recordedby"], "oidc:wahlleitung", "{set}");
+
     // the session is marked as the provider's, with the claim's roles (the two entries not understood left out)
     let db = app.db().await;
     let (login, origin, grants): (String, String, String) =
@@ -304,6 +327,20 @@ async fn a_wahlleiter_signs_in_through_the_provider_sees_the_granted_council_onl
     assert_eq!(local.sign_in("lokal", PASSWORD).await.status, 303);
     let list = local.get("/raete").await;
     assert!(list.body.contains("Beispielstadt") && !list.body.contains("Musterstadt"), "{}", list.body);
+
+    // a new password, or deleting the account, still ends a local account's sessions (their foreign key to
+    // console_users gave way to the provider's sessions; the store deletes them itself)
+    add_user(&app, "zweitzugang", "viewer", &["beispielstadt-stvv"]).await;
+    let mut second = client(&app);
+    assert_eq!(second.sign_in("zweitzugang", PASSWORD).await.status, 303);
+    let file = std::env::temp_dir().join(format!("nachfolge-oidc-test-{}", app.suffix));
+    std::fs::write(&file, "ein-neues-Passwort-2026\n").expect("password file");
+    nachfolge::console::auth::run_passwd(&app.config, "zweitzugang", Some(&file)).await.expect("passwd");
+    let _ = std::fs::remove_file(&file);
+    assert_eq!(second.get("/raete").await.status, 303, "a new password ends the sessions");
+    assert_eq!(local.get("/raete").await.status, 200, "of that account only");
+    nachfolge::console::auth::run_delete(&app.config, "lokal").await.expect("deleted");
+    assert_eq!(local.get("/raete").await.status, 303, "deleting the account ends its sessions");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
