@@ -344,7 +344,7 @@ async fn a_wahlleiter_signs_in_through_the_provider_sees_the_granted_council_onl
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_wrong_state_a_replayed_code_a_wrong_nonce_a_foreign_browser_and_no_role_are_refused() {
+async fn a_wrong_state_a_replayed_code_a_wrong_nonce_another_issuer_an_old_sign_in_and_no_role_are_refused() {
     let (app, provider) = console_with_provider().await;
     let db = app.db().await;
     let db = &db;
@@ -404,9 +404,35 @@ async fn a_wrong_state_a_replayed_code_a_wrong_nonce_a_foreign_browser_and_no_ro
     assert!(none.body.contains("keine Rolle für die Nachfolge-Konsole"), "{}", none.body);
     assert_eq!(sessions().await, 1);
 
+    // the answer naming another issuer (RFC 9207: a mixed-up answer of another provider)
+    let mut browser = client(&app);
+    let back = through_provider(&mut browser, &provider.issuer, "wahlleitung", |u| u).await;
+    assert_eq!(param(&back, "iss"), provider.issuer, "the provider names itself");
+    let mixed = browser.get(&with_param(&back, "iss", "https://andere.example.org")).await;
+    assert_eq!(mixed.status, 400, "{}", mixed.body);
+
+    // the user cancelled at the provider: its error answer with the right state
+    let mut browser = client(&app);
+    let start = browser.get("/anmelden/dienstkonto").await;
+    let state = param(start.header("location").expect("to the provider"), "state");
+    let cancelled = browser.get(&format!("{CALLBACK}?error=access_denied&state={state}")).await;
+    assert_eq!(cancelled.status, 403, "{}", cancelled.body);
+    assert!(cancelled.body.contains("abgebrochen oder abgelehnt"), "{}", cancelled.body);
+
+    // a sign-in older than ten minutes (the console's clock) has ended
+    let mut browser = client(&app);
+    let back = through_provider(&mut browser, &provider.issuer, "wahlleitung", |u| u).await;
+    app.advance(chrono::Duration::minutes(11));
+    let ended = browser.get(&back).await;
+    assert_eq!(ended.status, 400, "{}", ended.body);
+    assert!(ended.body.contains("abgelaufen oder ungültig"), "{}", ended.body);
+    assert_eq!(sessions().await, 1);
+
     // counted by outcome on /metrics, without a name
     let metrics = app.worker.as_ref().expect("worker").shared.metrics.render();
-    assert!(metrics.contains("nachfolge_console_oidc_sign_ins_total{outcome=\"refused\"} 6"), "{metrics}");
+    assert!(metrics.contains("nachfolge_console_oidc_sign_ins_total{outcome=\"refused\"} 8"), "{metrics}");
+    assert!(metrics.contains("nachfolge_console_oidc_sign_ins_total{outcome=\"cancelled\"} 1"), "{metrics}");
+    assert!(!metrics.contains("wahlleitung"), "no login in the metrics");
     assert!(metrics.contains("nachfolge_console_oidc_sign_ins_total{outcome=\"no_role\"} 1"), "{metrics}");
     assert!(metrics.contains("nachfolge_console_oidc_sign_ins_total{outcome=\"success\"} 1"), "{metrics}");
 }
