@@ -27,28 +27,81 @@ pub(super) fn schema() -> Schema {
     ] {
         schema.entry(section.to_owned()).or_default().entry(key.to_owned()).or_insert(serde_json::Value::Null);
     }
+    if let Some(serde_json::Value::Object(oidc)) = schema.get_mut("console").and_then(|keys| keys.get_mut("oidc")) {
+        oidc.entry("ca_file").or_insert(serde_json::Value::Null);
+    }
     schema
 }
 
-/// Checks that one value deserializes for its key; returns the deserializer's message otherwise.
-pub(super) fn check_value(section: &str, key: &str, value: &toml::Value) -> Result<(), String> {
-    let mut inner = toml::Table::new();
-    inner.insert(key.to_owned(), value.clone());
-    let mut outer = toml::Table::new();
-    outer.insert(section.to_owned(), toml::Value::Table(inner));
-    toml::Value::Table(outer).try_into::<Config>().map(|_| ()).map_err(|e| e.message().to_owned())
-}
-
-pub(super) fn set_value(table: &mut toml::Table, section: &str, key: &str, value: toml::Value) {
-    let entry = table.entry(section.to_owned()).or_insert_with(|| toml::Value::Table(toml::Table::new()));
-    if let toml::Value::Table(inner) = entry {
-        inner.insert(key.to_owned(), value);
+/// The default of `key` in `section` — `key` is `name` or, for a key of a sub-table, `table.name` — or
+/// `None` when there is no such key.
+pub(super) fn schema_default<'a>(schema: &'a Schema, section: &str, key: &str) -> Option<&'a serde_json::Value> {
+    let keys = schema.get(section)?;
+    match key.split_once('.') {
+        None => keys.get(key),
+        Some((table, name)) => match keys.get(table)? {
+            serde_json::Value::Object(inner) => inner.get(name),
+            _ => None,
+        },
     }
 }
 
+/// Whether `key` of `section` is a sub-table (`console.oidc`).
+fn is_table(schema: &Schema, section: &str, key: &str) -> bool {
+    matches!(schema_default(schema, section, key), Some(serde_json::Value::Object(_)))
+}
+
+/// The error for a key only the environment may set.
+fn env_only(section: &str, key: &str, origin: &Origin) -> ConfigError {
+    let var = format!("{ENV_PREFIX}{section}__{}", key.replace('.', "__")).to_ascii_uppercase();
+    ConfigError::InvalidValue {
+        key: format!("{section}.{key}"),
+        origin: origin.to_string(),
+        message: format!("is a secret and is read only from the environment ({var} or {var}_FILE), not from a file"),
+    }
+}
+
+/// Checks that one value deserializes for its key; returns the deserializer's message otherwise.
+/// (`key` may be `table.name`, a key of a sub-table.)
+pub(super) fn check_value(section: &str, key: &str, value: &toml::Value) -> Result<(), String> {
+    let mut outer = toml::Table::new();
+    set_value(&mut outer, section, key, value.clone());
+    toml::Value::Table(outer).try_into::<Config>().map(|_| ()).map_err(|e| e.message().to_owned())
+}
+
+/// The table of `path` in `table`, made where missing.
+fn table_at<'a>(table: &'a mut toml::Table, path: &[&str]) -> Option<&'a mut toml::Table> {
+    let mut at = table;
+    for name in path {
+        let entry = at.entry((*name).to_owned()).or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        at = entry.as_table_mut()?;
+    }
+    Some(at)
+}
+
+/// Sets `section.key` (`key` may be `table.name`).
+pub(super) fn set_value(table: &mut toml::Table, section: &str, key: &str, value: toml::Value) {
+    let (path, name) = match key.split_once('.') {
+        Some((sub, name)) => (vec![section, sub], name),
+        None => (vec![section], key),
+    };
+    if let Some(inner) = table_at(table, &path) {
+        inner.insert(name.to_owned(), value);
+    }
+}
+
+/// Removes `section.key` (`key` may be `table.name`).
 pub(super) fn remove_value(table: &mut toml::Table, section: &str, key: &str) {
-    if let Some(toml::Value::Table(inner)) = table.get_mut(section) {
-        inner.remove(key);
+    let Some(toml::Value::Table(inner)) = table.get_mut(section) else { return };
+    match key.split_once('.') {
+        None => {
+            inner.remove(key);
+        }
+        Some((sub, name)) => {
+            if let Some(toml::Value::Table(sub)) = inner.get_mut(sub) {
+                sub.remove(name);
+            }
+        }
     }
 }
 
@@ -88,12 +141,30 @@ pub(super) fn merge_file(schema: &Schema, table: &mut toml::Table, path: &Path) 
             if !keys.contains_key(&key) {
                 return Err(ConfigError::UnknownKey { key: format!("{section}.{key}"), origin: origin.to_string() });
             }
-            check_value(&section, &key, &value).map_err(|message| ConfigError::InvalidValue {
-                key: format!("{section}.{key}"),
-                origin: origin.to_string(),
-                message,
-            })?;
-            set_value(table, &section, &key, value);
+            // a sub-table (`[console.oidc]`): each of its keys on its own, so the environment can set others
+            let entries: Vec<(String, toml::Value)> = match value {
+                toml::Value::Table(sub) if is_table(schema, &section, &key) => {
+                    sub.into_iter().map(|(name, v)| (format!("{key}.{name}"), v)).collect()
+                }
+                value => vec![(key, value)],
+            };
+            for (key, value) in entries {
+                if schema_default(schema, &section, &key).is_none() {
+                    return Err(ConfigError::UnknownKey {
+                        key: format!("{section}.{key}"),
+                        origin: origin.to_string(),
+                    });
+                }
+                if ENV_ONLY.contains(&(section.as_str(), key.as_str())) {
+                    return Err(env_only(&section, &key, &origin));
+                }
+                check_value(&section, &key, &value).map_err(|message| ConfigError::InvalidValue {
+                    key: format!("{section}.{key}"),
+                    origin: origin.to_string(),
+                    message,
+                })?;
+                set_value(table, &section, &key, value);
+            }
         }
     }
     Ok(())
@@ -125,24 +196,26 @@ pub(super) fn merge_env(
             continue;
         }
         let rest = &var[ENV_PREFIX.len()..];
-        let mut parts = rest.split("__");
-        let (Some(section), Some(key), None) = (parts.next(), parts.next(), parts.next()) else {
-            return Err(ConfigError::MalformedEnv { var });
-        };
-        if section.is_empty() || key.is_empty() {
+        // SECTION__KEY, or SECTION__TABLE__KEY for a key of a sub-table (`console.oidc`)
+        let parts: Vec<&str> = rest.split("__").collect();
+        if !(2..=3).contains(&parts.len()) || parts.iter().any(|p| p.is_empty()) {
             return Err(ConfigError::MalformedEnv { var });
         }
-        let section = section.to_ascii_lowercase();
-        let key = key.to_ascii_lowercase();
+        let section = parts[0].to_ascii_lowercase();
+        let key = parts[1..].join(".").to_ascii_lowercase();
+        if parts.len() == 3 && !is_table(schema, &section, &parts[1].to_ascii_lowercase()) {
+            return Err(ConfigError::MalformedEnv { var });
+        }
         if let Some(why) = removed_key(&section, &key) {
             return Err(removed(&section, &key, why, &Origin::Env(var)));
         }
-        let Some(keys) = schema.get(&section) else {
+        if !schema.contains_key(&section) {
             return Err(ConfigError::UnknownKey { key: section, origin: Origin::Env(var).to_string() });
-        };
-        let (key, raw) = if keys.contains_key(&key) {
+        }
+        let known = |key: &str| schema_default(schema, &section, key).is_some_and(|d| !d.is_object());
+        let (key, raw) = if known(&key) {
             (key, value)
-        } else if let Some(base) = key.strip_suffix(FILE_SUFFIX).filter(|base| keys.contains_key(*base)) {
+        } else if let Some(base) = key.strip_suffix(FILE_SUFFIX).filter(|&base| known(base)) {
             let path = PathBuf::from(&value);
             let content = std::fs::read_to_string(&path).map_err(|source| ConfigError::SecretFile {
                 var: var.clone(),
@@ -172,7 +245,7 @@ pub(super) fn merge_env(
             remove_value(table, &section, &key);
             continue;
         }
-        let default = schema.get(&section).and_then(|keys| keys.get(&key)).unwrap_or(&serde_json::Value::Null);
+        let default = schema_default(schema, &section, &key).unwrap_or(&serde_json::Value::Null);
         let candidates = typed_candidates(default, &raw);
         // Report the error of the most specific reading (e.g. "out of range" for a number).
         let mut first_error: Option<String> = None;

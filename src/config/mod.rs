@@ -9,6 +9,8 @@
 //!   (except `NACHFOLGE__AMQP__EVENTS_QUEUE=`, which sets no events queue).
 //! * `NACHFOLGE__SECTION__KEY_FILE=/path` reads the value from a file (trimmed), for Docker and
 //!   Kubernetes secrets.
+//! * A key may be a table of its own (`[console.oidc]`): its keys are `NACHFOLGE__CONSOLE__OIDC__ISSUER`
+//!   and so on, and a few secrets in it only come from the environment ([`ENV_ONLY`]).
 //! * Unknown sections and keys are errors that name the key and where it came from.
 //!
 //! Secrets (URLs with passwords) must never be logged in clear: the `Debug` output of the sections that
@@ -38,6 +40,10 @@ const EMPTY_IS_A_VALUE: &[(&str, &str)] = &[("amqp", "events_queue")];
 
 /// Suffix of an environment variable whose value is the path of a file holding the value.
 const FILE_SUFFIX: &str = "_file";
+
+/// Secrets that only the environment may set (the variable, or its `_FILE` form), never a file of
+/// settings, which is read by more people and kept in more places.
+const ENV_ONLY: &[(&str, &str)] = &[("console", "oidc.client_secret")];
 
 /// The whole configuration of the worker.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
@@ -242,6 +248,8 @@ pub struct ConsoleConfig {
     pub login_window_minutes: u32,
     /// A running period whose end is at most this many days away is marked as urgent.
     pub urgent_days: u32,
+    /// Sign-in through the municipality's identity provider (`[console.oidc]`; off while `issuer` is empty).
+    pub oidc: OidcConfig,
 }
 
 impl Default for ConsoleConfig {
@@ -256,7 +264,75 @@ impl Default for ConsoleConfig {
             address_max_failures: 20,
             login_window_minutes: 15,
             urgent_days: 3,
+            oidc: OidcConfig::default(),
         }
+    }
+}
+
+/// Sign-in through an OpenID provider (`[console.oidc]`, docs/console.md "Sign-in through an identity
+/// provider"): the authorization code flow with PKCE; the roles per council come from a claim of the ID
+/// token. Off while `issuer` is empty; local accounts work either way.
+#[derive(Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct OidcConfig {
+    /// The issuer identifier (`https://idp.example.org/realms/rathaus`); its discovery document is
+    /// `<issuer>/.well-known/openid-configuration`. Empty: no sign-in through a provider.
+    pub issuer: String,
+    /// The console's client id at the provider.
+    pub client_id: String,
+    /// The client secret (`client_secret_basic`); only from `NACHFOLGE__CONSOLE__OIDC__CLIENT_SECRET` or
+    /// `…_FILE`, never from a file of settings. Empty: a public client (PKCE alone).
+    pub client_secret: String,
+    /// The console's callback as the browser reaches it: `https://<console>/anmelden/dienstkonto/rueckkehr`,
+    /// registered at the provider as the client's redirect URI.
+    pub redirect_url: String,
+    /// The scopes asked for, separated by spaces (`openid` is added when missing).
+    pub scopes: String,
+    /// The ID token claim with the roles (`wahlleiter:<body>`, `viewer:<body>`, `admin`); a dotted path
+    /// (`resource_access.nachfolge.roles`) reaches into nested objects.
+    pub roles_claim: String,
+    /// The ID token claim shown and recorded as the user (`oidc:<value>`); `sub` when it is missing.
+    pub login_claim: String,
+    /// PEM file of CA certificates trusted for the provider's HTTPS in addition to the built-in webpki
+    /// roots (a private issuer).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ca_file: Option<PathBuf>,
+}
+
+impl Default for OidcConfig {
+    fn default() -> Self {
+        Self {
+            issuer: String::new(),
+            client_id: String::new(),
+            client_secret: String::new(),
+            redirect_url: String::new(),
+            scopes: "openid profile".to_owned(),
+            roles_claim: "nachfolge_roles".to_owned(),
+            login_claim: "preferred_username".to_owned(),
+            ca_file: None,
+        }
+    }
+}
+
+impl OidcConfig {
+    /// Whether sign-in through a provider is configured.
+    pub fn enabled(&self) -> bool {
+        !self.issuer.trim().is_empty()
+    }
+}
+
+impl fmt::Debug for OidcConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OidcConfig")
+            .field("issuer", &self.issuer)
+            .field("client_id", &self.client_id)
+            .field("client_secret", &if self.client_secret.is_empty() { "" } else { "***" })
+            .field("redirect_url", &self.redirect_url)
+            .field("scopes", &self.scopes)
+            .field("roles_claim", &self.roles_claim)
+            .field("login_claim", &self.login_claim)
+            .field("ca_file", &self.ca_file)
+            .finish()
     }
 }
 

@@ -28,7 +28,14 @@ fn default_toml_equals_built_in_defaults() {
     let text = std::fs::read_to_string(&path).expect("read default.toml");
     for (section, keys) in schema() {
         assert!(text.contains(&format!("[{section}]")), "section {section} missing");
-        for key in keys.keys() {
+        for (key, default) in keys {
+            if let serde_json::Value::Object(table) = default {
+                assert!(text.contains(&format!("[{section}.{key}]")), "table {section}.{key} missing");
+                for name in table.keys() {
+                    assert!(text.contains(&format!("{name} =")), "key {section}.{key}.{name} missing");
+                }
+                continue;
+            }
             assert!(text.contains(&format!("{key} =")), "key {section}.{key} missing");
         }
     }
@@ -349,4 +356,74 @@ fn console_cookie_without_secure_only_on_loopback_and_its_own_listener() {
         .expect("switched off");
     let err = load(&[("NACHFOLGE__CONSOLE__LOGIN_MAX_FAILURES", "0")]).expect_err("no throttle");
     assert!(err.to_string().contains("console.login_max_failures"), "{err}");
+}
+
+#[test]
+fn console_oidc_is_a_table_whose_secret_comes_only_from_the_environment() {
+    let secret = temp_file("oidc-secret", "geheim-und-lang\n");
+    let file = temp_file(
+        "oidc.toml",
+        "[console.oidc]\nissuer = \"https://idp.example.org/realms/rathaus\"\nclient_id = \"nachfolge\"\n",
+    );
+    let config = Config::from_env_and_file(
+        Some(&file),
+        env(&[
+            ("NACHFOLGE__CONSOLE__OIDC__REDIRECT_URL", "https://konsole.example.org/anmelden/dienstkonto/rueckkehr"),
+            ("NACHFOLGE__CONSOLE__OIDC__CLIENT_SECRET_FILE", secret.to_str().expect("utf-8 path")),
+            ("nachfolge__console__oidc__roles_claim", "resource_access.nachfolge.roles"),
+        ]),
+    )
+    .expect("file and environment merge into [console.oidc]");
+    let oidc = &config.console.oidc;
+    assert!(oidc.enabled());
+    assert_eq!(oidc.issuer, "https://idp.example.org/realms/rathaus");
+    assert_eq!(oidc.client_id, "nachfolge");
+    assert_eq!(oidc.client_secret, "geheim-und-lang");
+    assert_eq!(oidc.roles_claim, "resource_access.nachfolge.roles");
+    assert_eq!(oidc.scopes, "openid profile", "untouched keys keep their defaults");
+    assert!(!format!("{config:?}").contains("geheim"), "the secret is not in the debug output");
+    assert!(!Config::default().console.oidc.enabled());
+
+    // the secret in a file is refused, naming the variables to use
+    let file = temp_file("oidc-secret.toml", "[console.oidc]\nclient_secret = \"geheim\"\n");
+    let err = Config::from_env_and_file(Some(&file), Vec::new()).expect_err("secret in a file");
+    let text = err.to_string();
+    assert!(
+        text.contains("console.oidc.client_secret") && text.contains("NACHFOLGE__CONSOLE__OIDC__CLIENT_SECRET_FILE"),
+        "{text}"
+    );
+    // unknown keys of the table, from a file or the environment
+    let file = temp_file("oidc-unknown.toml", "[console.oidc]\nissuerr = \"x\"\n");
+    let err = Config::from_env_and_file(Some(&file), Vec::new()).expect_err("unknown key");
+    assert!(err.to_string().contains("console.oidc.issuerr"), "{err}");
+    let err = Config::from_env_and_file(None::<&Path>, env(&[("NACHFOLGE__CONSOLE__OIDC__NOPE", "x")]))
+        .expect_err("unknown key");
+    assert!(err.to_string().contains("console.oidc.nope"), "{err}");
+    let err = Config::from_env_and_file(None::<&Path>, env(&[("NACHFOLGE__CONSOLE__ADDR__X", "x")]))
+        .expect_err("not a table");
+    assert!(matches!(err, ConfigError::MalformedEnv { .. }), "{err}");
+
+    // validation when an issuer is set
+    let load = |pairs: &[(&str, &str)]| {
+        let mut all = vec![
+            ("NACHFOLGE__CONSOLE__OIDC__ISSUER", "https://idp.example.org"),
+            ("NACHFOLGE__CONSOLE__OIDC__CLIENT_ID", "nachfolge"),
+            ("NACHFOLGE__CONSOLE__OIDC__REDIRECT_URL", "https://konsole.example.org/anmelden/dienstkonto/rueckkehr"),
+        ];
+        all.retain(|(k, _)| !pairs.iter().any(|(p, _)| p == k));
+        all.extend_from_slice(pairs);
+        Config::from_env_and_file(None::<&Path>, env(&all))
+    };
+    load(&[]).expect("complete");
+    load(&[("NACHFOLGE__CONSOLE__OIDC__ISSUER", "http://127.0.0.1:9000")]).expect("plain http on loopback");
+    for (key, value, named) in [
+        ("NACHFOLGE__CONSOLE__OIDC__ISSUER", "http://idp.example.org", "console.oidc.issuer"),
+        ("NACHFOLGE__CONSOLE__OIDC__ISSUER", "idp.example.org", "console.oidc.issuer"),
+        ("NACHFOLGE__CONSOLE__OIDC__REDIRECT_URL", "https://konsole.example.org/callback", "console.oidc.redirect_url"),
+        ("NACHFOLGE__CONSOLE__OIDC__CLIENT_ID", "", "console.oidc.client_id"),
+        ("NACHFOLGE__CONSOLE__OIDC__ROLES_CLAIM", " ", "console.oidc.roles_claim"),
+    ] {
+        let err = load(&[(key, value)]).expect_err(value);
+        assert!(err.to_string().contains(named), "{value}: {err}");
+    }
 }

@@ -104,6 +104,9 @@ impl Config {
                 return Err(invalid(key, "must be at least 1"));
             }
         }
+        if self.console.oidc.enabled() {
+            validate_oidc(&self.console.oidc).map_err(|(key, message)| invalid(key, &message))?;
+        }
         if self.worker.max_message_bytes == 0 {
             return Err(invalid("worker.max_message_bytes", "must be at least 1"));
         }
@@ -121,4 +124,45 @@ impl Config {
         }
         Ok(())
     }
+}
+
+/// Checks `[console.oidc]` when an issuer is set: HTTPS URLs (plain http only for a provider and a
+/// console on a loopback address, as in the tests), the callback path, a client id and a roles claim.
+fn validate_oidc(oidc: &OidcConfig) -> Result<(), (&'static str, String)> {
+    fn url(key: &'static str, value: &str) -> Result<reqwest::Url, (&'static str, String)> {
+        let url = reqwest::Url::parse(value.trim()).map_err(|e| (key, format!("not a URL: {e}")))?;
+        let host = url.host_str().unwrap_or_default().trim_start_matches('[').trim_end_matches(']');
+        let loopback =
+            host.parse::<std::net::IpAddr>().map_or(host.eq_ignore_ascii_case("localhost"), |ip| ip.is_loopback());
+        match url.scheme() {
+            "https" => {}
+            "http" if loopback => {}
+            _ => return Err((key, "expected an https:// URL (http:// only on a loopback address)".to_owned())),
+        }
+        if url.query().is_some() || url.fragment().is_some() || !url.username().is_empty() {
+            return Err((key, "must not hold a query, a fragment or credentials".to_owned()));
+        }
+        Ok(url)
+    }
+    let issuer = url("console.oidc.issuer", &oidc.issuer)?;
+    let redirect = url("console.oidc.redirect_url", &oidc.redirect_url)?;
+    if redirect.path() != crate::console::oidc::CALLBACK_PATH {
+        return Err((
+            "console.oidc.redirect_url",
+            format!("must end in the console's callback path {}", crate::console::oidc::CALLBACK_PATH),
+        ));
+    }
+    if oidc.client_id.trim().is_empty() {
+        return Err(("console.oidc.client_id", "must be set when console.oidc.issuer is".to_owned()));
+    }
+    if oidc.roles_claim.trim().is_empty() {
+        return Err(("console.oidc.roles_claim", "must not be empty".to_owned()));
+    }
+    if oidc.ca_file.is_some() && issuer.scheme() != "https" {
+        return Err((
+            "console.oidc.ca_file",
+            "is only used with TLS: console.oidc.issuer must be an https:// URL".to_owned(),
+        ));
+    }
+    Ok(())
 }

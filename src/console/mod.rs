@@ -4,6 +4,9 @@
 //! * [`routes`] — the paths, and the layers every request passes: security headers, the session, the
 //!   CSRF check of every POST;
 //! * [`auth`] — local accounts: argon2id hashes, `nachfolge user …`, the sign-in throttle;
+//! * [`oidc`], [`oidc_flow`], [`jws`] — sign-in through the municipality's identity provider (OpenID
+//!   Connect, authorization code with PKCE; the ID token's signature checked with ring), roles per council
+//!   from a claim;
 //! * [`session`] — server-side sessions in PostgreSQL, the cookies;
 //! * [`csrf`] — the form token checked on every POST (the sign-in form and the actions);
 //! * [`pages`] — the handlers: sign-in, councils, a council (Nachrückerliste, open cases), a case (history),
@@ -35,6 +38,9 @@ pub mod auth;
 pub mod calendar;
 pub mod csrf;
 pub mod documents;
+pub mod jws;
+pub mod oidc;
+pub mod oidc_flow;
 pub mod pages;
 pub mod routes;
 pub mod session;
@@ -58,6 +64,8 @@ pub struct Inner {
     pub templates: crate::templates::Templates,
     /// Called after an action committed: wakes the worker's outbox relay and mail sender.
     pub on_applied: Option<Waker>,
+    /// The identity provider, when `console.oidc.issuer` is set.
+    pub oidc: Option<oidc::Oidc>,
 }
 
 /// What the console calls after an action committed.
@@ -72,7 +80,7 @@ impl std::ops::Deref for Console {
 
 impl Console {
     /// The console over `store`; its templates are the built-in ones, overridden by files of the same name
-    /// under `templates_dir/console/`.
+    /// under `templates_dir/console/`. Fails on a bad template or an unreadable `console.oidc.ca_file`.
     pub fn new(
         config: ConsoleConfig,
         templates_dir: Option<&Path>,
@@ -81,12 +89,14 @@ impl Console {
         metrics: Arc<Metrics>,
         settings: crate::procedure::Settings,
         on_applied: Option<Waker>,
-    ) -> Result<Console, crate::templates::TemplateError> {
+    ) -> anyhow::Result<Console> {
         metrics.help(SIGN_INS_METRIC, "Sign-in attempts at the console, by outcome.");
         metrics.help(actions::ACTIONS_METRIC, "Actions entered at the console, by type and outcome.");
+        metrics.help(oidc::METRIC, "Sign-ins at the console through the identity provider, by outcome.");
         let views = views::Views::load(templates_dir)?;
         let templates = crate::templates::Templates::load(templates_dir)?;
-        Ok(Console(Arc::new(Inner { config, store, clock, metrics, views, settings, templates, on_applied })))
+        let oidc = if config.oidc.enabled() { Some(oidc::Oidc::new(&config.oidc)?) } else { None };
+        Ok(Console(Arc::new(Inner { config, store, clock, metrics, views, settings, templates, on_applied, oidc })))
     }
 }
 

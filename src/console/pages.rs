@@ -96,10 +96,13 @@ pub async fn home(Extension(viewer): Extension<Viewer>) -> Response {
     redirect(if viewer.0.is_some() { "/raete" } else { "/anmelden" })
 }
 
-fn sign_in_page(console: &Console, status: StatusCode, token: &str, error: Option<String>) -> Response {
+/// The sign-in page with the form token `token` (also set as its cookie) and an error, if any; it offers
+/// the sign-in through the identity provider when one is configured.
+pub(super) fn sign_in_page(console: &Console, status: StatusCode, token: &str, error: Option<String>) -> Response {
     let mut ctx = base(None, "Anmeldung");
     ctx["csrf"] = json!(token);
     ctx["error"] = json!(error);
+    ctx["oidc"] = super::oidc_flow::offered(console);
     let mut response = page(console, status, "console/anmelden.html", ctx);
     let cookie = session::set_cookie(console, session::sign_in_cookie(console), token, SIGN_IN_FORM_SECS);
     response.headers_mut().append(header::SET_COOKIE, cookie);

@@ -4,6 +4,7 @@
 //! |---|---|
 //! | `GET /` | to the councils, or to the sign-in |
 //! | `GET /anmelden`, `POST /anmelden` | the sign-in form |
+//! | `GET /anmelden/dienstkonto`, `GET /anmelden/dienstkonto/rueckkehr` | sign-in through the identity provider: on to it, and back ([`super::oidc_flow`]) |
 //! | `POST /abmelden` | sign-out |
 //! | `GET /raete` | the councils the user may see |
 //! | `GET /raete/{body}` | a council: open cases with their periods, the Nachrückerliste of every list, closed cases |
@@ -31,7 +32,7 @@ use axum::routing::{get, post};
 use axum::Router;
 
 use super::actions::handlers as act;
-use super::{calendar, csrf, documents, pages, session, Console};
+use super::{calendar, csrf, documents, oidc, oidc_flow, pages, session, Console};
 
 /// The Content-Security-Policy of every answer: nothing but the console's own style sheet; no script, no
 /// frames, forms only to the console itself.
@@ -43,6 +44,8 @@ pub fn router(console: Console) -> Router {
     Router::new()
         .route("/", get(pages::home))
         .route("/anmelden", get(pages::sign_in_form).post(pages::sign_in))
+        .route(oidc::START_PATH, get(oidc_flow::start))
+        .route(oidc::CALLBACK_PATH, get(oidc_flow::callback))
         .route("/abmelden", post(pages::sign_out))
         .route("/raete", get(pages::councils))
         .route("/raete/{body}", get(pages::council))

@@ -1,7 +1,9 @@
 //! Server-side sessions: a random token in a cookie (`Secure` unless configured off for plain http on
 //! localhost, `HttpOnly`, `SameSite=Strict`, `Path=/`), its SHA-256 and the session's form token in
 //! PostgreSQL (`console_sessions`). A session ends after `console.session_idle_minutes` without a request
-//! and `console.session_max_hours` after sign-in, or at sign-out.
+//! and `console.session_max_hours` after sign-in, or at sign-out. A session is a local account's (its
+//! roles read from `console_grants` at every request) or the identity provider's (origin `oidc`, the
+//! roles of its ID token kept with it).
 
 use argon2::password_hash::rand_core::{OsRng, RngCore};
 use axum::extract::{Request, State};
@@ -41,6 +43,8 @@ pub struct User {
     pub csrf: String,
     /// The session token's hash (sign-out ends this session).
     pub token_hash: Vec<u8>,
+    /// Where the session came from: `local` (a local account) or `oidc` (the identity provider).
+    pub origin: String,
 }
 
 impl User {
@@ -123,16 +127,38 @@ async fn user_of(console: &Console, token: &str) -> Result<Option<User>, crate::
     let Some(row) = console.store.touch_session(&hash, now, now - idle).await? else {
         return Ok(None);
     };
-    let grants = console.store.grants(&row.login).await?;
-    Ok(Some(User { login: row.login, grants, csrf: row.csrf, token_hash: hash }))
+    // a session from the identity provider keeps the roles its ID token gave; a local one reads its grants
+    let grants = match row.grants {
+        Some(grants) => grants,
+        None => console.store.grants(&row.login).await?,
+    };
+    Ok(Some(User { login: row.login, grants, csrf: row.csrf, token_hash: hash, origin: row.origin }))
 }
 
-/// Start a session for `login`: returns the cookie to set.
+/// Start a session for the local account `login`: returns the cookie to set.
 pub async fn start(console: &Console, login: &str) -> Result<HeaderValue, crate::store::StoreError> {
+    begin(console, login, None).await
+}
+
+/// Start a session signed in through the identity provider, with the roles of its ID token
+/// ([`super::oidc_flow`]): returns the cookie to set.
+pub async fn start_from_provider(
+    console: &Console,
+    login: &str,
+    grants: &[Grant],
+) -> Result<HeaderValue, crate::store::StoreError> {
+    begin(console, login, Some(grants)).await
+}
+
+async fn begin(
+    console: &Console,
+    login: &str,
+    grants: Option<&[Grant]>,
+) -> Result<HeaderValue, crate::store::StoreError> {
     let token = token();
     let now = console.clock.now();
     let max = chrono::Duration::hours(i64::from(console.config.session_max_hours));
-    console.store.create_session(&token_hash(&token), login, &self::token(), now, now + max).await?;
+    console.store.create_session(&token_hash(&token), login, &self::token(), now, now + max, grants).await?;
     Ok(set_cookie(console, session_cookie(console), &token, max.num_seconds()))
 }
 

@@ -28,6 +28,7 @@ const BUILTIN: &[(&str, &str)] = &[
     ("console/fehler.html", include_str!("../../config/templates/console/fehler.html")),
     ("console/frist.html", include_str!("../../config/templates/console/frist.html")),
     ("console/aktion.html", include_str!("../../config/templates/console/aktion.html")),
+    ("console/weiter.html", include_str!("../../config/templates/console/weiter.html")),
 ];
 
 /// The style sheet (no inline styles: the Content-Security-Policy allows only this file).

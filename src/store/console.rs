@@ -15,12 +15,20 @@ pub struct Grant {
 /// The body id of a grant that covers every council.
 pub const ALL_BODIES: &str = "*";
 
-/// A session found by its token: whose it is and its form token.
+/// A session found by its token: whose it is, its form token, and where it came from.
 #[derive(Debug, Clone)]
 pub struct SessionRow {
     pub login: String,
     pub csrf: String,
+    /// `local` (a local account, its roles in `console_grants`) or `oidc` (the identity provider).
+    pub origin: String,
+    /// The roles of an `oidc` session, from the ID token; `None` for a local one.
+    pub grants: Option<Vec<Grant>>,
 }
+
+/// The origins of a session (`console_sessions.origin`).
+pub const ORIGIN_LOCAL: &str = "local";
+pub const ORIGIN_OIDC: &str = "oidc";
 
 /// One row of a body's audit log, as the console shows it.
 #[derive(Debug, Clone)]
@@ -84,14 +92,23 @@ impl Store {
             .execute(&mut *tx)
             .await?
             .rows_affected();
-        sqlx::query("DELETE FROM console_sessions WHERE login = $1").bind(login).execute(&mut *tx).await?;
+        sqlx::query("DELETE FROM console_sessions WHERE login = $1 AND origin = 'local'")
+            .bind(login)
+            .execute(&mut *tx)
+            .await?;
         tx.commit().await?;
         Ok(n == 1)
     }
 
     /// Delete an account with its grants and sessions; `false` when there is no such login.
     pub async fn delete_user(&self, login: &str) -> Result<bool, StoreError> {
-        let n = sqlx::query("DELETE FROM console_users WHERE login = $1").bind(login).execute(&self.pool).await?;
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("DELETE FROM console_sessions WHERE login = $1 AND origin = 'local'")
+            .bind(login)
+            .execute(&mut *tx)
+            .await?;
+        let n = sqlx::query("DELETE FROM console_users WHERE login = $1").bind(login).execute(&mut *tx).await?;
+        tx.commit().await?;
         Ok(n.rows_affected() == 1)
     }
 
@@ -137,7 +154,8 @@ impl Store {
         rows.into_iter().map(|r| Ok(Grant { body: r.try_get("body_id")?, role: r.try_get("role")? })).collect()
     }
 
-    /// Start a session; sessions past their end are removed on the way.
+    /// Start a session; sessions past their end are removed on the way. `grants` are the roles of a
+    /// session from the identity provider (origin `oidc`); without them the session is a local account's.
     pub async fn create_session(
         &self,
         token_hash: &[u8],
@@ -145,17 +163,23 @@ impl Store {
         csrf: &str,
         now: DateTime<Utc>,
         expires_at: DateTime<Utc>,
+        grants: Option<&[Grant]>,
     ) -> Result<(), StoreError> {
+        let origin = if grants.is_some() { ORIGIN_OIDC } else { ORIGIN_LOCAL };
+        let grants = grants
+            .map(|g| Value::Array(g.iter().map(|g| json!({"body": g.body, "role": g.role})).collect()).to_string());
         sqlx::query("DELETE FROM console_sessions WHERE expires_at <= $1").bind(now).execute(&self.pool).await?;
         sqlx::query(
-            "INSERT INTO console_sessions (token_hash, login, csrf, created_at, last_seen_at, expires_at)
-             VALUES ($1, $2, $3, $4, $4, $5)",
+            "INSERT INTO console_sessions (token_hash, login, csrf, created_at, last_seen_at, expires_at, origin, grants)
+             VALUES ($1, $2, $3, $4, $4, $5, $6, $7::jsonb)",
         )
         .bind(token_hash)
         .bind(login)
         .bind(csrf)
         .bind(now)
         .bind(expires_at)
+        .bind(origin)
+        .bind(grants)
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -172,14 +196,74 @@ impl Store {
         let row = sqlx::query(
             "UPDATE console_sessions SET last_seen_at = $2
              WHERE token_hash = $1 AND expires_at > $2 AND last_seen_at > $3
-             RETURNING login, csrf",
+             RETURNING login, csrf, origin, grants::text AS grants",
         )
         .bind(token_hash)
         .bind(now)
         .bind(idle_since)
         .fetch_optional(&self.pool)
         .await?;
-        row.map(|r| Ok(SessionRow { login: r.try_get("login")?, csrf: r.try_get("csrf")? })).transpose()
+        let Some(r) = row else { return Ok(None) };
+        let grants = r.try_get::<Option<String>, _>("grants")?.map(|text| {
+            let rows: Vec<Value> = serde_json::from_str(&text).unwrap_or_default();
+            rows.iter()
+                .filter_map(|g| {
+                    let (body, role) = (g.get("body")?.as_str()?, g.get("role")?.as_str()?);
+                    Some(Grant { body: body.to_owned(), role: role.to_owned() })
+                })
+                .collect()
+        });
+        Ok(Some(SessionRow {
+            login: r.try_get("login")?,
+            csrf: r.try_get("csrf")?,
+            origin: r.try_get("origin")?,
+            grants,
+        }))
+    }
+
+    /// Remember a sign-in on its way to the identity provider; those past their end are removed.
+    pub async fn begin_oidc_sign_in(
+        &self,
+        flow_hash: &[u8],
+        state: &str,
+        nonce: &str,
+        verifier: &str,
+        now: DateTime<Utc>,
+        expires_at: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM console_oidc_sign_ins WHERE expires_at <= $1").bind(now).execute(&self.pool).await?;
+        sqlx::query(
+            "INSERT INTO console_oidc_sign_ins (flow_hash, state, nonce, verifier, expires_at) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(flow_hash)
+        .bind(state)
+        .bind(nonce)
+        .bind(verifier)
+        .bind(expires_at)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Take (delete and return) the sign-in of `flow_hash` if it has not ended: its state, nonce and
+    /// verifier. A second take of the same sign-in finds nothing.
+    pub async fn take_oidc_sign_in(
+        &self,
+        flow_hash: &[u8],
+        now: DateTime<Utc>,
+    ) -> Result<Option<(String, String, String)>, StoreError> {
+        let row = sqlx::query(
+            "DELETE FROM console_oidc_sign_ins WHERE flow_hash = $1 RETURNING state, nonce, verifier, expires_at > $2 AS live",
+        )
+        .bind(flow_hash)
+        .bind(now)
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(r) = row else { return Ok(None) };
+        if !r.try_get::<bool, _>("live")? {
+            return Ok(None);
+        }
+        Ok(Some((r.try_get("state")?, r.try_get("nonce")?, r.try_get("verifier")?)))
     }
 
     /// End a session.

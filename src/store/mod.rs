@@ -35,7 +35,9 @@ pub use timers::DueTimer;
 
 pub use bodies::CaseListing;
 use bodies::{case_rows, decode_body};
-pub use console::{AuditRow, Grant, SessionRow, ALL_BODIES, THROTTLE_ADDRESS, THROTTLE_LOGIN};
+pub use console::{
+    AuditRow, Grant, SessionRow, ALL_BODIES, ORIGIN_LOCAL, ORIGIN_OIDC, THROTTLE_ADDRESS, THROTTLE_LOGIN,
+};
 use mails::mark_mail;
 use writes::*;
 

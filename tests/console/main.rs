@@ -8,6 +8,7 @@ mod support {
     pub mod app;
     pub mod child;
     pub mod smtp_sink;
+    pub mod tls;
 }
 
 mod access;
@@ -20,6 +21,7 @@ mod documents;
 mod facts;
 mod flow;
 mod lot;
+mod oidc;
 mod pages;
 mod review;
 mod sign_in;
