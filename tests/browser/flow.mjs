@@ -78,6 +78,20 @@ async function activate(page, what, matches) {
   return response?.status();
 }
 
+/** Type an ISO date into the focused date field, its parts in the order the field shows them: German (day,
+ *  month, year), or US (month, day, year) in a Chromium without German language files (Debian's package
+ *  without chromium-l10n) — Shift+Tab goes back to the first part for the second try. */
+async function typeDate(page, iso) {
+  const [y, m, d] = iso.split('-');
+  for (const parts of [[d, m, y], [m, d, y]]) {
+    for (const part of parts) await page.keyboard.type(part);
+    if ((await focused(page)).value === iso) return;
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Shift+Tab');
+  }
+  throw new Error(`${page.url()}: the date field does not take ${iso} from the keyboard`);
+}
+
 /** On a new page: its status and heading, axe-core, and (when named) a screenshot. */
 async function arrive(page, { status, expected = 200, heading, shot, fullPage = false }) {
   expect(status === expected, `${page.url()}: status ${status}, expected ${expected}`);
@@ -182,8 +196,9 @@ function openCase(c) {
   };
 }
 
-/** The Zustellung form → preview → confirm, method chosen by typing its name into the list. */
-function recordService(c, method, shot) {
+/** The Zustellung form → preview → confirm, the method chosen by typing its name into the list; `on` (ISO
+ *  date), when given, typed into the date field (its parts in German order: day, month, year). */
+function recordService(c, method, shot, on) {
   return async (page) => {
     let status = await activate(page, 'the service action', link('Zustellung der Benachrichtigung erfassen'));
     await arrive(page, { status, heading: 'Zustellung erfassen' });
@@ -193,6 +208,7 @@ function recordService(c, method, shot) {
     await page.keyboard.type(method.label);
     expect((await focused(page)).value === method.code, `the method ${method.code} chosen by keyboard`);
     await tabTo(page, 'the day of service', field('on'), 1);
+    if (on) await typeDate(page, on);
     status = await activate(page, 'the preview button', button('Weiter zur Vorschau'));
     await arrive(page, { status, heading: 'Zustellung erfassen', shot });
     const preview = await mainText(page);
@@ -296,9 +312,15 @@ function seeProofPeriod(c) {
     const status = await activate(page, 'the way back to the case', link(`Zurück zum Fall ${c.case}`));
     await arrive(page, { status, heading: `Fall ${c.case}` });
     const periods = (await page.locator('section[aria-labelledby="fristen"]').innerText()).replace(/\s+/g, ' ');
-    const m = periods.match(/endet mit Ablauf des ([\d.]+) \(/);
+    const m = periods.match(/endet mit Ablauf des ((\d{2})\.(\d{2})\.(\d{4})) \(/);
     expect(m, `the period for the proof: ${periods}`);
     report.he.last_day = m[1];
+    // said in words when it ends within three days (`urgent_days`): certainly so when the last day is at most
+    // two days off (the period ends at its midnight), certainly not when four or more
+    const left = (Date.UTC(m[4], m[3] - 1, m[2]) - Date.parse(`${scenario.today}T00:00:00Z`)) / 86400000;
+    const urgent = periods.includes('Dringend:') && (await page.locator('.frist-dringend').count()) > 0;
+    expect(left === 3 || urgent === left <= 2, `${left} days left, urgent: ${urgent}: ${periods}`);
+    report.he.urgent = urgent;
   };
 }
 
@@ -330,7 +352,8 @@ const STEPS = [
   ['Hessen: the council', openCouncil(he)],
   ['Hessen: the case of a barred successor', openCase(he)],
   ['Hessen: awaiting the proof', barredSuccessor(he)],
-  ['Hessen: record service', recordService(he, { code: 'acknowledgement', label: 'Empfangsbekenntnis' })],
+  ['Hessen: record service (the acknowledgement dated days ago)',
+    recordService(he, { code: 'acknowledgement', label: 'Empfangsbekenntnis' }, undefined, he.served_on)],
   ['Hessen: the period for the proof', seeProofPeriod(he)],
   ['a council without a role', notFound],
   ['sign out', signOut],

@@ -292,8 +292,8 @@ fn person(det: &Value) -> Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_wahlleiter_takes_cases_through_the_console_in_a_browser_accessibly() {
     prerequisites();
-    // the elections, vacancies and notifications three days ago; the Wahlleitung's work today
-    let mut stack = Stack::start(-3 * 86_400).await;
+    // the elections, vacancies and notifications eight days ago; the Wahlleitung's work today
+    let mut stack = Stack::start(-8 * 86_400).await;
     let nrw_det = stack
         .open_case(
             nrw(),
@@ -312,12 +312,16 @@ async fn a_wahlleiter_takes_cases_through_the_console_in_a_browser_accessibly() 
     let nrw_case = nrw_det["data"]["case"].as_str().expect("case").to_owned();
     let he_case = he_det["data"]["case"].as_str().expect("case").to_owned();
 
+    // Hessen's acknowledgement of receipt came back dated five days ago: the period ends in about two days
+    let today = nachfolge::deadline::local_date(chrono::Utc::now());
+    let he_served = today - chrono::Duration::days(5);
     let report = stack
         .browse(json!({
+            "today": today.to_string(),
             "nrw": {"body": "musterstadt-rat", "name": "Rat der Stadt Musterstadt", "case": nrw_case,
                     "successor": person(&nrw_det)},
             "he": {"body": "beispielstadt-stvv", "name": "Stadtverordnetenversammlung Beispielstadt",
-                   "case": he_case, "successor": person(&he_det)},
+                   "case": he_case, "successor": person(&he_det), "served_on": he_served.to_string()},
         }))
         .await;
 
@@ -340,6 +344,7 @@ async fn a_wahlleiter_takes_cases_through_the_console_in_a_browser_accessibly() 
     // Hessen: the service of the barred successor, with the period for the proof
     let he_set = stack.wait_event("deadline.set", |e| e["data"]["case"] == he_case.as_str()).await;
     assert_eq!(he_set["recordedby"], LOGIN, "{he_set}");
+    assert_eq!(he_set["data"]["served_on"], he_served.to_string(), "the day typed into the date field: {he_set}");
 
     let violations = report["violations"].as_array().map_or(0, Vec::len);
     assert_eq!(violations, 0, "axe-core found violations: {report}");
