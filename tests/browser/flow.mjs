@@ -163,7 +163,8 @@ async function signIn(page) {
     await page.keyboard.type(scenario.login);
     await tabTo(page, 'the password field', field('password'), 1);
     await page.keyboard.type(password);
-    await tabTo(page, 'the sign-in button', button('Anmelden'), 1);
+    // the first time Enter in the password field submits the form (implicit submission), then the button
+    if (password === scenario.password) await tabTo(page, 'the sign-in button', button('Anmelden'), 1);
     const [response] = await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
     if (password !== scenario.password) {
       await arrive(page, { status: response?.status(), expected: 401, heading: 'Anmeldung' });

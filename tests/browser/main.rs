@@ -349,7 +349,7 @@ async fn a_wahlleiter_takes_cases_through_the_console_in_a_browser_accessibly() 
     let violations = report["violations"].as_array().map_or(0, Vec::len);
     assert_eq!(violations, 0, "axe-core found violations: {report}");
     let pages = report["pages"].as_array().map_or(0, Vec::len);
-    assert!(pages >= 15, "axe-core checked every page of the flows ({pages}): {report}");
+    assert!(pages >= 20, "axe-core checked every page of the flows ({pages}): {report}");
     for shot in report["screenshots"].as_array().into_iter().flatten() {
         let path = PathBuf::from(shot.as_str().unwrap_or_default());
         let png = std::fs::read(&path).expect("the screenshot is written");
