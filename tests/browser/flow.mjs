@@ -222,6 +222,23 @@ function recordService(c, method, shot, on) {
   };
 }
 
+/** A day of service in the future: the preview refuses it (422) with the core's reason in an alert, nothing is
+ *  recorded; back to the case. */
+function refusedService(c, on) {
+  return async (page) => {
+    let status = await activate(page, 'the service action', link('Zustellung der Benachrichtigung erfassen'));
+    await arrive(page, { status, heading: 'Zustellung erfassen' });
+    await tabTo(page, 'the day of service', field('on'));
+    await typeDate(page, on);
+    status = await activate(page, 'the preview button', button('Weiter zur Vorschau'));
+    await arrive(page, { status, expected: 422, heading: 'Zustellung erfassen' });
+    const alert = await page.getByRole('alert').innerText();
+    expect(alert.includes('Der angegebene Tag liegt in der Zukunft.'), `the refusal in an alert: ${alert}`);
+    status = await activate(page, 'the way back to the case', link(`Zurück zum Fall ${c.case}`));
+    await arrive(page, { status, heading: `Fall ${c.case}` });
+  };
+}
+
 /** Back on the case page: the period after service, its end and the days left; saved as `last_day`. */
 function seeDeadline(c, key) {
   return async (page) => {
@@ -344,6 +361,7 @@ const STEPS = [
   ['sign in (keyboard)', signIn],
   ['NRW: the council', openCouncil(nrw)],
   ['NRW: the case', openCase(nrw)],
+  ['NRW: a day of service in the future is refused', refusedService(nrw, nrw.tomorrow)],
   ['NRW: record service', recordService(nrw, { code: 'certificate', label: 'Postzustellungsurkunde' }, 'vorschau-zustellung')],
   ['NRW: see the deadline', seeDeadline(nrw, 'nrw')],
   ['NRW: the council with the running period', councilWithPeriod(nrw, 'nrw', 'rat')],

@@ -319,7 +319,7 @@ async fn a_wahlleiter_takes_cases_through_the_console_in_a_browser_accessibly() 
         .browse(json!({
             "today": today.to_string(),
             "nrw": {"body": "musterstadt-rat", "name": "Rat der Stadt Musterstadt", "case": nrw_case,
-                    "successor": person(&nrw_det)},
+                    "successor": person(&nrw_det), "tomorrow": (today + chrono::Duration::days(1)).to_string()},
             "he": {"body": "beispielstadt-stvv", "name": "Stadtverordnetenversammlung Beispielstadt",
                    "case": he_case, "successor": person(&he_det), "served_on": he_served.to_string()},
         }))
