@@ -316,7 +316,8 @@ function councilAfterRefusal(c, key) {
   };
 }
 
-/** Hessen, a barred successor: member without rights until she proves the bar's end (§ 37 HGO). */
+/** Hessen, a barred successor: member without voting right until she proves the bar's end (§ 34 Abs. 3,
+ *  § 23 Abs. 2 KWG; docs/legal.md). */
 function barredSuccessor(c) {
   return async (page) => {
     const facts = (await page.locator('dl.eckdaten').innerText()).replace(/\s+/g, ' ');

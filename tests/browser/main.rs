@@ -265,7 +265,8 @@ fn nrw() -> Value {
     with_emails(example("nrw-election.json"))
 }
 
-/// The Hessen example with e-mail addresses, and W1-05 barred (§ 37 HGO; she must prove its end).
+/// The Hessen example with e-mail addresses, and W1-05 barred (§ 37 HGO): she joins without voting right and
+/// must prove the bar's end within a week of service (§ 34 Abs. 3, § 23 Abs. 2 KWG; docs/legal.md).
 fn hessen_barred() -> Value {
     let mut s = with_emails(example("he-election.json"));
     s["lists"][0]["candidates"][4]["facts"] =
