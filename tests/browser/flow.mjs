@@ -388,7 +388,8 @@ try {
     viewport: { width: 1280, height: 900 }, locale: 'de-DE', timezoneId: 'Europe/Berlin',
   });
   const page = context.pages()[0] ?? (await context.newPage());
-  page.setDefaultTimeout(15000);
+  // generous: CI runs this beside other test binaries on two shared cores (a debug build hashes passwords)
+  page.setDefaultTimeout(60000);
   // script errors and CSP refusals; a page's own status is checked by `arrive`, a sub-resource's here
   page.on('console', (m) => {
     if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) report.console.push(`${page.url()}: ${m.text()}`);

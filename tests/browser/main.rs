@@ -117,7 +117,8 @@ impl Stack {
     }
 
     async fn wait_console(&mut self) {
-        for _ in 0..600 {
+        // up to two minutes: the first start creates and migrates the database, on a machine shared with others
+        for _ in 0..2400 {
             if tokio::net::TcpStream::connect(&self.console).await.is_ok() {
                 return;
             }
