@@ -158,7 +158,8 @@ fn period(
         "urgent": urgent,
         "urgent_days": urgent_days,
         "working_days_left": working_days_left(council.land(), local, today, last_day),
-        "calendar_days_left": (last_day - today).num_days().max(0),
+        // like the working days, today and the last day included (the page says „einschließlich heute“)
+        "calendar_days_left": ((last_day - today).num_days() + 1).max(0),
     })
 }
 

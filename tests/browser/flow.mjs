@@ -245,9 +245,13 @@ function seeDeadline(c, key) {
     const status = await activate(page, 'the way back to the case', link(`Zurück zum Fall ${c.case}`));
     await arrive(page, { status, heading: `Fall ${c.case}` });
     const periods = (await page.locator('section[aria-labelledby="fristen"]').innerText()).replace(/\s+/g, ' ');
-    const m = periods.match(/Frist nach Zustellung am [\d.]+ – endet mit Ablauf des ([\d.]+) \(/);
+    const m = periods.match(/Frist nach Zustellung am [\d.]+ – endet mit Ablauf des ((\d{2})\.(\d{2})\.(\d{4})) \(/);
     expect(m, `the period after service on the case page: ${periods}`);
-    expect(/Noch \d+ Arbeitstage? \(\d+ Kalendertage?\) einschließlich heute/.test(periods), periods);
+    const left = periods.match(/Noch (\d+) Arbeitstage? \((\d+) Kalendertage?\) einschließlich heute/);
+    expect(left, periods);
+    // today and the last day included, as the page says
+    const days = (Date.UTC(m[4], m[3] - 1, m[2]) - Date.parse(`${scenario.today}T00:00:00Z`)) / 86400000 + 1;
+    expect(Number(left[2]) === days && Number(left[1]) <= days, `${days} calendar days from today: ${periods}`);
     expect(periods.includes('Fristende als Kalendereintrag (.ics)'), 'the period links its calendar entry');
     report[key].last_day = m[1];
   };
@@ -329,7 +333,7 @@ function barredSuccessor(c) {
 function seeProofPeriod(c) {
   return async (page) => {
     const status = await activate(page, 'the way back to the case', link(`Zurück zum Fall ${c.case}`));
-    await arrive(page, { status, heading: `Fall ${c.case}` });
+    await arrive(page, { status, heading: `Fall ${c.case}`, shot: 'fall-frist' });
     const periods = (await page.locator('section[aria-labelledby="fristen"]').innerText()).replace(/\s+/g, ' ');
     const m = periods.match(/endet mit Ablauf des ((\d{2})\.(\d{2})\.(\d{4})) \(/);
     expect(m, `the period for the proof: ${periods}`);
