@@ -159,7 +159,8 @@ fn period(
         "urgent": urgent,
         "urgent_days": urgent_days,
         "working_days_left": working_days_left(council.land(), local, today, last_day),
-        "calendar_days_left": (last_day - today).num_days().max(0),
+        // like the working days, today and the last day included (the page says „einschließlich heute“)
+        "calendar_days_left": ((last_day - today).num_days() + 1).max(0),
     })
 }
 
@@ -380,6 +381,9 @@ pub fn type_name(ty: &str) -> &str {
         "review.decided" => "Entscheidung im Prüfungsverfahren",
         "candidate.fact_recorded" => "Tatsache zu einer Bewerberin oder einem Bewerber erfasst",
         "mail.queued" => "E-Mail vorbereitet",
+        "mail.sent" => "E-Mail versandt",
+        "mail.failed" => "E-Mail-Versand fehlgeschlagen",
+        "deadline.expired" => "Frist abgelaufen",
         "timer.scheduled" => "Fristablauf vorgemerkt",
         "timer.cancelled" => "Fristablauf gestrichen",
         other => other,

@@ -1,0 +1,424 @@
+// The Wahlleiter console driven as a person uses it: Debian's headless Chromium through playwright-core (no
+// browser download), axe-core (WCAG 2.0/2.1 level A and AA) on every page visited, and the main flow by
+// keyboard alone (Tab to a field or button, Enter to follow or submit; every focused element must show its
+// focus). Started by tests/browser/main.rs, which starts the worker and passes the scenario as JSON in
+// NACHFOLGE_BROWSER_SCENARIO: {url, login, password, chromium, screenshots, nrw: {...}, he: {...}}.
+//
+// A flow is a list of steps, one function each (STEPS at the end). A step starts on the page the previous
+// one left, reaches its page with the keyboard, calls `arrive` (status, heading, axe-core, screenshot) and
+// checks what the page says. A new console page gets a new step function and a line in STEPS.
+//
+// Prints progress, then one line of JSON (the report); exits 1 on a failed expectation, an axe-core
+// violation, a focus without visible indicator, or an error in the browser's console (e.g. a CSP refusal).
+
+import { chromium } from 'playwright-core';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const scenario = JSON.parse(process.env.NACHFOLGE_BROWSER_SCENARIO ?? 'null');
+if (!scenario) {
+  console.error('NACHFOLGE_BROWSER_SCENARIO is not set: run this through `cargo test --test browser`.');
+  process.exit(2);
+}
+const AXE = readFileSync(new URL('./node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+const ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--no-first-run',
+];
+
+const report = { pages: [], violations: [], focus: [], reflow: [], console: [], screenshots: [], nrw: {}, he: {} };
+
+/** A failed expectation: stops the flow. */
+function expect(cond, message) {
+  if (!cond) throw new Error(message);
+}
+
+/** The focused element, described (in the page). */
+async function focused(page) {
+  return page.evaluate(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return { tag: 'BODY' };
+    const s = getComputedStyle(el);
+    const outline = s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0;
+    const r = el.getBoundingClientRect();
+    return {
+      tag: el.tagName, id: el.id, type: el.getAttribute('type') ?? '', value: el.value ?? '',
+      text: (el.innerText ?? el.textContent ?? '').trim().replace(/\s+/g, ' '),
+      href: el.getAttribute('href') ?? '',
+      visibleFocus: outline || s.boxShadow !== 'none',
+      onScreen: r.width > 0 && r.height > 0 && r.left >= 0 && r.top >= 0 && r.right <= innerWidth,
+    };
+  });
+}
+
+/** Press Tab until the focused element matches; every element on the way must show its focus. */
+async function tabTo(page, what, matches, max = 80) {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    const f = await focused(page);
+    if (f.tag !== 'BODY' && !f.visibleFocus) {
+      report.focus.push({ page: page.url(), element: `${f.tag}#${f.id} „${f.text.slice(0, 60)}“` });
+    }
+    if (matches(f)) return f;
+  }
+  throw new Error(`Tab did not reach ${what} on ${page.url()} within ${max} presses`);
+}
+
+const link = (text) => (f) => f.tag === 'A' && f.text === text;
+const linkStarting = (text) => (f) => f.tag === 'A' && f.text.startsWith(text);
+const button = (text) => (f) => f.tag === 'BUTTON' && f.text === text;
+const field = (id) => (f) => f.id === id;
+
+/** Tab to a link or button and press Enter; waits for the page it leads to and returns its status. */
+async function activate(page, what, matches) {
+  await tabTo(page, what, matches);
+  const [response] = await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+  return response?.status();
+}
+
+/** Type an ISO date into the focused date field, its parts in the order the field shows them: German (day,
+ *  month, year), or US (month, day, year) in a Chromium without German language files (Debian's package
+ *  without chromium-l10n) — Shift+Tab goes back to the first part for the second try. */
+async function typeDate(page, iso) {
+  const [y, m, d] = iso.split('-');
+  for (const parts of [[d, m, y], [m, d, y]]) {
+    for (const part of parts) await page.keyboard.type(part);
+    if ((await focused(page)).value === iso) return;
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Shift+Tab');
+  }
+  throw new Error(`${page.url()}: the date field does not take ${iso} from the keyboard`);
+}
+
+/** On a new page: its status and heading, axe-core, and (when named) a screenshot. */
+async function arrive(page, { status, expected = 200, heading, shot, fullPage = false }) {
+  expect(status === expected, `${page.url()}: status ${status}, expected ${expected}`);
+  const h1 = (await page.locator('h1').innerText()).trim();
+  expect(h1.includes(heading), `${page.url()}: heading „${h1}“, expected „${heading}“`);
+  await page.evaluate(AXE);
+  const result = await page.evaluate(
+    (tags) => window.axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] }),
+    AXE_TAGS,
+  );
+  const path = new URL(page.url()).pathname;
+  report.pages.push(path);
+  for (const v of result.violations) {
+    report.violations.push({
+      page: path, rule: v.id, impact: v.impact, help: v.help,
+      nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary}`),
+    });
+  }
+  console.log(`  ${path} – „${h1}“: ${result.violations.length} axe-core violation(s)`);
+  if (shot) {
+    const file = join(scenario.screenshots, `${shot}.png`);
+    await page.screenshot({ path: file, fullPage });
+    report.screenshots.push(file);
+  }
+  await reflows(page, path);
+}
+
+/** WCAG 1.4.10 (Reflow, not among axe-core's checks): at 320 CSS pixels wide (1280 at 400 % zoom) nothing
+ *  outside a data table (excepted by the criterion: two-dimensional content) reaches past the window. */
+async function reflows(page, path) {
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 320, height: 640 });
+  const wide = await page.evaluate(() =>
+    [...document.querySelectorAll('body *')]
+      .filter((e) => !e.closest('table') && !e.classList.contains('skip') && e.getBoundingClientRect().right > innerWidth + 1)
+      .map((e) => `${e.tagName.toLowerCase()}${e.className ? `.${e.className}` : ''} „${(e.textContent ?? '').trim().slice(0, 40)}“`));
+  await page.setViewportSize(size);
+  for (const element of wide) report.reflow.push({ page: path, element });
+}
+
+/** The text of the page's main content, spaces collapsed. */
+async function mainText(page) {
+  return (await page.locator('main').innerText()).replace(/\s+/g, ' ');
+}
+
+/** axe-core must find what it is there to find: a page with an unlabelled field and no language. */
+async function axeFindsViolations(page) {
+  await page.setContent('<!DOCTYPE html><html><head><title>t</title></head><body><input type="text"></body></html>');
+  await page.evaluate(AXE);
+  const result = await page.evaluate(
+    (tags) => window.axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] }),
+    AXE_TAGS,
+  );
+  const rules = result.violations.map((v) => v.id);
+  expect(rules.includes('label') && rules.includes('html-has-lang'), `axe-core self-check found only ${rules}`);
+}
+
+// ---- the steps ---------------------------------------------------------------------------------------------
+
+/** The start page leads to the sign-in; the skip link comes first; a wrong password is answered accessibly. */
+async function signIn(page) {
+  const response = await page.goto(`${scenario.url}/`);
+  await arrive(page, { status: response?.status(), heading: 'Anmeldung', shot: 'anmeldung' });
+  expect(new URL(page.url()).pathname === '/anmelden', `the start page led to ${page.url()}`);
+  const first = await tabTo(page, 'the skip link', () => true, 1);
+  expect(first.tag === 'A' && first.href === '#inhalt' && first.onScreen, `first Tab: ${JSON.stringify(first)}`);
+  for (const password of [`${scenario.password}-falsch`, scenario.password]) {
+    await tabTo(page, 'the login field', field('login'));
+    await page.keyboard.type(scenario.login);
+    await tabTo(page, 'the password field', field('password'), 1);
+    await page.keyboard.type(password);
+    // the first time Enter in the password field submits the form (implicit submission), then the button
+    if (password === scenario.password) await tabTo(page, 'the sign-in button', button('Anmelden'), 1);
+    const [response] = await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    if (password !== scenario.password) {
+      await arrive(page, { status: response?.status(), expected: 401, heading: 'Anmeldung' });
+      expect((await page.getByRole('alert').innerText()).includes('Fehler'), 'the wrong password is said in an alert');
+    } else {
+      await arrive(page, { status: response?.status(), heading: 'Vertretungen', shot: 'vertretungen' });
+    }
+  }
+}
+
+/** From the list of councils (or any page, through the main navigation) to a council. */
+function openCouncil(c, shot) {
+  return async (page) => {
+    if (new URL(page.url()).pathname !== '/raete') {
+      const status = await activate(page, 'the main navigation', link('Vertretungen'));
+      await arrive(page, { status, heading: 'Vertretungen' });
+    }
+    const status = await activate(page, `the council ${c.name}`, link(c.name));
+    await arrive(page, { status, heading: c.name, shot, fullPage: true });
+    const text = await mainText(page);
+    expect(text.includes('Offene Fälle') && text.includes('Nachrückerliste'), 'open cases and the Nachrückerliste');
+    expect(text.includes(c.successor.name), `the open case names ${c.successor.name}`);
+  };
+}
+
+function openCase(c) {
+  return async (page) => {
+    const status = await activate(page, `the case ${c.case}`, link(c.case));
+    await arrive(page, { status, heading: `Fall ${c.case}` });
+  };
+}
+
+/** The Zustellung form → preview → confirm, the method chosen by typing its name into the list; `on` (ISO
+ *  date), when given, typed into the date field (its parts in German order: day, month, year). */
+function recordService(c, method, shot, on) {
+  return async (page) => {
+    let status = await activate(page, 'the service action', link('Zustellung der Benachrichtigung erfassen'));
+    await arrive(page, { status, heading: 'Zustellung erfassen' });
+    const candidate = await tabTo(page, 'the person served', field('candidate'));
+    expect(candidate.value === c.successor.id, `prefilled with the successor: ${candidate.value}`);
+    await tabTo(page, 'the method', field('method'), 1);
+    await page.keyboard.type(method.label);
+    expect((await focused(page)).value === method.code, `the method ${method.code} chosen by keyboard`);
+    await tabTo(page, 'the day of service', field('on'), 1);
+    if (on) await typeDate(page, on);
+    status = await activate(page, 'the preview button', button('Weiter zur Vorschau'));
+    await arrive(page, { status, heading: 'Zustellung erfassen', shot });
+    const preview = await mainText(page);
+    expect(preview.includes('Noch ist nichts erfasst'), 'the preview says nothing is recorded yet');
+    expect(preview.includes(`Die Frist für ${c.successor.name} endet dann am `), `the preview: ${preview}`);
+    status = await activate(page, 'the confirm button', button('Verbindlich erfassen'));
+    await arrive(page, { status, heading: 'Zustellung erfassen' });
+    const done = await mainText(page);
+    expect(done.includes('Erfasst:') && done.includes('endet mit Ablauf des'), `the result: ${done}`);
+  };
+}
+
+/** A day of service in the future: the preview refuses it (422) with the core's reason in an alert, nothing is
+ *  recorded; back to the case. */
+function refusedService(c, on) {
+  return async (page) => {
+    let status = await activate(page, 'the service action', link('Zustellung der Benachrichtigung erfassen'));
+    await arrive(page, { status, heading: 'Zustellung erfassen' });
+    await tabTo(page, 'the day of service', field('on'));
+    await typeDate(page, on);
+    status = await activate(page, 'the preview button', button('Weiter zur Vorschau'));
+    await arrive(page, { status, expected: 422, heading: 'Zustellung erfassen' });
+    const alert = await page.getByRole('alert').innerText();
+    expect(alert.includes('Der angegebene Tag liegt in der Zukunft.'), `the refusal in an alert: ${alert}`);
+    status = await activate(page, 'the way back to the case', link(`Zurück zum Fall ${c.case}`));
+    await arrive(page, { status, heading: `Fall ${c.case}` });
+  };
+}
+
+/** Back on the case page: the period after service, its end and the days left; saved as `last_day`. */
+function seeDeadline(c, key) {
+  return async (page) => {
+    const status = await activate(page, 'the way back to the case', link(`Zurück zum Fall ${c.case}`));
+    await arrive(page, { status, heading: `Fall ${c.case}` });
+    const periods = (await page.locator('section[aria-labelledby="fristen"]').innerText()).replace(/\s+/g, ' ');
+    const m = periods.match(/Frist nach Zustellung am [\d.]+ – endet mit Ablauf des ((\d{2})\.(\d{2})\.(\d{4})) \(/);
+    expect(m, `the period after service on the case page: ${periods}`);
+    const left = periods.match(/Noch (\d+) Arbeitstage? \((\d+) Kalendertage?\) einschließlich heute/);
+    expect(left, periods);
+    // today and the last day included, as the page says
+    const days = (Date.UTC(m[4], m[3] - 1, m[2]) - Date.parse(`${scenario.today}T00:00:00Z`)) / 86400000 + 1;
+    expect(Number(left[2]) === days && Number(left[1]) <= days, `${days} calendar days from today: ${periods}`);
+    expect(periods.includes('Fristende als Kalendereintrag (.ics)'), 'the period links its calendar entry');
+    report[key].last_day = m[1];
+  };
+}
+
+/** The council through the breadcrumb: the open case with its running period; then back to the case. */
+function councilWithPeriod(c, key, shot) {
+  return async (page) => {
+    let status = await activate(page, 'the breadcrumb', link(c.name));
+    await arrive(page, { status, heading: c.name, shot, fullPage: true });
+    const open = (await page.locator('section[aria-labelledby="offen"]').innerText()).replace(/\s+/g, ' ');
+    expect(open.includes(`endet mit Ablauf des ${report[key].last_day}`), `the open case's period: ${open}`);
+    status = await activate(page, `the case ${c.case}`, link(c.case));
+    await arrive(page, { status, heading: `Fall ${c.case}` });
+  };
+}
+
+/** Erklärung: Ablehnung → preview names the next successor → confirm; saved as `next_successor`. */
+function recordRefusal(c, key) {
+  return async (page) => {
+    let status = await activate(page, 'the declaration action', linkStarting('Erklärung (Annahme oder Ablehnung)'));
+    await arrive(page, { status, heading: 'Erklärung erfassen' });
+    await tabTo(page, 'the kind of declaration', field('kind'));
+    await page.keyboard.type('Ablehnung');
+    expect((await focused(page)).value === 'refuse', 'Ablehnung chosen by keyboard');
+    await tabTo(page, 'the time of receipt', field('received_at'), 1);
+    status = await activate(page, 'the preview button', button('Weiter zur Vorschau'));
+    await arrive(page, { status, heading: 'Erklärung erfassen', shot: 'vorschau-erklaerung' });
+    const m = (await mainText(page)).match(/Nachfolge festgestellt: ([^.]+)\./);
+    expect(m, 'the preview names the next successor');
+    report[key].next_successor = m[1];
+    status = await activate(page, 'the confirm button', button('Verbindlich erfassen'));
+    await arrive(page, { status, heading: 'Erklärung erfassen' });
+    expect((await mainText(page)).includes(`Nachfolge: ${m[1]}`), 'the result shows the case with the next successor');
+  };
+}
+
+/** The case page with the next successor in round 2, and its history (an entry's data opened by keyboard). */
+function seeNextSuccessor(c, key) {
+  return async (page) => {
+    const status = await activate(page, 'the way back to the case', link(`Zurück zum Fall ${c.case}`));
+    await arrive(page, { status, heading: `Fall ${c.case}` });
+    const facts = (await page.locator('dl.eckdaten').innerText()).replace(/\s+/g, ' ');
+    expect(facts.includes(`Nachfolge ${report[key].next_successor}`) && facts.includes('Runde 2'), facts);
+    const history = await page.locator('table.verlauf').innerText();
+    for (const entry of ['E-Mail versandt', 'Zustellung erfasst', 'Frist gesetzt', 'Erklärung eingegangen', 'Nachfolge festgestellt']) {
+      expect(history.includes(entry), `the history lists „${entry}“`);
+    }
+    await tabTo(page, 'the data of a history entry', (f) => f.tag === 'SUMMARY');
+    await page.keyboard.press('Enter');
+    expect(await page.locator('table.verlauf details[open]').count() === 1, 'Enter opens the entry');
+    await page.keyboard.press('Enter');
+    await page.evaluate(() => document.activeElement?.blur());
+    await page.screenshot({ path: join(scenario.screenshots, 'fall-verlauf.png'), fullPage: true });
+    report.screenshots.push(join(scenario.screenshots, 'fall-verlauf.png'));
+  };
+}
+
+/** The council through the breadcrumb: the open case with its new successor, the Nachrückerliste. */
+function councilAfterRefusal(c, key) {
+  return async (page) => {
+    const status = await activate(page, 'the breadcrumb', link(c.name));
+    await arrive(page, { status, heading: c.name });
+    const open = await page.locator('section[aria-labelledby="offen"]').innerText();
+    expect(open.includes(report[key].next_successor), `the open case names the next successor: ${open}`);
+  };
+}
+
+/** Hessen, a barred successor: member without voting right until she proves the bar's end (§ 34 Abs. 3,
+ *  § 23 Abs. 2 KWG; docs/legal.md). */
+function barredSuccessor(c) {
+  return async (page) => {
+    const facts = (await page.locator('dl.eckdaten').innerText()).replace(/\s+/g, ' ');
+    expect(facts.includes('Nachweis ausstehend'), `the case says a proof is awaited: ${facts}`);
+  };
+}
+
+/** The period for the proof on the Hessen case page (recording the proof itself is a later console action). */
+function seeProofPeriod(c) {
+  return async (page) => {
+    const status = await activate(page, 'the way back to the case', link(`Zurück zum Fall ${c.case}`));
+    await arrive(page, { status, heading: `Fall ${c.case}`, shot: 'fall-frist' });
+    const periods = (await page.locator('section[aria-labelledby="fristen"]').innerText()).replace(/\s+/g, ' ');
+    const m = periods.match(/endet mit Ablauf des ((\d{2})\.(\d{2})\.(\d{4})) \(/);
+    expect(m, `the period for the proof: ${periods}`);
+    report.he.last_day = m[1];
+    // said in words when it ends within three days (`urgent_days`): certainly so when the last day is at most
+    // two days off (the period ends at its midnight), certainly not when four or more
+    const left = (Date.UTC(m[4], m[3] - 1, m[2]) - Date.parse(`${scenario.today}T00:00:00Z`)) / 86400000;
+    const urgent = periods.includes('Dringend:') && (await page.locator('.frist-dringend').count()) > 0;
+    expect(left === 3 || urgent === left <= 2, `${left} days left, urgent: ${urgent}: ${periods}`);
+    report.he.urgent = urgent;
+  };
+}
+
+/** An address typed by hand for a council without a role: the error page, and the way back by keyboard. */
+async function notFound(page) {
+  const response = await page.goto(`${scenario.url}/raete/keine-solche-vertretung`);
+  await arrive(page, { status: response?.status(), expected: 404, heading: 'Nicht gefunden' });
+  const status = await activate(page, 'the way to the start page', link('Zur Startseite'));
+  await arrive(page, { status, heading: 'Vertretungen' });
+}
+
+async function signOut(page) {
+  const status = await activate(page, 'the sign-out button', button('Abmelden'));
+  await arrive(page, { status, heading: 'Anmeldung' });
+}
+
+const { nrw, he } = scenario;
+const STEPS = [
+  ['axe-core finds violations (self-check)', axeFindsViolations],
+  ['sign in (keyboard)', signIn],
+  ['NRW: the council', openCouncil(nrw)],
+  ['NRW: the case', openCase(nrw)],
+  ['NRW: a day of service in the future is refused', refusedService(nrw, nrw.tomorrow)],
+  ['NRW: record service', recordService(nrw, { code: 'certificate', label: 'Postzustellungsurkunde' }, 'vorschau-zustellung')],
+  ['NRW: see the deadline', seeDeadline(nrw, 'nrw')],
+  ['NRW: the council with the running period', councilWithPeriod(nrw, 'nrw', 'rat')],
+  ['NRW: record the refusal', recordRefusal(nrw, 'nrw')],
+  ['NRW: see the next successor and the history', seeNextSuccessor(nrw, 'nrw')],
+  ['NRW: the council after the refusal', councilAfterRefusal(nrw, 'nrw')],
+  ['Hessen: the council', openCouncil(he)],
+  ['Hessen: the case of a barred successor', openCase(he)],
+  ['Hessen: awaiting the proof', barredSuccessor(he)],
+  ['Hessen: record service (the acknowledgement dated days ago)',
+    recordService(he, { code: 'acknowledgement', label: 'Empfangsbekenntnis' }, undefined, he.served_on)],
+  ['Hessen: the period for the proof', seeProofPeriod(he)],
+  ['a council without a role', notFound],
+  ['sign out', signOut],
+];
+
+const profile = mkdtempSync(join(tmpdir(), 'nachfolge-chromium-'));
+let failure = null;
+let context = null;
+try {
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: scenario.chromium, headless: true, args: ARGS,
+    viewport: { width: 1280, height: 900 }, locale: 'de-DE', timezoneId: 'Europe/Berlin',
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  // generous: CI runs this beside other test binaries on two shared cores (a debug build hashes passwords)
+  page.setDefaultTimeout(60000);
+  // script errors and CSP refusals; a page's own status is checked by `arrive`, a sub-resource's here
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) report.console.push(`${page.url()}: ${m.text()}`);
+  });
+  page.on('response', (r) => {
+    if (r.request().resourceType() !== 'document' && r.status() >= 400) report.console.push(`${r.url()}: status ${r.status()}`);
+  });
+  page.on('pageerror', (e) => report.console.push(`${page.url()}: ${e.message}`));
+  for (const [name, step] of STEPS) {
+    console.log(`step: ${name}`);
+    await step(page);
+  }
+} catch (e) {
+  failure = e;
+  console.error(`FAILED: ${e.stack ?? e}`);
+} finally {
+  await context?.close();
+  rmSync(profile, { recursive: true, force: true });
+}
+for (const v of report.violations) {
+  console.error(`axe-core: ${v.page}: ${v.rule} (${v.impact}): ${v.help}\n    ${v.nodes.join('\n    ')}`);
+}
+for (const f of report.focus) console.error(`focus not visible: ${f.page}: ${f.element}`);
+for (const r of report.reflow) console.error(`wider than 320 CSS pixels: ${r.page}: ${r.element}`);
+for (const c of report.console) console.error(`browser console: ${c}`);
+console.log(JSON.stringify(report));
+const ok = !failure && [report.violations, report.focus, report.reflow, report.console].every((l) => l.length === 0);
+process.exit(ok ? 0 : 1);

@@ -1,0 +1,360 @@
+//! The Wahlleiter console in a real browser (issue #15, points 6 and 7): the worker binary (`nachfolge run`,
+//! its console on a free loopback port) against the real PostgreSQL and RabbitMQ of this machine and the
+//! in-process SMTP sink; Debian's headless Chromium driven by playwright-core (`flow.mjs` in this folder)
+//! through the flows a Wahlleiter takes, with axe-core (WCAG 2.1 A/AA) on every page and the keyboard alone.
+//!
+//! The set-up — an account made with `nachfolge user add`, an election and a vacancy published on the
+//! worker's bus as the other suites do — is the operator's and the municipality's part; everything the
+//! Wahlleitung does is done in the browser. Afterwards this test checks on the bus and in the mailbox what
+//! the browser's clicks caused.
+//!
+//! Prerequisites (docs/console.md, "Browser and accessibility tests"): Node.js ≥ 20, Debian's `chromium`,
+//! and `npm ci` in tests/browser. A missing one fails the test with the command that installs it.
+//! `UPDATE_SCREENSHOTS=1` writes the screenshots to docs/console/ (else to target/browser-screenshots/).
+
+#[path = "../support"]
+mod support {
+    pub mod app;
+    pub mod child;
+    pub mod smtp_sink;
+}
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use support::app::{example, observe, publish_command, test_config, unique, Cleanup, Collected};
+use support::smtp_sink::SmtpSink;
+
+/// The password of the test account.
+const PASSWORD: &str = "Stimmzettel-2026!";
+/// The account the browser signs in with.
+const LOGIN: &str = "wahlleitung";
+
+/// The browser the flows run in (Debian's package; never a browser downloaded by a test tool).
+fn chromium() -> PathBuf {
+    PathBuf::from(std::env::var("NACHFOLGE_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into()))
+}
+
+fn browser_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser")
+}
+
+/// Node.js, Chromium and the npm packages, or a failure that says how to install what is missing.
+fn prerequisites() {
+    let mut missing = Vec::new();
+    match std::process::Command::new("node").arg("--version").output() {
+        Ok(out) if out.status.success() => {
+            let v = String::from_utf8_lossy(&out.stdout);
+            let major: u32 =
+                v.trim().trim_start_matches('v').split('.').next().and_then(|m| m.parse().ok()).unwrap_or(0);
+            if major < 20 {
+                missing
+                    .push(format!("Node.js ≥ 20 (found {}): apt-get install -y nodejs, or from nodejs.org", v.trim()));
+            }
+        }
+        _ => missing.push("Node.js ≥ 20 and npm (`node` is not on PATH): apt-get install -y nodejs npm".to_owned()),
+    }
+    let chromium = chromium();
+    if !chromium.is_file() {
+        missing.push(format!(
+            "Chromium ({} not found): apt-get install -y chromium chromium-driver (or set NACHFOLGE_CHROMIUM)",
+            chromium.display()
+        ));
+    }
+    for package in ["playwright-core", "axe-core"] {
+        if !browser_dir().join("node_modules").join(package).join("package.json").is_file() {
+            missing.push(format!("the npm package {package}: (cd tests/browser && npm ci)"));
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "the browser tests cannot run; install what is missing (.ci/run does so):\n  - {}",
+        missing.join("\n  - ")
+    );
+}
+
+/// The worker binary with its console, the shared services' names of this test, and what the bus carries.
+struct Stack {
+    config: nachfolge::config::Config,
+    console: String,
+    smtp: SmtpSink,
+    ch: lapin::Channel,
+    events: Collected,
+    worker: tokio::process::Child,
+    log: PathBuf,
+    _conn: lapin::Connection,
+    _cleanup: Cleanup,
+}
+
+impl Stack {
+    /// `nachfolge run` as an operator starts it, on plain http on loopback (`secure_cookie = false`), its clock
+    /// `offset_secs` off the real one.
+    async fn start(offset_secs: i64) -> Stack {
+        let smtp = SmtpSink::start().await;
+        let suffix = unique();
+        let config = test_config(&suffix, &smtp.url());
+        let (conn, ch, events, _dead) = observe(&config).await;
+        let cleanup = Cleanup(config.clone());
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free loopback port")
+            .port();
+        let console = format!("127.0.0.1:{port}");
+        let log = std::env::temp_dir().join(format!("nachfolge-browser-{suffix}.log"));
+        let worker = spawn_worker(&config, &console, &log, offset_secs);
+        let mut stack = Stack { config, console, smtp, ch, events, worker, log, _conn: conn, _cleanup: cleanup };
+        stack.wait_console().await;
+        stack
+    }
+
+    /// Stop the worker and start it again on the same database, names and port, its clock `offset_secs` off.
+    async fn restart(&mut self, offset_secs: i64) {
+        let _ = self.worker.kill().await;
+        self.worker = spawn_worker(&self.config, &self.console, &self.log, offset_secs);
+        self.wait_console().await;
+    }
+
+    async fn wait_console(&mut self) {
+        // up to two minutes: the first start creates and migrates the database, on a machine shared with others
+        for _ in 0..2400 {
+            if tokio::net::TcpStream::connect(&self.console).await.is_ok() {
+                return;
+            }
+            if let Ok(Some(status)) = self.worker.try_wait() {
+                panic!("nachfolge run ended ({status}):\n{}", self.log_text());
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("the console did not listen on {}:\n{}", self.console, self.log_text());
+    }
+
+    /// The worker's last log lines, for a failure's message.
+    fn log_text(&self) -> String {
+        let log = std::fs::read_to_string(&self.log).unwrap_or_default();
+        let lines: Vec<&str> = log.lines().collect();
+        lines[lines.len().saturating_sub(40)..].join("\n")
+    }
+
+    /// Publish an inbound command on the worker's commands exchange.
+    async fn send(&self, ty: &str, data: Value) {
+        publish_command(&self.ch, &self.config.amqp.commands_exchange, ty, data)
+            .await
+            .await
+            .expect("the broker takes the command");
+    }
+
+    /// Wait for the first event of a type matching `pred`.
+    async fn wait_event(&self, ty: &str, pred: impl Fn(&Value) -> bool) -> Value {
+        for _ in 0..600 {
+            if let Some(e) = self.events.of(ty).into_iter().find(|e| pred(e)) {
+                return e;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let seen: Vec<String> = self.events.all().iter().map(|e| e["type"].to_string()).collect();
+        panic!("timed out waiting for {ty}; seen: {seen:?}\n{}", self.log_text());
+    }
+
+    /// Register an election and report a vacancy; returns the determination.
+    async fn open_case(&self, election: Value, vacancy: Value) -> Value {
+        let body = election["body"]["id"].as_str().unwrap_or_default().to_owned();
+        self.send("election.registered", election).await;
+        self.wait_event("body.registered", |e| e["data"]["body"] == body.as_str()).await;
+        self.send("vacancy.reported", vacancy).await;
+        let det = self.wait_event("succession.determined", |e| e["subject"] == body.as_str()).await;
+        self.wait_event("successor.notified", |e| e["data"]["case"] == det["data"]["case"]).await;
+        det
+    }
+
+    /// `nachfolge user add` as an operator runs it: the binary, the password on standard input.
+    async fn add_user(&self, login: &str, role: &str, bodies: &[&str]) {
+        use tokio::io::AsyncWriteExt;
+        let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_nachfolge"));
+        cmd.args(["user", "add", login, "--role", role]);
+        for b in bodies {
+            cmd.args(["--body", b]);
+        }
+        cmd.env("NACHFOLGE__DATABASE__URL", &self.config.database.url)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = cmd.spawn().expect("nachfolge user add");
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all(format!("{PASSWORD}\n").as_bytes()).await.expect("password");
+        drop(stdin);
+        let out = child.wait_with_output().await.expect("user add ends");
+        assert!(out.status.success(), "user add: {}", String::from_utf8_lossy(&out.stderr));
+    }
+
+    /// Run `flow.mjs` with a scenario; returns what it reports (its last line of output, JSON). Fails with
+    /// everything the browser script printed when it fails.
+    async fn browse(&self, scenario: Value) -> Value {
+        let screenshots = if std::env::var("UPDATE_SCREENSHOTS").is_ok_and(|v| v == "1") {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/console")
+        } else {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser-screenshots")
+        };
+        std::fs::create_dir_all(&screenshots).expect("screenshot folder");
+        let mut scenario = scenario;
+        scenario["url"] = json!(format!("http://{}", self.console));
+        scenario["login"] = json!(LOGIN);
+        scenario["password"] = json!(PASSWORD);
+        scenario["chromium"] = json!(chromium());
+        scenario["screenshots"] = json!(screenshots);
+        let run = tokio::process::Command::new("node")
+            .arg("flow.mjs")
+            .current_dir(browser_dir())
+            .env("NACHFOLGE_BROWSER_SCENARIO", scenario.to_string())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .output();
+        let out = tokio::time::timeout(Duration::from_secs(300), run)
+            .await
+            .expect("the browser flow ends within 5 minutes")
+            .expect("node runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        print!("{stdout}");
+        eprint!("{stderr}");
+        assert!(
+            out.status.success(),
+            "the browser flow failed ({}); see its output above. Worker log:\n{}",
+            out.status,
+            self.log_text()
+        );
+        let last = stdout.lines().rev().find(|l| l.starts_with('{')).expect("the flow reports JSON");
+        serde_json::from_str(last).expect("the flow's report")
+    }
+}
+
+impl Drop for Stack {
+    fn drop(&mut self) {
+        let _ = self.worker.start_kill();
+        let _ = std::fs::remove_file(&self.log);
+    }
+}
+
+/// `nachfolge run` with the test's names (as tests/support/child.rs gives them), the console on `console`.
+fn spawn_worker(
+    config: &nachfolge::config::Config,
+    console: &str,
+    log: &Path,
+    offset_secs: i64,
+) -> tokio::process::Child {
+    let file = std::fs::OpenOptions::new().create(true).append(true).open(log).expect("worker log file");
+    let mut child = support::child::Child::new(config.clone(), log.to_owned());
+    child.offset_secs = offset_secs;
+    tokio::process::Command::new(env!("CARGO_BIN_EXE_nachfolge"))
+        .arg("run")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .envs(child.env())
+        .env("NACHFOLGE__CONSOLE__ADDR", console)
+        .env("NACHFOLGE__CONSOLE__SECURE_COOKIE", "false")
+        .stdout(Stdio::null())
+        .stderr(file)
+        .kill_on_drop(true)
+        .spawn()
+        .expect("start nachfolge run")
+}
+
+/// The NRW example with an e-mail address for every candidate.
+fn nrw() -> Value {
+    with_emails(example("nrw-election.json"))
+}
+
+/// The Hessen example with e-mail addresses, and W1-05 barred (§ 37 HGO): she joins without voting right and
+/// must prove the bar's end within a week of service (§ 34 Abs. 3, § 23 Abs. 2 KWG; docs/legal.md).
+fn hessen_barred() -> Value {
+    let mut s = with_emails(example("he-election.json"));
+    s["lists"][0]["candidates"][4]["facts"] =
+        json!([{"type": "barred", "on": "2026-01-01", "reason": "Beamtin der Stadt"}]);
+    s
+}
+
+fn with_emails(mut s: Value) -> Value {
+    for list in s["lists"].as_array_mut().into_iter().flatten() {
+        for c in list["candidates"].as_array_mut().into_iter().flatten() {
+            let id = c["id"].as_str().unwrap_or_default().to_lowercase();
+            c["email"] = json!(format!("{id}@example.org"));
+        }
+    }
+    s
+}
+
+fn person(det: &Value) -> Value {
+    json!({"id": det["data"]["successor"]["id"], "name": det["data"]["successor"]["name"]})
+}
+
+/// NRW, vacancy to the next successor (issue #15's main flow), and a barred successor in Hessen up to the
+/// period for the proof — every page checked with axe-core, the main flow by keyboard alone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wahlleiter_takes_cases_through_the_console_in_a_browser_accessibly() {
+    prerequisites();
+    // the elections, vacancies and notifications eight days ago; the Wahlleitung's work today
+    let mut stack = Stack::start(-8 * 86_400).await;
+    let nrw_det = stack
+        .open_case(
+            nrw(),
+            json!({"body": "musterstadt-rat", "member": "L1-01", "reason": "died", "effective_at": "2026-05-04T10:00:00+02:00"}),
+        )
+        .await;
+    let he_det = stack
+        .open_case(
+            hessen_barred(),
+            json!({"body": "beispielstadt-stvv", "member": "W1-02", "reason": "resigned", "effective_at": "2026-10-15T00:00:00+02:00"}),
+        )
+        .await;
+    assert_eq!(he_det["data"]["barred"], true, "{he_det}");
+    stack.restart(0).await;
+    stack.add_user(LOGIN, "wahlleiter", &["musterstadt-rat", "beispielstadt-stvv"]).await;
+    let nrw_case = nrw_det["data"]["case"].as_str().expect("case").to_owned();
+    let he_case = he_det["data"]["case"].as_str().expect("case").to_owned();
+
+    // Hessen's acknowledgement of receipt came back dated five days ago: the period ends in about two days
+    let today = nachfolge::deadline::local_date(chrono::Utc::now());
+    let he_served = today - chrono::Duration::days(5);
+    let report = stack
+        .browse(json!({
+            "today": today.to_string(),
+            "nrw": {"body": "musterstadt-rat", "name": "Rat der Stadt Musterstadt", "case": nrw_case,
+                    "successor": person(&nrw_det), "tomorrow": (today + chrono::Duration::days(1)).to_string()},
+            "he": {"body": "beispielstadt-stvv", "name": "Stadtverordnetenversammlung Beispielstadt",
+                   "case": he_case, "successor": person(&he_det), "served_on": he_served.to_string()},
+        }))
+        .await;
+
+    // what the clicks did: the service with its period, recorded by the signed-in user …
+    let set = stack.wait_event("deadline.set", |e| e["data"]["case"] == nrw_case.as_str()).await;
+    assert_eq!(set["recordedby"], LOGIN, "{set}");
+    let last_day: chrono::NaiveDate = serde_json::from_value(set["data"]["last_day"].clone()).expect("last day");
+    let german = nachfolge::calendar::german_date(last_day);
+    assert_eq!(report["nrw"]["last_day"], german.as_str(), "the browser saw the period's end: {report}");
+    // … the refusal, and the next successor determined and notified by mail
+    let next = stack
+        .wait_event("succession.determined", |e| e["data"]["case"] == nrw_case.as_str() && e["data"]["round"] == 2)
+        .await;
+    assert_eq!(next["recordedby"], LOGIN, "{next}");
+    assert_eq!(report["nrw"]["next_successor"], next["data"]["successor"]["name"], "{report}");
+    let address =
+        format!("{}@example.org", next["data"]["successor"]["id"].as_str().unwrap_or_default().to_lowercase());
+    let mails = stack.smtp.wait_for(3, Duration::from_secs(30)).await;
+    assert!(mails.iter().any(|m| m.data.contains(&address)), "the next successor is notified by mail");
+    // Hessen: the service of the barred successor, with the period for the proof
+    let he_set = stack.wait_event("deadline.set", |e| e["data"]["case"] == he_case.as_str()).await;
+    assert_eq!(he_set["recordedby"], LOGIN, "{he_set}");
+    assert_eq!(he_set["data"]["served_on"], he_served.to_string(), "the day typed into the date field: {he_set}");
+
+    let violations = report["violations"].as_array().map_or(0, Vec::len);
+    assert_eq!(violations, 0, "axe-core found violations: {report}");
+    let pages = report["pages"].as_array().map_or(0, Vec::len);
+    assert!(pages >= 20, "axe-core checked every page of the flows ({pages}): {report}");
+    for shot in report["screenshots"].as_array().into_iter().flatten() {
+        let path = PathBuf::from(shot.as_str().unwrap_or_default());
+        let png = std::fs::read(&path).expect("the screenshot is written");
+        assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "{} is a PNG", path.display());
+    }
+}
