@@ -1,9 +1,8 @@
 //! The mail sender: sends the mail outbox over SMTP and reports each result through the core.
 
 use super::*;
-use crate::store::PendingMail;
 
-/// E-mails claimed per round of the mail sender; their results are recorded together after the round.
+/// E-mails claimed per round of the mail sender; each result is recorded as soon as its mail is sent.
 pub(super) const MAIL_BATCH: i64 = 10;
 
 pub(super) async fn mail_loop(shared: Arc<Shared>, mailer: Mailer, mut shutdown: watch::Receiver<bool>) {
@@ -22,18 +21,8 @@ pub(super) async fn mail_loop(shared: Arc<Shared>, mailer: Mailer, mut shutdown:
                 Vec::new()
             }
         };
-        // send the round's mails one after the other, then record their results in one transaction: a
-        // crash between a server's `250` and that commit re-sends the round's mails sent so far (the same
-        // Message-ID each; docs/performance.md, "Mail results by round"). With one mail due, as after each vacancy at
-        // prefetch 1, the round is that mail.
-        let (mut items, mut sent) = (Vec::with_capacity(batch.len()), Vec::with_capacity(batch.len()));
-        let claimed = Instant::now();
+        // send one, record its result, send the next
         for m in &batch {
-            // a slow server: the results so far are recorded before the lease of the round runs out, so
-            // another replica does not claim (and send) those mails again
-            if claimed.elapsed() > lease / 2 {
-                record(&shared, &mut items, &mut sent).await;
-            }
             let result = mailer.send(m).await;
             let now = shared.clock.now();
             let (cmd, step, outcome) = match result {
@@ -72,10 +61,15 @@ pub(super) async fn mail_loop(shared: Arc<Shared>, mailer: Mailer, mut shutdown:
                 payload: serde_json::json!({"message_id": m.message_id, "case": m.case_id, "round": m.round}),
                 ..Cause::default()
             };
-            items.push(Item { cause, body_id: m.body_id.clone(), work: Work::Internal(cmd, step) });
-            sent.push((m, outcome));
+            // recorded at once: a crash between the server's `250` and this commit re-sends only this one
+            let item = Item { cause, body_id: m.body_id.clone(), work: Work::Internal(cmd, step) };
+            if let Some(Applied::Rejected(e)) = apply_items(&shared, std::slice::from_ref(&item)).await.pop() {
+                tracing::error!(case = %m.case_id, error = %e, "mail result not applicable");
+            }
+            tracing::info!(case = %m.case_id, round = m.round, outcome, "mail processed");
+            shared.metrics.inc_counter("nachfolge_mails_total", &[("outcome", outcome)], 1);
+            shared.wake_relay.notify_one();
         }
-        record(&shared, &mut items, &mut sent).await;
         // a short batch took everything that was due: wait for a wake-up (one that came meanwhile is kept
         // as a permit) instead of asking the database again at once
         if (batch.len() as i64) < MAIL_BATCH {
@@ -86,21 +80,4 @@ pub(super) async fn mail_loop(shared: Arc<Shared>, mailer: Mailer, mut shutdown:
             }
         }
     }
-}
-
-/// Apply the mail results `items` in one transaction, log and count each (`sent`: its mail and outcome).
-async fn record(shared: &Arc<Shared>, items: &mut Vec<Item>, sent: &mut Vec<(&PendingMail, &'static str)>) {
-    if items.is_empty() {
-        return;
-    }
-    let applied = apply_items(shared, items).await;
-    for ((m, outcome), applied) in sent.drain(..).zip(applied) {
-        if let Applied::Rejected(e) = applied {
-            tracing::error!(case = %m.case_id, error = %e, "mail result not applicable");
-        }
-        tracing::info!(case = %m.case_id, round = m.round, outcome, "mail processed");
-        shared.metrics.inc_counter("nachfolge_mails_total", &[("outcome", outcome)], 1);
-    }
-    items.clear();
-    shared.wake_relay.notify_one();
 }
