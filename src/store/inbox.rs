@@ -67,7 +67,7 @@ impl Store {
         };
         let ty = <crate::messages::MessageRejected as crate::messages::Event>::TYPE;
         let data = encode(ty, &data)?;
-        insert_event(&mut tx, outbox_row(&event, body_id, ty, data, now, cause)?, now).await?;
+        insert_event(&mut tx, outbox_row(&event, body_id, ty, &data.to_string(), now, cause)?, now).await?;
         tx.commit().await?;
         Ok(())
     }

@@ -12,7 +12,7 @@ use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{ConnectOptions, Connection, PgConnection, PgPool, Postgres, Row, Transaction};
 
 use crate::config::DatabaseConfig;
-use crate::messages::{AnnouncementIssued, CloudEvent};
+use crate::messages::AnnouncementIssued;
 use crate::model::{BodyId, CaseId, Snapshot};
 use crate::procedure::{self as case, Council, Effect, Rejection, Settings};
 use crate::templates::Templates;

@@ -169,9 +169,10 @@ impl Writes {
             let id = event_id(&cause.key, i);
             match effect {
                 Effect::Publish { event_type, data } => {
-                    let entry = Entry { kind: "effect", ty: event_type, id: Some(&id), payload: data.to_string() };
+                    let data = data.to_string();
+                    self.outbox(outbox_row(&id, Some(body_id), event_type, &data, now, cause)?);
+                    let entry = Entry { kind: "effect", ty: event_type, id: Some(&id), payload: data };
                     self.audit.push(body_id, seq, now, entry);
-                    self.outbox(outbox_row(&id, Some(body_id), event_type, data, now, cause)?);
                 }
                 Effect::Announce(a) => {
                     let text = templates.announcement(&a.template, &a.context)?;
@@ -187,14 +188,9 @@ impl Writes {
                         facts: a.context,
                     };
                     let ty = <AnnouncementIssued as crate::messages::Event>::TYPE;
-                    let data = encode(ty, &data)?;
-                    self.audit.push(
-                        body_id,
-                        seq,
-                        now,
-                        Entry { kind: "effect", ty, id: Some(&id), payload: data.to_string() },
-                    );
-                    self.outbox(outbox_row(&id, Some(body_id), ty, data, now, cause)?);
+                    let data = encode(ty, &data)?.to_string();
+                    self.outbox(outbox_row(&id, Some(body_id), ty, &data, now, cause)?);
+                    self.audit.push(body_id, seq, now, Entry { kind: "effect", ty, id: Some(&id), payload: data });
                 }
                 Effect::Mail(m) => {
                     let rendered = templates.mail(&m.template, &m.context)?;
@@ -403,11 +399,20 @@ pub(super) struct OutboxRow {
     event: String,
 }
 
-/// A CloudEvent with the distributed-tracing extension attributes of its cause.
+/// A CloudEvent (the fields of [`CloudEvent`], in its order) with the distributed-tracing extension
+/// attributes of its cause; `data` is the JSON text the audit log keeps, embedded as it is, so an event's
+/// data is serialised once.
 #[derive(serde::Serialize)]
 pub(super) struct TracedEvent<'a> {
-    #[serde(flatten)]
-    event: &'a CloudEvent,
+    specversion: &'static str,
+    id: &'a str,
+    source: &'static str,
+    #[serde(rename = "type")]
+    ty: &'a str,
+    time: chrono::DateTime<chrono::FixedOffset>,
+    subject: &'a str,
+    datacontenttype: &'static str,
+    data: &'a serde_json::value::RawValue,
     #[serde(skip_serializing_if = "Option::is_none")]
     traceparent: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -430,23 +435,31 @@ pub(super) fn audit_payload(cause: &Cause) -> String {
     }
 }
 
+/// The outbox row of event `id` of type `ty` whose data is the JSON text `data` (as the audit log keeps it).
 pub(super) fn outbox_row(
     id: &str,
     body_id: Option<&str>,
     ty: &str,
-    data: Value,
+    data: &str,
     now: DateTime<Utc>,
     cause: &Cause,
 ) -> Result<OutboxRow, StoreError> {
-    let event = CloudEvent::new(id.to_owned(), ty, body_id.unwrap_or(""), now, data);
+    let encode = |e: serde_json::Error| StoreError::Encode("an event", e.to_string());
     let traceparent = cause.traceparent.as_deref();
     let traced = TracedEvent {
-        event: &event,
+        specversion: "1.0",
+        id,
+        source: crate::messages::SOURCE,
+        ty,
+        time: now.fixed_offset(),
+        subject: body_id.unwrap_or(""),
+        datacontenttype: "application/json",
+        data: serde_json::from_str(data).map_err(encode)?,
         traceparent,
         tracestate: traceparent.and(cause.tracestate.as_deref()),
         recordedby: cause.recorded_by.as_deref(),
     };
-    let event = serde_json::to_string(&traced).map_err(|e| StoreError::Encode("an event", e.to_string()))?;
+    let event = serde_json::to_string(&traced).map_err(encode)?;
     Ok(OutboxRow { id: id.to_owned(), body_id: body_id.map(str::to_owned), ty: ty.to_owned(), event })
 }
 
@@ -502,4 +515,43 @@ pub(super) fn encode_council(council: &Council, memo: &mut super::cache::CaseMem
     out.extend_from_slice(council.case_seq.to_string().as_bytes());
     out.push(b'}');
     String::from_utf8(out).map_err(|e| StoreError::Corrupt(council.id().to_owned(), e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::messages::CloudEvent;
+
+    /// The outbox's event text is exactly the core's [`CloudEvent`] as serde writes it (same fields, same
+    /// order), with the extension attributes after it, although its data is embedded as text.
+    #[test]
+    fn an_outbox_event_is_the_cloudevent_with_its_extensions_byte_for_byte() {
+        let now = DateTime::parse_from_rfc3339("2026-12-02T10:15:00+00:00").expect("time").with_timezone(&Utc);
+        let data = serde_json::json!({"case": "rat-1", "successor": {"id": "c-7", "name": "Frau Ä. Ößer"}, "n": [1, 2.5, null]});
+        let cause = Cause {
+            traceparent: Some("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01".into()),
+            tracestate: Some("k=v".into()),
+            recorded_by: Some("wahlleitung".into()),
+            ..Cause::default()
+        };
+        let row =
+            outbox_row("ev-1", Some("rat"), "succession.determined", &data.to_string(), now, &cause).expect("row");
+        let mut expected =
+            serde_json::to_string(&CloudEvent::new("ev-1".into(), "succession.determined", "rat", now, data))
+                .expect("event");
+        expected.pop(); // the closing brace
+        expected.push_str(concat!(
+            r#","traceparent":"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01","tracestate":"k=v","#,
+            r#""recordedby":"wahlleitung"}"#
+        ));
+        assert_eq!(row.event, expected);
+        // without a trace or a user: the event alone; and data that is not JSON is an error, not an event
+        let bare = outbox_row("ev-2", None, "message.rejected", "{}", now, &Cause::default()).expect("row");
+        assert!(
+            bare.event.ends_with(r#""subject":"","datacontenttype":"application/json","data":{}}"#),
+            "{}",
+            bare.event
+        );
+        assert!(outbox_row("ev-3", None, "x", "{", now, &Cause::default()).is_err());
+    }
 }
