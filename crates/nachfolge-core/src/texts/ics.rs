@@ -5,7 +5,8 @@
 //! (`GET /raete/{body}/faelle/{case}/frist.ics`, docs/console.md). It carries the Aktenzeichen, the
 //! council's name, the day of service and the last day with the statute — nothing the successor's own
 //! letter does not carry, and no name or address. The period always runs from service (Zustellung), so the
-//! successor's e-mail, sent before service, cannot carry it (docs/console.md, "Period as a calendar entry").
+//! notification sent at the determination cannot carry it; the period notice sent when service is recorded
+//! attaches it ([`super::period`]; docs/console.md, "Period as a calendar entry").
 
 use chrono::{DateTime, NaiveDate, Utc};
 
