@@ -185,6 +185,42 @@ pub fn build(from: &Mailbox, to: &str, m: &PendingMail) -> Result<Message, Strin
 mod tests {
     use super::*;
 
+    fn pending(calendar: Option<&str>) -> PendingMail {
+        PendingMail {
+            message_id: "<rat-1.r1.period-notice.20261203@nachfolge.invalid>".into(),
+            body_id: "rat".into(),
+            case_id: "rat-1".into(),
+            round: 1,
+            recipient: Some("l1-03@example.org".into()),
+            reply_to: "wahlleitung@example.org".into(),
+            subject: "Fristmitteilung".into(),
+            text_body: "Die Frist endet mit Ablauf des 10.12.2026 (24:00 Uhr).".into(),
+            html_body: "<p>Die Frist endet mit Ablauf des 10.12.2026 (24:00 Uhr).</p>".into(),
+            calendar: calendar.map(str::to_owned),
+            kind: crate::procedure::MailKind::PeriodNotice,
+            attempts: 0,
+        }
+    }
+
+    #[test]
+    fn a_calendar_is_attached_as_frist_ics_beside_the_text_and_html_alternative() {
+        let from: Mailbox = "nachfolge@example.org".parse().expect("from");
+        let ics = "BEGIN:VCALENDAR\r\nMETHOD:PUBLISH\r\nEND:VCALENDAR\r\n";
+        let raw = String::from_utf8(build(&from, "l1-03@example.org", &pending(Some(ics))).expect("built").formatted())
+            .expect("utf-8");
+        let head = raw.split("\r\n\r\n").next().unwrap_or_default();
+        assert!(head.contains("Content-Type: multipart/mixed"), "{raw}");
+        assert!(raw.contains("Content-Type: multipart/alternative"), "{raw}");
+        assert!(raw.contains("Content-Type: text/calendar; charset=utf-8; method=PUBLISH"), "{raw}");
+        assert!(raw.contains("Content-Disposition: attachment; filename=\"frist.ics\""), "{raw}");
+        assert!(raw.contains("METHOD:PUBLISH"), "{raw}");
+        // without a calendar the message stays the plain alternative, as the notification always was
+        let raw = String::from_utf8(build(&from, "l1-03@example.org", &pending(None)).expect("built").formatted())
+            .expect("utf-8");
+        assert!(!raw.contains("multipart/mixed") && !raw.contains("text/calendar"), "{raw}");
+        assert!(raw.contains("Content-Type: multipart/alternative"), "{raw}");
+    }
+
     #[test]
     fn url_host_is_the_tls_server_name() {
         assert_eq!(url_host("localhost:2525?tls=required").as_deref(), Some("localhost"));
