@@ -115,7 +115,11 @@ pub fn period_calendar(e: &PeriodEntry<'_>) -> String {
             "Ende der Frist zum Nachweis der Beendigung der Unvereinbarkeit",
         ),
     };
-    let summary = format!("{summary_what} – Vertretung „{}“", e.body_name);
+    let body = match e.body_kind {
+        BodyKind::Council => "Vertretung",
+        BodyKind::Kreistag => "Kreistag",
+    };
+    let summary = format!("{summary_what} – {body} „{}“", e.body_name);
     let basis = period_citation(e.land, e.body_kind).map(|c| format!(" ({c})")).unwrap_or_default();
     let description = format!(
         "Aktenzeichen: {} (Runde {})\nFrist für {what}{basis}.\nZustellung am {}; die Frist endet mit Ablauf des {} (24:00 Uhr).",
@@ -269,6 +273,12 @@ mod tests {
         let ics = unfold(&period_calendar(&proof));
         assert!(ics.contains("UID:rat_1-2-bar-proof@nachfolge\r\n"), "{ics}");
         assert!(ics.contains("(§ 34 Abs. 3 Satz 2 i. V. m. § 23 Abs. 2 KWG)"), "{ics}");
+        // a Kreistag is named as one
+        let mut kreistag = entry("kt-1");
+        kreistag.body_kind = BodyKind::Kreistag;
+        kreistag.body_name = "Kreistag Musterkreis";
+        let ics = unfold(&period_calendar(&kreistag));
+        assert!(ics.contains("– Kreistag „Kreistag Musterkreis“\r\n"), "{ics}");
     }
 
     #[test]
