@@ -8,7 +8,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use lettre::message::{header, Mailbox, MultiPart, SinglePart};
+use lettre::message::{header, Attachment, Mailbox, MultiPart, SinglePart};
 use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
@@ -147,28 +147,79 @@ fn url_host(after_scheme: &str) -> Option<String> {
     (!host.is_empty()).then(|| host.to_ascii_lowercase())
 }
 
-/// Build the MIME message: multipart/alternative with text and HTML.
+/// The content type of a calendar attachment (RFC 5545 § 8.1, RFC 5546 `METHOD:PUBLISH`).
+pub const CALENDAR_CONTENT_TYPE: &str = "text/calendar; charset=utf-8; method=PUBLISH";
+
+/// The file name of a calendar attachment, as the console's download names the same entry.
+pub const CALENDAR_FILE_NAME: &str = "frist.ics";
+
+/// Build the MIME message: multipart/alternative with text and HTML; with a calendar (the period notice),
+/// multipart/mixed of that alternative and the calendar as the attachment `frist.ics`.
 pub fn build(from: &Mailbox, to: &str, m: &PendingMail) -> Result<Message, String> {
     let to: Mailbox = to.parse().map_err(|_| "invalid e-mail address of the successor".to_owned())?;
     let reply_to: Mailbox =
         m.reply_to.parse().map_err(|_| "invalid e-mail address of the returning officer".to_owned())?;
+    let alternative = MultiPart::alternative()
+        .singlepart(SinglePart::builder().header(header::ContentType::TEXT_PLAIN).body(m.text_body.clone()))
+        .singlepart(SinglePart::builder().header(header::ContentType::TEXT_HTML).body(m.html_body.clone()));
+    let body = match &m.calendar {
+        None => alternative,
+        Some(ics) => {
+            let ty = header::ContentType::parse(CALENDAR_CONTENT_TYPE).map_err(|e| format!("calendar: {e}"))?;
+            MultiPart::mixed()
+                .multipart(alternative)
+                .singlepart(Attachment::new(CALENDAR_FILE_NAME.to_owned()).body(ics.clone(), ty))
+        }
+    };
     Message::builder()
         .from(from.clone())
         .to(to)
         .reply_to(reply_to)
         .subject(m.subject.clone())
         .message_id(Some(m.message_id.clone()))
-        .multipart(
-            MultiPart::alternative()
-                .singlepart(SinglePart::builder().header(header::ContentType::TEXT_PLAIN).body(m.text_body.clone()))
-                .singlepart(SinglePart::builder().header(header::ContentType::TEXT_HTML).body(m.html_body.clone())),
-        )
+        .multipart(body)
         .map_err(|e| format!("message: {e}"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn pending(calendar: Option<&str>) -> PendingMail {
+        PendingMail {
+            message_id: "<rat-1.r1.period-notice.20261203@nachfolge.invalid>".into(),
+            body_id: "rat".into(),
+            case_id: "rat-1".into(),
+            round: 1,
+            recipient: Some("l1-03@example.org".into()),
+            reply_to: "wahlleitung@example.org".into(),
+            subject: "Fristmitteilung".into(),
+            text_body: "Die Frist endet mit Ablauf des 10.12.2026 (24:00 Uhr).".into(),
+            html_body: "<p>Die Frist endet mit Ablauf des 10.12.2026 (24:00 Uhr).</p>".into(),
+            calendar: calendar.map(str::to_owned),
+            kind: crate::procedure::MailKind::PeriodNotice,
+            attempts: 0,
+        }
+    }
+
+    #[test]
+    fn a_calendar_is_attached_as_frist_ics_beside_the_text_and_html_alternative() {
+        let from: Mailbox = "nachfolge@example.org".parse().expect("from");
+        let ics = "BEGIN:VCALENDAR\r\nMETHOD:PUBLISH\r\nEND:VCALENDAR\r\n";
+        let raw = String::from_utf8(build(&from, "l1-03@example.org", &pending(Some(ics))).expect("built").formatted())
+            .expect("utf-8");
+        let head = raw.split("\r\n\r\n").next().unwrap_or_default();
+        assert!(head.contains("Content-Type: multipart/mixed"), "{raw}");
+        assert!(raw.contains("Content-Type: multipart/alternative"), "{raw}");
+        assert!(raw.contains("Content-Type: text/calendar; charset=utf-8; method=PUBLISH"), "{raw}");
+        assert!(raw.contains("Content-Disposition: attachment; filename=\"frist.ics\""), "{raw}");
+        assert!(raw.contains("METHOD:PUBLISH"), "{raw}");
+        // without a calendar the message stays the plain alternative, as the notification always was
+        let raw = String::from_utf8(build(&from, "l1-03@example.org", &pending(None)).expect("built").formatted())
+            .expect("utf-8");
+        assert!(!raw.contains("multipart/mixed") && !raw.contains("text/calendar"), "{raw}");
+        assert!(raw.contains("Content-Type: multipart/alternative"), "{raw}");
+    }
 
     #[test]
     fn url_host_is_the_tls_server_name() {

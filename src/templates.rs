@@ -16,6 +16,9 @@ const BUILTIN: &[(&str, &str)] = &[
     ("mail/he_determination.html", include_str!("../config/templates/mail/he_determination.html")),
     ("mail/he_not_acquired.txt", include_str!("../config/templates/mail/he_not_acquired.txt")),
     ("mail/he_not_acquired.html", include_str!("../config/templates/mail/he_not_acquired.html")),
+    // the period notice after service, every Land with a period (texts::period)
+    ("mail/period_notice.txt", include_str!("../config/templates/mail/period_notice.txt")),
+    ("mail/period_notice.html", include_str!("../config/templates/mail/period_notice.html")),
     ("announcement/nrw_successor.txt", include_str!("../config/templates/announcement/nrw_successor.txt")),
     ("announcement/nrw_vacancy.txt", include_str!("../config/templates/announcement/nrw_vacancy.txt")),
     ("announcement/he_successor.txt", include_str!("../config/templates/announcement/he_successor.txt")),

@@ -129,6 +129,7 @@ fn sent(case: &str, round: u32, at: &str) -> Command {
     Command::NotificationSent {
         case: case.into(),
         round,
+        kind: MailKind::Determination,
         message_id: format!("<{case}.{round}@nachfolge>"),
         sent_at: t(at),
     }
@@ -431,7 +432,7 @@ fn nrw_45_abs_6_satz_2_service_starts_one_week_period() {
         served("rat", CASE, "L1-03", ServiceMethod::Certificate, "2025-06-03"),
         "2025-06-04T09:00:00+02:00",
     );
-    assert_eq!(kinds(&fx), ["schedule:rat-1#1", "publish:deadline.set"]);
+    assert_eq!(kinds(&fx), ["schedule:rat-1#1", "publish:deadline.set", "mail:period_notice"]);
     let ds = event(&fx, "deadline.set");
     assert_eq!((ds["served_on"].as_str(), ds["last_day"].as_str()), (Some("2025-06-03"), Some("2025-06-10")));
     same_instant(&ds["ends_at"], ENDS);
@@ -454,7 +455,7 @@ fn lzg_nrw_4_abs_2_registered_letter_counts_4th_day_a_later_certificate_moves_th
         served("rat", CASE, "L1-03", ServiceMethod::RegisteredLetterPosted, "2025-06-06"),
         "2025-06-06T15:00:00+02:00",
     );
-    assert_eq!(kinds(&fx), ["schedule:rat-1#1", "publish:deadline.set"]);
+    assert_eq!(kinds(&fx), ["schedule:rat-1#1", "publish:deadline.set", "mail:period_notice"]);
     let ds = event(&fx, "deadline.set");
     assert_eq!((ds["served_on"].as_str(), ds["last_day"].as_str()), (Some("2025-06-10"), Some("2025-06-17")));
     assert_eq!(schedule(&fx).1, t("2025-06-18T00:00:00+02:00"));
@@ -506,7 +507,7 @@ fn lzg_nrw_8_actual_receipt_heals_the_service_and_starts_the_period() {
         served("rat", CASE, "L1-03", ServiceMethod::ActualReceipt, "2025-06-04"),
         "2025-06-05T09:00:00+02:00",
     );
-    assert_eq!(kinds(&fx), ["schedule:rat-1#1", "publish:deadline.set"]);
+    assert_eq!(kinds(&fx), ["schedule:rat-1#1", "publish:deadline.set", "mail:period_notice"]);
     let ds = event(&fx, "deadline.set");
     assert_eq!((ds["served_on"].as_str(), ds["last_day"].as_str()), (Some("2025-06-04"), Some("2025-06-11")));
     assert_eq!(ds["trail"][0]["reason"], "served");
@@ -1161,7 +1162,7 @@ fn nrw_45_abs_6_satz_2_4_late_certificate_for_refusing_round_1_candidate_never_s
         served_round("rat", CASE, "L1-04", Some(2), ServiceMethod::Certificate, "2025-06-04"),
         "2025-06-05T09:00:00+02:00",
     );
-    assert_eq!(kinds(&fx), ["schedule:rat-1#2", "publish:deadline.set"]);
+    assert_eq!(kinds(&fx), ["schedule:rat-1#2", "publish:deadline.set", "mail:period_notice"]);
     assert_eq!(event(&fx, "deadline.set")["candidate"], "L1-04");
     // every certificate is in the case history
     let h = &b.cases[CASE].history.services;
@@ -1219,7 +1220,12 @@ fn nrw_45_abs_6_satz_2_failed_notification_waits_for_service() {
     let mut b = nrw_open();
     let fx = run(
         &mut b,
-        Command::NotificationFailed { case: CASE.into(), round: 1, reason: "no e-mail address".into() },
+        Command::NotificationFailed {
+            case: CASE.into(),
+            round: 1,
+            kind: MailKind::Determination,
+            reason: "no e-mail address".into(),
+        },
         SENT,
     );
     assert_eq!(kinds(&fx), ["publish:notification.failed"]);
@@ -1228,9 +1234,12 @@ fn nrw_45_abs_6_satz_2_failed_notification_waits_for_service() {
     assert!(offer(&b, CASE).notification_failed);
     assert!(offer(&b, CASE).deadline.is_none());
     // a stale round's failure report changes nothing
-    assert!(
-        run(&mut b, Command::NotificationFailed { case: CASE.into(), round: 7, reason: "x".into() }, SENT).is_empty()
-    );
+    assert!(run(
+        &mut b,
+        Command::NotificationFailed { case: CASE.into(), round: 7, kind: MailKind::Determination, reason: "x".into() },
+        SENT
+    )
+    .is_empty());
     // no period without service: the timer never fires, nothing is deemed
     assert!(run(&mut b, expired(CASE, 1), "2025-07-01T00:00:00+02:00").is_empty());
     // the officer serves by post
@@ -1239,7 +1248,7 @@ fn nrw_45_abs_6_satz_2_failed_notification_waits_for_service() {
         served("rat", CASE, "L1-03", ServiceMethod::RegisteredLetterPosted, "2025-06-06"),
         "2025-06-06T15:00:00+02:00",
     );
-    assert_eq!(kinds(&fx), ["schedule:rat-1#1", "publish:deadline.set"]);
+    assert_eq!(kinds(&fx), ["schedule:rat-1#1", "publish:deadline.set", "mail:period_notice"]);
     assert_eq!(event(&fx, "deadline.set")["last_day"], "2025-06-17");
     // the letter answered in time
     let fx = run(
@@ -1495,7 +1504,7 @@ fn he_barred() -> Council {
         served("hrat", HCASE, "A-04", ServiceMethod::Certificate, "2025-06-03"),
         "2025-06-04T09:00:00+02:00",
     );
-    assert_eq!(kinds(&fx), ["schedule:hrat-1#1", "publish:deadline.set"]);
+    assert_eq!(kinds(&fx), ["schedule:hrat-1#1", "publish:deadline.set", "mail:period_notice"]);
     let ds = event(&fx, "deadline.set");
     assert_eq!((ds["candidate"].as_str(), ds["last_day"].as_str()), (Some("A-04"), Some("2025-06-10")));
     assert!(ds["trail"]
@@ -2528,3 +2537,7 @@ mod bb;
 // The letter for service (`Council::determination_letter`, the console's `schreiben.pdf`)
 #[path = "procedure/letter.rs"]
 mod letter;
+
+// The period notice after service (Fristmitteilung, with the period as a calendar entry)
+#[path = "procedure/period_notice.rs"]
+mod period_notice;

@@ -16,7 +16,7 @@ use nachfolge::calendar::add_months_bgb;
 use nachfolge::deadline::{objection_period, PeriodEnd};
 use nachfolge::messages::*;
 use nachfolge::model::{Fact, Land, Snapshot};
-use nachfolge::procedure::{self, CaseState, Command, Council, Effect, Rejection, Settings, Timer};
+use nachfolge::procedure::{self, CaseState, Command, Council, Effect, MailKind, Rejection, Settings, Timer};
 
 // ---------------------------------------------------------------------------------------------------------
 // Builders
@@ -150,7 +150,13 @@ fn declare(case: &str, candidate: &str, at: &str) -> Command {
 }
 
 fn sent(case: &str, round: u32, at: &str) -> Command {
-    Command::NotificationSent { case: case.into(), round, message_id: format!("<{case}.{round}@x>"), sent_at: t(at) }
+    Command::NotificationSent {
+        case: case.into(),
+        round,
+        kind: MailKind::Determination,
+        message_id: format!("<{case}.{round}@x>"),
+        sent_at: t(at),
+    }
 }
 
 fn run(body: &mut Council, cmd: Command, now: &str) -> Vec<Effect> {

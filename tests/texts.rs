@@ -82,7 +82,13 @@ fn nrw_offer_and_announcement_texts() {
     let e = run(&mut b, "vacancy.reported", example("nrw-vacancy-list-member.json"), now());
     render(&e, "nrw-successor-offer");
     let case = b.cases.keys().next().expect("case").clone();
-    let sent = Command::NotificationSent { case: case.clone(), round: 1, message_id: "<m@x>".into(), sent_at: now() };
+    let sent = Command::NotificationSent {
+        case: case.clone(),
+        round: 1,
+        kind: MailKind::Determination,
+        message_id: "<m@x>".into(),
+        sent_at: now(),
+    };
     procedure::handle(&mut b, sent, now(), &Settings::default()).expect("sent");
     run(
         &mut b,
@@ -144,7 +150,13 @@ fn nrw_45_abs_6_satz_3_membership_besteht_seit_only_for_a_past_day() {
     v["effective_at"] = json!("2026-12-31T23:59:59+01:00");
     run(&mut b, "vacancy.reported", v, now());
     let case = b.cases.keys().next().expect("case").clone();
-    let sent = Command::NotificationSent { case: case.clone(), round: 1, message_id: "<m@x>".into(), sent_at: now() };
+    let sent = Command::NotificationSent {
+        case: case.clone(),
+        round: 1,
+        kind: MailKind::Determination,
+        message_id: "<m@x>".into(),
+        sent_at: now(),
+    };
     procedure::handle(&mut b, sent, now(), &Settings::default()).expect("sent");
     let accept = json!({"body": "musterstadt-rat", "case": case, "candidate": "L1-04", "kind": "accept",
         "received_at": "2026-12-02T10:00:00+01:00"});
@@ -262,7 +274,13 @@ fn nrw_correction(kind: &str, prefix: &str) {
     let mut b = body(example("nrw-election.json"));
     run(&mut b, "vacancy.reported", example("nrw-vacancy-list-member.json"), now());
     let case = b.cases.keys().next().expect("case").clone();
-    let sent = Command::NotificationSent { case: case.clone(), round: 1, message_id: "<m@x>".into(), sent_at: now() };
+    let sent = Command::NotificationSent {
+        case: case.clone(),
+        round: 1,
+        kind: MailKind::Determination,
+        message_id: "<m@x>".into(),
+        sent_at: now(),
+    };
     procedure::handle(&mut b, sent, now(), &Settings::default()).expect("sent");
     run(
         &mut b,
@@ -314,7 +332,13 @@ fn nrw_filled() -> (Council, String) {
     let mut b = body(example("nrw-election.json"));
     run(&mut b, "vacancy.reported", example("nrw-vacancy-list-member.json"), now());
     let case = b.cases.keys().next().expect("case").clone();
-    let sent = Command::NotificationSent { case: case.clone(), round: 1, message_id: "<m@x>".into(), sent_at: now() };
+    let sent = Command::NotificationSent {
+        case: case.clone(),
+        round: 1,
+        kind: MailKind::Determination,
+        message_id: "<m@x>".into(),
+        sent_at: now(),
+    };
     procedure::handle(&mut b, sent, now(), &Settings::default()).expect("sent");
     run(
         &mut b,
@@ -477,7 +501,13 @@ fn rp_offered() -> (Council, String, Vec<Effect>) {
     let mut b = body(example("rp-election.json"));
     let e = run(&mut b, "vacancy.reported", example("rp-vacancy.json"), now());
     let case = b.cases.keys().next().expect("case").clone();
-    let sent = Command::NotificationSent { case: case.clone(), round: 1, message_id: "<m@x>".into(), sent_at: now() };
+    let sent = Command::NotificationSent {
+        case: case.clone(),
+        round: 1,
+        kind: MailKind::Determination,
+        message_id: "<m@x>".into(),
+        sent_at: now(),
+    };
     procedure::handle(&mut b, sent, now(), &Settings::default()).expect("sent");
     run(
         &mut b,
@@ -568,7 +598,13 @@ fn ni_offered() -> (Council, String, Vec<Effect>) {
     let mut b = body(example("ni-election.json"));
     let e = run(&mut b, "vacancy.reported", example("ni-vacancy.json"), now());
     let case = b.cases.keys().next().expect("case").clone();
-    let sent = Command::NotificationSent { case: case.clone(), round: 1, message_id: "<m@x>".into(), sent_at: now() };
+    let sent = Command::NotificationSent {
+        case: case.clone(),
+        round: 1,
+        kind: MailKind::Determination,
+        message_id: "<m@x>".into(),
+        sent_at: now(),
+    };
     procedure::handle(&mut b, sent, now(), &Settings::default()).expect("sent");
     run(
         &mut b,
@@ -675,3 +711,7 @@ mod bb;
 // Kreistage — body.kind (tests/texts/kreistag.rs)
 #[path = "texts/kreistag.rs"]
 mod kreistag;
+
+// The period notice after service (Fristmitteilung), every Land with a period
+#[path = "texts/period_notice.rs"]
+mod period_notice;

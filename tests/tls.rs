@@ -215,6 +215,8 @@ fn pending_mail(n: u32) -> PendingMail {
         subject: format!("TLS test {n}"),
         text_body: "Text body over TLS".into(),
         html_body: "<p>HTML body over TLS</p>".into(),
+        calendar: None,
+        kind: nachfolge::procedure::MailKind::Determination,
         attempts: 0,
     }
 }

@@ -718,8 +718,11 @@ async fn sigkill_between_and_during_steps_loses_nothing_and_doubles_nothing() {
     assert!(joined.iter().all(|e| e["id"] == joined[0]["id"]), "membership starts once");
     assert_eq!(joined[0]["data"]["basis"], "deemed_acceptance");
     let mails = smtp.messages();
-    let ids: std::collections::BTreeSet<Option<String>> = mails.iter().map(|m| m.header("Message-ID")).collect();
-    assert_eq!(ids.len(), 1, "one e-mail per round (a re-send after a lost 250 reuses its Message-ID)");
+    let ids: std::collections::BTreeSet<String> = mails.iter().filter_map(|m| m.header("Message-ID")).collect();
+    // one notification per round and one period notice per service (a re-send after a lost 250 reuses its
+    // Message-ID; the service delivered twice is applied once)
+    let notices = ids.iter().filter(|id| id.contains(".period-notice.")).count();
+    assert_eq!((ids.len() - notices, notices), (1, 1), "{ids:?}");
     // the audit log is gap-free
     let db = sqlx::PgPool::connect(&config.database.url).await.expect("db");
     let seqs: Vec<i64> = sqlx::query_scalar("SELECT seq FROM audit_log WHERE body_id = 'musterstadt-rat' ORDER BY seq")
@@ -1415,4 +1418,165 @@ async fn bw_lkro_25_abs_2_kreistag_ersatzperson_moves_up_on_the_kreistag_resolut
     assert_eq!(mails[0].rcpt_to, vec!["dieter.dorn@example.org".to_owned()]);
     app.settle().await;
     assert!(app.events.of("announcement.issued").is_empty(), "nothing is announced in Baden-Württemberg");
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The period notice after service (Fristmitteilung) with the period as a calendar attachment
+
+/// Headers (lower case, unfolded) and decoded body of the first MIME part of `data` whose Content-Type is
+/// `ty`; the body decoded from quoted-printable or base64 as its Content-Transfer-Encoding says.
+fn mime_part(data: &str, ty: &str) -> Option<(String, String)> {
+    data.split("\r\n--").find_map(|chunk| {
+        let (head, body) = chunk.split_once("\r\n\r\n")?;
+        let head = head.replace("\r\n ", " ").replace("\r\n\t", " ").to_lowercase();
+        if !head.contains(&format!("content-type: {ty}")) {
+            return None;
+        }
+        let body = if head.contains("content-transfer-encoding: base64") {
+            use base64ct::Encoding;
+            let compact: String = body.chars().filter(|c| !c.is_whitespace()).collect();
+            String::from_utf8(base64ct::Base64::decode_vec(&compact).ok()?).ok()?
+        } else if head.contains("content-transfer-encoding: quoted-printable") {
+            quoted_printable(body)?
+        } else {
+            body.to_owned()
+        };
+        Some((head, body))
+    })
+}
+
+/// RFC 2045 § 6.7: `=` + CRLF is a soft line break, `=XY` an octet.
+fn quoted_printable(text: &str) -> Option<String> {
+    let text = text.replace("=\r\n", "");
+    let bytes = text.as_bytes();
+    let (mut out, mut i) = (Vec::with_capacity(bytes.len()), 0);
+    while i < bytes.len() {
+        if bytes[i] == b'=' {
+            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// Serve the successor of the case `det` announces today; the `deadline.set` and the period notice mailed
+/// after the determination's notification (the second message in the sink), with its calendar unfolded.
+async fn serve_and_take_the_period_notice(
+    app: &App,
+    det: &Value,
+    method: &str,
+) -> (Value, support::smtp_sink::Received, String) {
+    let d = &det["data"];
+    let first = app.smtp.wait_for(1, Duration::from_secs(15)).await;
+    assert_eq!(first.len(), 1);
+    assert!(!first[0].data.contains("text/calendar"), "the notification at the determination names no period");
+    app.send(
+        "notification.served",
+        json!({"body": d["body"], "case": d["case"], "candidate": d["successor"]["id"], "method": method, "on": today(app)}),
+    )
+    .await;
+    let dl = app.wait_event("deadline.set", |_| true).await;
+    let mails = app.smtp.wait_for(2, Duration::from_secs(15)).await;
+    assert_eq!(mails.len(), 2, "the period notice follows the service");
+    let notice = mails[1].clone();
+    let case = d["case"].as_str().expect("case");
+    let served = today(app).replace('-', "");
+    assert_eq!(notice.header("Message-ID"), Some(format!("<{case}.r1.period-notice.{served}@nachfolge.invalid>")));
+    assert!(notice.header("Content-Type").is_some_and(|t| t.starts_with("multipart/mixed")), "{}", notice.data);
+    let (head, ics) = mime_part(&notice.data, "text/calendar").expect("a calendar part");
+    assert!(head.contains("method=publish") && head.contains("attachment") && head.contains("frist.ics"), "{head}");
+    (dl, notice, ics.replace("\r\n ", ""))
+}
+
+/// The calendar lines of an all-day entry on `last_day` (`YYYY-MM-DD`).
+fn all_day(last_day: &str) -> (String, String) {
+    let day = chrono::NaiveDate::parse_from_str(last_day, "%Y-%m-%d").expect("last day");
+    let next = day.succ_opt().expect("next day");
+    (
+        format!("DTSTART;VALUE=DATE:{}\r\n", day.format("%Y%m%d")),
+        format!("DTEND;VALUE=DATE:{}\r\n", next.format("%Y%m%d")),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nrw_45_abs_6_period_notice_after_service_mails_the_period_as_a_calendar_entry() {
+    let app = App::spawn().await;
+    register(&app, nrw()).await;
+    app.send("vacancy.reported", vacancy("musterstadt-rat", "L1-01", "died", "2026-05-04T10:00:00+02:00")).await;
+    let det = app.wait_event("succession.determined", |_| true).await;
+    app.wait_event("successor.notified", |_| true).await;
+    let (dl, notice, ics) = serve_and_take_the_period_notice(&app, &det, "certificate").await;
+    assert_eq!(notice.rcpt_to, vec!["l1-06@example.org".to_owned()]);
+    assert_eq!(notice.header("Reply-To").as_deref(), Some("wahlleitung@musterstadt.de"));
+    let last_day = dl["data"]["last_day"].as_str().expect("last day");
+    let (start, end) = all_day(last_day);
+    assert!(ics.contains(&start) && ics.contains(&end), "{ics}");
+    assert!(
+        ics.contains("SUMMARY:Ende der Frist zur Erklärung über die Annahme der Wahl – Vertretung „Rat der Stadt Musterstadt“\r\n"),
+        "{ics}"
+    );
+    let case = det["data"]["case"].as_str().expect("case");
+    assert!(ics.contains(&format!("UID:{case}-1-acceptance@nachfolge\r\n")), "{ics}");
+    let (_, text) = mime_part(&notice.data, "text/plain").expect("a text part");
+    let german = chrono::NaiveDate::parse_from_str(last_day, "%Y-%m-%d").expect("day").format("%d.%m.%Y").to_string();
+    assert!(text.contains(&format!("Die Frist endet mit Ablauf des {german} (24:00 Uhr).")), "{text}");
+    assert!(text.contains("(§ 45 Abs. 6 Satz 4 KWahlG)") && text.contains("ersetzt nicht"), "{text}");
+    assert!(mime_part(&notice.data, "text/html").is_some());
+
+    // the sender's result is recorded; it is no second notification and leaves the case alone
+    let id = notice.header("Message-ID").expect("id");
+    let db = app.db().await;
+    let mut row: Option<(String, bool, bool)> = None;
+    for _ in 0..100 {
+        row = sqlx::query_as(
+            "SELECT kind, sent_at IS NOT NULL, calendar IS NOT NULL FROM mail_outbox WHERE message_id = $1",
+        )
+        .bind(&id)
+        .fetch_optional(&db)
+        .await
+        .expect("mail outbox");
+        if row.as_ref().is_some_and(|r| r.1) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(row, Some(("period_notice".to_owned(), true, true)));
+    app.settle().await;
+    assert_eq!(app.events.of("successor.notified").len(), 1);
+    assert!(app.events.of("notification.failed").is_empty());
+    let (state,): (String,) =
+        sqlx::query_as("SELECT state FROM cases WHERE id = $1").bind(case).fetch_one(&db).await.expect("case");
+    assert_eq!(state, "offered");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn he_23_abs_2_barred_successor_period_notice_carries_the_proof_week() {
+    let app = App::spawn().await;
+    register(&app, hessen(true)).await;
+    app.send("vacancy.reported", vacancy("beispielstadt-stvv", "W1-02", "resigned", "2026-10-15T00:00:00+02:00")).await;
+    let det = app.wait_event("succession.determined", |_| true).await;
+    assert_eq!(det["data"]["barred"], true);
+    app.wait_event("successor.notified", |_| true).await;
+    let (dl, notice, ics) = serve_and_take_the_period_notice(&app, &det, "acknowledgement").await;
+    assert_eq!(notice.rcpt_to, vec!["w1-05@example.org".to_owned()]);
+    let (start, end) = all_day(dl["data"]["last_day"].as_str().expect("last day"));
+    assert!(ics.contains(&start) && ics.contains(&end), "{ics}");
+    let name = hessen(true)["body"]["name"].as_str().expect("name").to_owned();
+    assert!(
+        ics.contains(&format!(
+            "SUMMARY:Ende der Frist zum Nachweis der Beendigung der Unvereinbarkeit – Vertretung „{}“\r\n",
+            nachfolge_core::texts::ics::escape(&name)
+        )),
+        "{ics}"
+    );
+    assert!(ics.contains("(§ 34 Abs. 3 Satz 2 i. V. m. § 23 Abs. 2 KWG)"), "{ics}");
+    let (_, text) = mime_part(&notice.data, "text/plain").expect("a text part");
+    assert!(text.contains("rückwirkend als nicht erworben (§ 23 Abs. 2 Satz 3 KWG)"), "{text}");
+    assert!(text.contains("meine schriftliche Feststellung Ihres Nachrückens in"), "{text}");
+    app.settle().await;
+    assert_eq!(app.events.of("successor.notified").len(), 1);
 }

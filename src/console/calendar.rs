@@ -1,7 +1,7 @@
 //! `GET /raete/{body}/faelle/{case}/frist.ics`: the running period after service of a case as an
 //! iCalendar entry (RFC 5545), rendered by the core (`texts::ics`). Behind sign-in and the council's role,
-//! like the case page. The successor's e-mail carries no such entry: it is sent before service, and every
-//! Land's period runs from service (docs/console.md, "Period as a calendar entry").
+//! like the case page. The successor's period notice, mailed when service is recorded, attaches the same text
+//! (docs/console.md, "Period as a calendar entry").
 
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderValue, StatusCode};

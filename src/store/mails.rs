@@ -16,6 +16,10 @@ pub struct PendingMail {
     pub subject: String,
     pub text_body: String,
     pub html_body: String,
+    /// The RFC 5545 calendar to attach (the period notice), if any.
+    pub calendar: Option<String>,
+    /// What the mail is: its result goes to the core with it.
+    pub kind: MailKind,
     pub attempts: i32,
 }
 
@@ -30,7 +34,8 @@ impl Store {
         let claim = "UPDATE mail_outbox SET next_attempt_at = $2, attempts = attempts + 1 WHERE message_id IN (
                 SELECT message_id FROM mail_outbox WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= $1
                 ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-             RETURNING message_id, body_id, case_id, round, recipient, reply_to, subject, text_body, html_body, attempts";
+             RETURNING message_id, body_id, case_id, round, recipient, reply_to, subject, text_body, html_body, calendar,
+                 kind, attempts";
         self.claim(claim, limit, now, lease)
             .await?
             .into_iter()
@@ -45,6 +50,9 @@ impl Store {
                     subject: r.try_get("subject")?,
                     text_body: r.try_get("text_body")?,
                     html_body: r.try_get("html_body")?,
+                    calendar: r.try_get("calendar")?,
+                    // a kind this build does not know (written by a newer one) is recorded as nothing but sent
+                    kind: MailKind::from_name(r.try_get("kind")?).unwrap_or(MailKind::PeriodNotice),
                     attempts: r.try_get("attempts")?,
                 })
             })
@@ -88,13 +96,18 @@ pub(super) async fn mark_mail(
 
 /// The deterministic Message-ID of a case round's e-mail of a kind: the determination's is
 /// `<case.r<round>@nachfolge.invalid>` (as it always was), any other kind adds its name
-/// (`<case.r<round>.not-acquired@nachfolge.invalid>`), so two mails of one round never share an id.
-pub fn mail_message_id(case: &str, round: u32, kind: MailKind) -> String {
-    let safe: String =
-        case.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '.' { c } else { '_' }).collect();
+/// (`<case.r<round>.not-acquired@nachfolge.invalid>`) and its variant, if any
+/// (`<case.r<round>.period-notice.20261203@nachfolge.invalid>`, the day of service), so two mails of one round
+/// never share an id.
+pub fn mail_message_id(case: &str, round: u32, kind: MailKind, variant: Option<&str>) -> String {
+    let clean = |s: &str| -> String {
+        s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '.' { c } else { '_' }).collect()
+    };
+    let safe = clean(case);
+    let variant = variant.map(|v| format!(".{}", clean(v))).unwrap_or_default();
     match kind {
-        MailKind::Determination => format!("<{safe}.r{round}@nachfolge.invalid>"),
-        other => format!("<{safe}.r{round}.{}@nachfolge.invalid>", other.as_str().replace('_', "-")),
+        MailKind::Determination => format!("<{safe}.r{round}{variant}@nachfolge.invalid>"),
+        other => format!("<{safe}.r{round}.{}{variant}@nachfolge.invalid>", other.as_str().replace('_', "-")),
     }
 }
 
@@ -104,8 +117,15 @@ mod tests {
 
     #[test]
     fn message_id_of_the_determination_is_unchanged_other_kinds_differ() {
-        assert_eq!(mail_message_id("rat-1", 2, MailKind::Determination), "<rat-1.r2@nachfolge.invalid>");
-        assert_eq!(mail_message_id("r a/t", 1, MailKind::Determination), "<r_a_t.r1@nachfolge.invalid>");
-        assert_eq!(mail_message_id("rat-1", 2, MailKind::NotAcquired), "<rat-1.r2.not-acquired@nachfolge.invalid>");
+        assert_eq!(mail_message_id("rat-1", 2, MailKind::Determination, None), "<rat-1.r2@nachfolge.invalid>");
+        assert_eq!(mail_message_id("r a/t", 1, MailKind::Determination, None), "<r_a_t.r1@nachfolge.invalid>");
+        assert_eq!(
+            mail_message_id("rat-1", 2, MailKind::NotAcquired, None),
+            "<rat-1.r2.not-acquired@nachfolge.invalid>"
+        );
+        assert_eq!(
+            mail_message_id("rat-1", 2, MailKind::PeriodNotice, Some("20261203")),
+            "<rat-1.r2.period-notice.20261203@nachfolge.invalid>"
+        );
     }
 }

@@ -59,6 +59,8 @@ pub(super) struct MailCols {
     subject: Vec<String>,
     text_body: Vec<String>,
     html_body: Vec<String>,
+    calendar: Vec<Option<String>>,
+    kind: Vec<&'static str>,
 }
 
 /// Outbox events (JSON text), column by column, in publishing order.
@@ -194,7 +196,7 @@ impl Writes {
                 }
                 Effect::Mail(m) => {
                     let rendered = templates.mail(&m.template, &m.context)?;
-                    let message_id = mail_message_id(&m.case, m.round, m.kind);
+                    let message_id = mail_message_id(&m.case, m.round, m.kind, m.variant.as_deref());
                     let audit = json!({"case": m.case, "round": m.round, "kind": m.kind, "candidate": m.candidate, "message_id": message_id, "template": m.template});
                     let entry =
                         Entry { kind: "effect", ty: "mail.queued", id: Some(&message_id), payload: audit.to_string() };
@@ -210,6 +212,8 @@ impl Writes {
                     c.subject.push(m.subject);
                     c.text_body.push(rendered.text);
                     c.html_body.push(rendered.html);
+                    c.calendar.push(m.calendar);
+                    c.kind.push(m.kind.as_str());
                 }
                 Effect::Schedule { timer, due_at } => {
                     let key = timer.key();
@@ -328,20 +332,20 @@ impl Writes {
                    ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, round = EXCLUDED.round,
                      successor = EXCLUDED.successor, deadline = EXCLUDED.deadline, updated_at = EXCLUDED.updated_at),
              m AS (INSERT INTO mail_outbox (message_id, body_id, case_id, round, candidate, recipient, reply_to, subject,
-                     text_body, html_body, created_at, next_attempt_at)
+                     text_body, html_body, calendar, kind, created_at, next_attempt_at)
                    SELECT *, $1, $1 FROM UNNEST($12::text[], $13::text[], $14::text[], $15::int[], $16::text[],
-                     $17::text[], $18::text[], $19::text[], $20::text[], $21::text[])
+                     $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::text[])
                    ON CONFLICT (message_id) DO NOTHING),
              o AS (INSERT INTO outbox (event_id, body_id, type, event, created_at, next_attempt_at)
-                   SELECT e, bo, ty, ev::json, $1, $1 FROM UNNEST($22::text[], $23::text[], $24::text[], $25::text[])
+                   SELECT e, bo, ty, ev::json, $1, $1 FROM UNNEST($24::text[], $25::text[], $26::text[], $27::text[])
                      WITH ORDINALITY AS t(e, bo, ty, ev, n)
                    ORDER BY n
                    ON CONFLICT (event_id) DO NOTHING),
              a AS (INSERT INTO audit_log (body_id, seq, at, kind, type, message_id, payload)
-                   SELECT b, s, a, k, ty, m, p::json FROM UNNEST($26::text[], $27::bigint[], $28::timestamptz[],
-                     $29::text[], $30::text[], $31::text[], $32::text[]) AS t(b, s, a, k, ty, m, p))
+                   SELECT b, s, a, k, ty, m, p::json FROM UNNEST($28::text[], $29::bigint[], $30::timestamptz[],
+                     $31::text[], $32::text[], $33::text[], $34::text[]) AS t(b, s, a, k, ty, m, p))
              INSERT INTO inbox (message_id, type, body_id, digest, outcome)
-             SELECT *, 'applied' FROM UNNEST($33::text[], $34::text[], $35::text[], $36::text[])
+             SELECT *, 'applied' FROM UNNEST($35::text[], $36::text[], $37::text[], $38::text[])
              ON CONFLICT (message_id) DO NOTHING",
         )
         .bind(self.now)
@@ -365,6 +369,8 @@ impl Writes {
         .bind(m.subject)
         .bind(m.text_body)
         .bind(m.html_body)
+        .bind(m.calendar)
+        .bind(m.kind)
         .bind(o.event_id)
         .bind(o.body_id)
         .bind(o.ty)

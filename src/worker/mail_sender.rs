@@ -30,6 +30,7 @@ pub(super) async fn mail_loop(shared: Arc<Shared>, mailer: Mailer, mut shutdown:
                     Command::NotificationSent {
                         case: m.case_id.clone(),
                         round: m.round as u32,
+                        kind: m.kind,
                         message_id: m.message_id.clone(),
                         sent_at: now,
                     },
@@ -40,6 +41,7 @@ pub(super) async fn mail_loop(shared: Arc<Shared>, mailer: Mailer, mut shutdown:
                     Command::NotificationFailed {
                         case: m.case_id.clone(),
                         round: m.round as u32,
+                        kind: m.kind,
                         reason: reason.clone(),
                     },
                     Step::MailFailed { message_id: m.message_id.clone(), reason },

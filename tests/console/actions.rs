@@ -74,6 +74,14 @@ async fn a_wahlleiter_records_service_and_sees_the_deadline_and_the_audit_log_na
     assert_eq!(shown.status, 200, "{}", shown.body);
     assert!(shown.body.contains("Noch ist nichts erfasst"), "{}", shown.body);
     assert!(shown.body.contains("Die Frist für Felix Fuchs endet dann am "), "{}", shown.body);
+    // and that the successor is mailed the period (the Fristmitteilung with its calendar entry)
+    assert!(
+        shown
+            .body
+            .contains("Felix Fuchs erhält per E-Mail eine Fristmitteilung mit dem Fristende als Kalendereintrag."),
+        "{}",
+        shown.body
+    );
     // the preview changed nothing
     assert!(audit(&app, "notification.served").await.is_empty());
 

@@ -197,6 +197,9 @@ pub(super) fn describe_effects(council: &Council, effects: &[Effect]) -> Vec<Str
             Effect::Mail(m) => {
                 let name = person(council, &m.candidate)["name"].as_str().unwrap_or_default().to_owned();
                 lines.push(match m.to {
+                    Some(_) if m.kind == crate::procedure::MailKind::PeriodNotice => {
+                        format!("{name} erhält per E-Mail eine Fristmitteilung mit dem Fristende als Kalendereintrag.")
+                    }
                     Some(_) => format!("{name} wird per E-Mail benachrichtigt."),
                     None => format!("Für {name} ist keine E-Mail-Adresse bekannt: Die Benachrichtigung ist auf anderem Weg zuzustellen."),
                 });

@@ -72,17 +72,20 @@ pub struct Settings {
 #[derive(Debug, Clone)]
 pub enum Command {
     Inbound(Inbound),
-    /// The mail sender handed the notification to the SMTP server.
+    /// The mail sender handed an e-mail of `kind` to the SMTP server. Only the determination's notification
+    /// counts (`successor.notified`); the result of any other kind changes nothing.
     NotificationSent {
         case: CaseId,
         round: u32,
+        kind: MailKind,
         message_id: String,
         sent_at: DateTime<Utc>,
     },
-    /// No e-mail address, or a permanent SMTP failure.
+    /// No e-mail address, or a permanent SMTP failure, for an e-mail of `kind` (as for `NotificationSent`).
     NotificationFailed {
         case: CaseId,
         round: u32,
+        kind: MailKind,
         reason: String,
     },
     /// The period of round `round` ended ([`Timer::Deadline`]).
@@ -244,10 +247,12 @@ pub fn handle(
         Command::Inbound(Inbound::LotDrawn(l)) => m.lot_drawn(l)?,
         Command::Inbound(Inbound::ReviewDecided(r)) => m.review(r)?,
         Command::Inbound(Inbound::DeterminationConfirmed(c)) => m.confirmed(c)?,
-        Command::NotificationSent { case, round, message_id, sent_at } => {
-            m.notified(&case, round, message_id, sent_at)?
+        Command::NotificationSent { case, round, kind, message_id, sent_at } => {
+            m.notified(&case, round, kind, message_id, sent_at)?
         }
-        Command::NotificationFailed { case, round, reason } => m.notification_failed(&case, round, reason)?,
+        Command::NotificationFailed { case, round, kind, reason } => {
+            m.notification_failed(&case, round, kind, reason)?
+        }
         Command::DeadlineExpired { case, round } => m.deadline_expired(&case, round)?,
         Command::ObjectionPeriodEnded { case, n } => m.objection_ended(&case, n)?,
     }

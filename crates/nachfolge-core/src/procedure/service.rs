@@ -47,12 +47,15 @@ impl Machine<'_> {
         &mut self,
         case_id: &str,
         round: u32,
+        kind: MailKind,
         message_id: String,
         sent_at: DateTime<Utc>,
     ) -> Result<(), Rejection> {
         let case = self.case(case_id)?;
-        if case.round != round {
-            return Ok(()); // a mail of an earlier round: nothing changes
+        if kind != MailKind::Determination || case.round != round {
+            // a mail of an earlier round, or another kind (the not-acquired notice, the period notice): nothing
+            // changes; only the notification of the determination is `successor.notified`
+            return Ok(());
         }
         let candidate = case.successor().unwrap_or_default().to_owned();
         let data = SuccessorNotified {
@@ -73,9 +76,16 @@ impl Machine<'_> {
         Ok(())
     }
 
-    pub(super) fn notification_failed(&mut self, case_id: &str, round: u32, reason: String) -> Result<(), Rejection> {
+    pub(super) fn notification_failed(
+        &mut self,
+        case_id: &str,
+        round: u32,
+        kind: MailKind,
+        reason: String,
+    ) -> Result<(), Rejection> {
         let case = self.case(case_id)?;
-        if case.round != round {
+        if kind != MailKind::Determination || case.round != round {
+            // the period notice is for information only: the served letter stands, nobody must act on its loss
             return Ok(());
         }
         let data = NotificationFailed {
@@ -165,6 +175,30 @@ impl Machine<'_> {
         self.set_deadline(&s.case, &basis, s.on)
     }
 
+    /// The Fristmitteilung to the successor whose period has just been set, while it runs and he has an
+    /// e-mail address: the day of service, the end, what happens then, with the period as a calendar entry
+    /// (docs/legal.md, "The period notice to the successor").
+    fn period_notice(&mut self, case_id: &str, basis: &ServiceBasis) -> Result<(), Rejection> {
+        let CaseState::Offered(offer) = &self.case(case_id)?.state else { return Ok(()) };
+        let Some(deadline) = &offer.deadline else { return Ok(()) };
+        let facts = texts::period::PeriodFacts {
+            served: match basis {
+                ServiceBasis::RegisteredLetterPosted => texts::period::Served::Deemed,
+                ServiceBasis::ActualReceipt => texts::period::Served::Received,
+                _ => texts::period::Served::On,
+            },
+            served_on: deadline.served_on,
+            last_day: deadline.last_day,
+            ends_at: deadline.ends_at,
+            barred: offer.barred,
+        };
+        let notice = self.notice(case_id, Some(&offer.successor), &offer.trail);
+        if let Some(req) = texts::period::period_notice_mail(self.body, &notice, &facts) {
+            self.effects.push(Effect::Mail(req));
+        }
+        Ok(())
+    }
+
     pub(super) fn set_deadline(&mut self, case_id: &str, basis: &ServiceBasis, on: NaiveDate) -> Result<(), Rejection> {
         let barred = matches!(&self.case(case_id)?.state, CaseState::Offered(o) if o.barred);
         if !self.by_declaration() && !barred {
@@ -197,6 +231,9 @@ impl Machine<'_> {
             matches!(&self.case(case_id)?.state, CaseState::Offered(_)) && self.case(case_id)?.round == round;
         if still_open && self.now >= due_at {
             self.deadline_expired(case_id, round)?;
+        } else if still_open {
+            // no mail once the period has ended (the notice checks its end, not the grace after it)
+            self.period_notice(case_id, basis)?;
         }
         Ok(())
     }

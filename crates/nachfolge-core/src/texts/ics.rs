@@ -5,7 +5,8 @@
 //! (`GET /raete/{body}/faelle/{case}/frist.ics`, docs/console.md). It carries the Aktenzeichen, the
 //! council's name, the day of service and the last day with the statute — nothing the successor's own
 //! letter does not carry, and no name or address. The period always runs from service (Zustellung), so the
-//! successor's e-mail, sent before service, cannot carry it (docs/console.md, "Period as a calendar entry").
+//! notification sent at the determination cannot carry it; the period notice sent when service is recorded
+//! attaches it ([`super::period`]; docs/console.md, "Period as a calendar entry").
 
 use chrono::{DateTime, NaiveDate, Utc};
 
@@ -114,7 +115,11 @@ pub fn period_calendar(e: &PeriodEntry<'_>) -> String {
             "Ende der Frist zum Nachweis der Beendigung der Unvereinbarkeit",
         ),
     };
-    let summary = format!("{summary_what} – Vertretung „{}“", e.body_name);
+    let body = match e.body_kind {
+        BodyKind::Council => "Vertretung",
+        BodyKind::Kreistag => "Kreistag",
+    };
+    let summary = format!("{summary_what} – {body} „{}“", e.body_name);
     let basis = period_citation(e.land, e.body_kind).map(|c| format!(" ({c})")).unwrap_or_default();
     let description = format!(
         "Aktenzeichen: {} (Runde {})\nFrist für {what}{basis}.\nZustellung am {}; die Frist endet mit Ablauf des {} (24:00 Uhr).",
@@ -268,6 +273,12 @@ mod tests {
         let ics = unfold(&period_calendar(&proof));
         assert!(ics.contains("UID:rat_1-2-bar-proof@nachfolge\r\n"), "{ics}");
         assert!(ics.contains("(§ 34 Abs. 3 Satz 2 i. V. m. § 23 Abs. 2 KWG)"), "{ics}");
+        // a Kreistag is named as one
+        let mut kreistag = entry("kt-1");
+        kreistag.body_kind = BodyKind::Kreistag;
+        kreistag.body_name = "Kreistag Musterkreis";
+        let ics = unfold(&period_calendar(&kreistag));
+        assert!(ics.contains("– Kreistag „Kreistag Musterkreis“\r\n"), "{ics}");
     }
 
     #[test]

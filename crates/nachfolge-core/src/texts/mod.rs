@@ -9,6 +9,7 @@
 
 pub mod ics;
 pub mod letter;
+pub mod period;
 mod words;
 
 pub use words::{departure_de, reason_de, reason_de_in};
@@ -35,14 +36,28 @@ pub enum MailKind {
     /// Hessen: the membership of a barred successor is deemed not acquired, retroactively (§ 23 Abs. 2 Satz 3
     /// KWG, § 56 Abs. 2 KWO).
     NotAcquired,
+    /// The Fristmitteilung: service recorded, the period runs; for information, with the period as a calendar
+    /// entry ([`period::period_notice_mail`]).
+    PeriodNotice,
 }
 
 impl MailKind {
-    /// `determination`, `not_acquired`.
+    /// `determination`, `not_acquired`, `period_notice`.
     pub fn as_str(self) -> &'static str {
         match self {
             MailKind::Determination => "determination",
             MailKind::NotAcquired => "not_acquired",
+            MailKind::PeriodNotice => "period_notice",
+        }
+    }
+
+    /// The kind of its stored name ([`MailKind::as_str`]); `None` for a name not known.
+    pub fn from_name(name: &str) -> Option<MailKind> {
+        match name {
+            "determination" => Some(MailKind::Determination),
+            "not_acquired" => Some(MailKind::NotAcquired),
+            "period_notice" => Some(MailKind::PeriodNotice),
+            _ => None,
         }
     }
 }
@@ -62,6 +77,14 @@ pub struct MailRequest {
     pub template: String,
     pub subject: String,
     pub context: Value,
+    /// Keeps two mails of one kind in one round apart in their Message-ID (the period notice: the day of
+    /// service, `YYYYMMDD`, so a later certificate that moves the period is mailed again); `None`: the kind
+    /// and round are unique.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
+    /// An RFC 5545 calendar (`text/calendar; method=PUBLISH`) to attach as `frist.ics` (the period notice).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calendar: Option<String>,
 }
 
 /// A public announcement (Bekanntmachung) to render.
@@ -204,6 +227,8 @@ pub fn determination_mail(body: &Body, n: &Notice<'_>) -> Option<MailRequest> {
         template: procedure.determination_mail.to_owned(),
         subject: Texts::with_name(subject, &info.name),
         context: context(body, n),
+        variant: None,
+        calendar: None,
     })
 }
 
@@ -238,6 +263,8 @@ pub fn not_acquired_mail(body: &Body, n: &Notice<'_>, d: &NotAcquired) -> Option
         template: template.to_owned(),
         subject: Texts::with_name(subject, &info.name),
         context,
+        variant: None,
+        calendar: None,
     })
 }
 
