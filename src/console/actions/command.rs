@@ -160,9 +160,11 @@ pub(super) fn choices(ctx: &mut Value, council: &Council, case: Option<&Case>, a
             ctx["kinds"] = codes(KINDS);
             // when the notification went out: a declaration received before it is filed without effect
             if let Some(CaseState::Offered(o)) = case.map(|c| &c.state) {
+                // (a failed e-mail: the core counts from the determination, as the letter goes out after it)
                 let sent = o.notified_at.or(o.notification_failed.then_some(o.determined_at));
                 ctx["notified_at"] =
                     json!(sent.map(|t| crate::calendar::berlin(t).format("%d.%m.%Y, %H:%M:%S Uhr").to_string()));
+                ctx["notification_failed"] = json!(o.notified_at.is_none() && o.notification_failed);
             }
         }
         Action::Fact => ctx["facts"] = codes(FACTS),
