@@ -275,12 +275,10 @@ pub async fn council(
     };
     let now = console.clock.now();
     let order = council.succession_order(now);
-    let cases: Vec<Value> = council
-        .cases
-        .values()
-        .rev()
-        .map(|c| views::case_summary(&council, c, now, console.config.urgent_days))
-        .collect();
+    let mut cases: Vec<&crate::procedure::Case> = council.cases.values().collect();
+    views::newest_first(council.id(), &mut cases, |c| c.id.as_str());
+    let cases: Vec<Value> =
+        cases.into_iter().map(|c| views::case_summary(&council, c, now, console.config.urgent_days)).collect();
     let (open, closed): (Vec<Value>, Vec<Value>) = cases.into_iter().partition(|c| c["open"] == true);
     let info = views::council_info(&council);
     let mut ctx = base(Some(&user), info["name"].as_str().unwrap_or_default());

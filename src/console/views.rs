@@ -47,6 +47,7 @@ impl Views {
         env.set_trim_blocks(true);
         env.set_lstrip_blocks(true);
         env.set_auto_escape_callback(|_| minijinja::AutoEscape::Html);
+        env.set_formatter(html_formatter);
         env.set_undefined_behavior(minijinja::UndefinedBehavior::Chainable);
         let read = |name: &str, builtin: &str| -> Result<String, TemplateError> {
             match dir {
@@ -73,6 +74,38 @@ impl Views {
             self.env.get_template(name).map_err(|source| TemplateError::Render { name: name.to_owned(), source })?;
         t.render(ctx).map_err(|source| TemplateError::Render { name: name.to_owned(), source })
     }
+}
+
+/// HTML escaping of every value written into a page, as minijinja's own but leaving `/` as it is: minijinja
+/// writes it as `&#x2f;`, which a browser reads back, but which made every link in the page source unreadable
+/// (`href="&#x2f;raete&#x2f;…"`). `/` needs no escaping in HTML text or in a quoted attribute value.
+fn html_formatter(
+    out: &mut minijinja::Output,
+    state: &minijinja::State,
+    value: &minijinja::Value,
+) -> Result<(), minijinja::Error> {
+    match value.as_str() {
+        Some(text) if state.auto_escape() == minijinja::AutoEscape::Html && !value.is_safe() => {
+            out.write_str(&escape_html(text)).map_err(minijinja::Error::from)
+        }
+        _ => minijinja::escape_formatter(out, state, value),
+    }
+}
+
+/// `&`, `<`, `>`, `"` and `'` as character references.
+fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        match ch {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#x27;"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// An instant as the office writes it: `01.12.2026, 14:05 Uhr` (Europe/Berlin).
@@ -248,6 +281,12 @@ fn code_de(code: &str) -> String {
 pub fn case_summary(council: &Council, case: &Case, now: DateTime<Utc>, urgent_days: u32) -> Value {
     let (state, detail) = state_words(council, case);
     let periods = periods(council, case, now, urgent_days);
+    // the successor's membership: the seat filled, or (Hessen) a member with the determination
+    let member_since = match &case.state {
+        CaseState::Filled { since, .. } => Some(*since),
+        CaseState::Offered(o) => o.member_since,
+        _ => None,
+    };
     let urgent = periods.iter().any(|p| p["urgent"] == true);
     json!({
         "id": case.id.as_str(),
@@ -262,10 +301,27 @@ pub fn case_summary(council: &Council, case: &Case, now: DateTime<Utc>, urgent_d
         "effective_at": when(case.effective_at),
         "list": council.list_of(&case.departed).map(|l| l.name.clone()).unwrap_or_else(|| case.list.clone()),
         "successor": case.successor().map(|s| person(council, s)),
+        "member_since": member_since.map(|t| german_date(local_date(t))),
         "periods": periods,
         "urgent": urgent,
         "actions": super::actions::available(council, case),
     })
+}
+
+/// Sorts `items` (cases, or anything with a case id) newest first: by the number of the case within its council
+/// (ids are `{body}-{n}`, counted up by the core), not by the id as text, where `rat-10` would come before
+/// `rat-2`. An id of another form goes last, by its text.
+pub fn newest_first<T>(body: &str, items: &mut [T], id: impl Fn(&T) -> &str) {
+    let number = |i: &str| i.strip_prefix(body)?.strip_prefix('-')?.parse::<u64>().ok();
+    items.sort_by(|a, b| {
+        let (a, b) = (id(a), id(b));
+        match (number(a), number(b)) {
+            (Some(x), Some(y)) => y.cmp(&x),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => b.cmp(a),
+        }
+    });
 }
 
 /// A path segment, percent-encoded (ids are plain in practice, but never trusted in a URL).
@@ -456,6 +512,30 @@ mod tests {
         assert_eq!(enc("a/b c"), "a%2Fb%20c");
         assert_eq!(land_name("NW"), "Nordrhein-Westfalen");
         assert_eq!(land_name("XX"), "XX");
+    }
+
+    #[test]
+    fn links_keep_their_slashes_and_text_is_still_escaped() {
+        let views = Views::load(None).expect("templates");
+        let ctx = json!({"documents": {}, "may_act": true, "history": [],
+            "council": {"url": "/raete/rat", "name": "Rat <b>&</b> \"Stadt\" 'X'"},
+            "case": {"id": "rat-1", "url": "/raete/rat/faelle/rat-1", "actions": [{"slug": "zustellung", "link": "Z"}],
+                     "departed": {}, "periods": []}});
+        let page = views.render("console/fall.html", &ctx).expect("the case page");
+        assert!(page.contains(r#"href="/raete/rat/faelle/rat-1/zustellung""#), "{page}");
+        assert!(!page.contains("&#x2f;"), "{page}");
+        assert!(page.contains("Rat &lt;b&gt;&amp;&lt;/b&gt; &quot;Stadt&quot; &#x27;X&#x27;"), "{page}");
+    }
+
+    #[test]
+    fn cases_are_listed_newest_first_by_their_number() {
+        let mut ids = vec!["rat-2", "rat-10", "rat-1", "anders", "rat-9"];
+        newest_first("rat", &mut ids, |i| i);
+        assert_eq!(ids, ["rat-10", "rat-9", "rat-2", "rat-1", "anders"]);
+        // a body id that ends in a number
+        let mut ids = vec!["rat-2-1", "rat-2-12", "rat-2-3"];
+        newest_first("rat-2", &mut ids, |i| i);
+        assert_eq!(ids, ["rat-2-12", "rat-2-3", "rat-2-1"]);
     }
 
     #[test]

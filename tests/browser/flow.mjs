@@ -2,7 +2,9 @@
 // browser download), axe-core (WCAG 2.0/2.1 level A and AA) on every page visited, and the main flow by
 // keyboard alone (Tab to a field or button, Enter to follow or submit; every focused element must show its
 // focus). Started by tests/browser/main.rs, which starts the worker and passes the scenario as JSON in
-// NACHFOLGE_BROWSER_SCENARIO: {url, login, password, chromium, screenshots, nrw: {...}, he: {...}}.
+// NACHFOLGE_BROWSER_SCENARIO: {url, login, password, chromium, screenshots, downloads, phase, nrw: {...}, he: {...}}.
+// `phase` is `vacancies` (the Wahlleitung reports both vacancies, on a worker clock days back) or `work`
+// (everything after, on today's clock).
 //
 // A flow is a list of steps, one function each (STEPS at the end). A step starts on the page the previous
 // one left, reaches its page with the keyboard, calls `arrive` (status, heading, axe-core, screenshot) and
@@ -28,7 +30,9 @@ const ARGS = [
   '--disable-component-update', '--disable-sync', '--no-first-run',
 ];
 
-const report = { pages: [], violations: [], focus: [], reflow: [], console: [], screenshots: [], nrw: {}, he: {} };
+const report = {
+  pages: [], violations: [], focus: [], reflow: [], console: [], screenshots: [], downloads: {}, nrw: {}, he: {},
+};
 
 /** A failed expectation: stops the flow. */
 function expect(cond, message) {
@@ -158,7 +162,8 @@ async function signIn(page) {
   expect(new URL(page.url()).pathname === '/anmelden', `the start page led to ${page.url()}`);
   const first = await tabTo(page, 'the skip link', () => true, 1);
   expect(first.tag === 'A' && first.href === '#inhalt' && first.onScreen, `first Tab: ${JSON.stringify(first)}`);
-  for (const password of [`${scenario.password}-falsch`, scenario.password]) {
+  const tries = scenario.phase === 'work' ? [`${scenario.password}-falsch`, scenario.password] : [scenario.password];
+  for (const password of tries) {
     await tabTo(page, 'the login field', field('login'));
     await page.keyboard.type(scenario.login);
     await tabTo(page, 'the password field', field('password'), 1);
@@ -186,7 +191,7 @@ function openCouncil(c, shot) {
     await arrive(page, { status, heading: c.name, shot, fullPage: true });
     const text = await mainText(page);
     expect(text.includes('Offene Fälle') && text.includes('Nachrückerliste'), 'open cases and the Nachrückerliste');
-    expect(text.includes(c.successor.name), `the open case names ${c.successor.name}`);
+    if (c.successor) expect(text.includes(c.successor.name), `the open case names ${c.successor.name}`);
   };
 }
 
@@ -204,7 +209,9 @@ function recordService(c, method, shot, on) {
     let status = await activate(page, 'the service action', link('Zustellung der Benachrichtigung erfassen'));
     await arrive(page, { status, heading: 'Zustellung erfassen' });
     const candidate = await tabTo(page, 'the person served', field('candidate'));
-    expect(candidate.value === c.successor.id, `prefilled with the successor: ${candidate.value}`);
+    const successor = typeof c.successor === 'function' ? c.successor() : c.successor;
+    if (successor.id) expect(candidate.value === successor.id, `prefilled with the successor: ${candidate.value}`);
+    else expect(candidate.value !== '', 'prefilled with the successor');
     await tabTo(page, 'the method', field('method'), 1);
     await page.keyboard.type(method.label);
     expect((await focused(page)).value === method.code, `the method ${method.code} chosen by keyboard`);
@@ -214,7 +221,7 @@ function recordService(c, method, shot, on) {
     await arrive(page, { status, heading: 'Zustellung erfassen', shot });
     const preview = await mainText(page);
     expect(preview.includes('Noch ist nichts erfasst'), 'the preview says nothing is recorded yet');
-    expect(preview.includes(`Die Frist für ${c.successor.name} endet dann am `), `the preview: ${preview}`);
+    expect(preview.includes(`Die Frist für ${successor.name} endet dann am `), `the preview: ${preview}`);
     status = await activate(page, 'the confirm button', button('Verbindlich erfassen'));
     await arrive(page, { status, heading: 'Zustellung erfassen' });
     const done = await mainText(page);
@@ -297,7 +304,7 @@ function seeNextSuccessor(c, key) {
     const facts = (await page.locator('dl.eckdaten').innerText()).replace(/\s+/g, ' ');
     expect(facts.includes(`Nachfolge ${report[key].next_successor}`) && facts.includes('Runde 2'), facts);
     const history = await page.locator('table.verlauf').innerText();
-    for (const entry of ['E-Mail versandt', 'Zustellung erfasst', 'Frist gesetzt', 'Erklärung eingegangen', 'Nachfolge festgestellt']) {
+    for (const entry of ['Zustellung erfasst', 'Frist gesetzt', 'Erklärung eingegangen', 'Nachfolge festgestellt']) {
       expect(history.includes(entry), `the history lists „${entry}“`);
     }
     await tabTo(page, 'the data of a history entry', (f) => f.tag === 'SUMMARY');
@@ -347,6 +354,181 @@ function seeProofPeriod(c) {
   };
 }
 
+/** „Ausscheiden melden“ on the council page: the member and the reason chosen by typing their names, the time
+ *  left as prefilled (now) → the preview names the successor the core determines → confirm → the new case.
+ *  Saved: `case` (its id) and `successor` (the name the preview gave). */
+function reportVacancy(c, key, shot) {
+  return async (page) => {
+    let status = await activate(page, 'the vacancy action', link('Ausscheiden eines Mitglieds melden'));
+    await arrive(page, { status, heading: 'Ausscheiden melden' });
+    await tabTo(page, 'the member', field('member'));
+    await page.keyboard.type(c.member.name);
+    expect((await focused(page)).value === c.member.id, `${c.member.name} chosen by keyboard`);
+    await tabTo(page, 'the reason', field('departure'), 1);
+    await page.keyboard.type(c.reason.label);
+    expect((await focused(page)).value === c.reason.code, `the reason ${c.reason.code} chosen by keyboard`);
+    await tabTo(page, 'the time of leaving', field('effective_at'), 1);
+    status = await activate(page, 'the preview button', button('Weiter zur Vorschau'));
+    await arrive(page, { status, heading: 'Ausscheiden melden', shot });
+    const preview = await mainText(page);
+    expect(preview.includes('Noch ist nichts erfasst'), 'the preview says nothing is recorded yet');
+    expect(preview.includes(`${c.member.name} scheidet aus`), `the preview names the membership ending: ${preview}`);
+    const m = preview.match(/Nachfolge festgestellt: ([^.]+)\./);
+    expect(m, `the preview names the successor: ${preview}`);
+    if (c.barred) expect(preview.includes('Ein Hinderungsgrund ist verzeichnet'), `the preview names the bar: ${preview}`);
+    expect(preview.includes('beginnt erst mit der Zustellung'), `the period starts with service: ${preview}`);
+    status = await activate(page, 'the confirm button', button('Verbindlich erfassen'));
+    await arrive(page, { status, heading: 'Ausscheiden melden' });
+    const done = await mainText(page);
+    expect(done.includes('Erfasst:') && done.includes(`Nachfolge festgestellt: ${m[1]}.`), `the result: ${done}`);
+    const to = await tabTo(page, 'the way to the new case', linkStarting('Zum Fall '));
+    const [response] = await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    const id = to.text.slice('Zum Fall '.length);
+    await arrive(page, { status: response?.status(), heading: `Fall ${id}` });
+    report[key].case = id;
+    report[key].successor = m[1];
+  };
+}
+
+/** „Tatsache erfassen“ from the Nachrückerliste: a Hinderungsgrund of the candidate `c.bar` (Hessen § 37 HGO,
+ *  e.g. „Beamtin der Stadt“), known before the vacancy; the Nachrückerliste then notes it in German. */
+function recordBar(c) {
+  return async (page) => {
+    let status = await activate(page, `the fact action for ${c.bar.name}`, link(`Tatsache erfassen zu ${c.bar.name}`));
+    await arrive(page, { status, heading: 'Tatsache erfassen' });
+    const person = await tabTo(page, 'the person concerned', field('candidate'));
+    expect(person.value === c.bar.id, `prefilled from the Nachrückerliste: ${person.value}`);
+    await tabTo(page, 'the fact', field('fact'), 1);
+    await page.keyboard.type('Hinderungsgrund');
+    expect((await focused(page)).value === 'barred', 'Hinderungsgrund chosen by keyboard');
+    await tabTo(page, 'the reason of the bar', field('reason'));
+    await page.keyboard.type(c.bar.reason);
+    status = await activate(page, 'the preview button', button('Weiter zur Vorschau'));
+    await arrive(page, { status, heading: 'Tatsache erfassen' });
+    expect((await mainText(page)).includes(c.bar.reason), 'the preview shows the reason');
+    status = await activate(page, 'the confirm button', button('Verbindlich erfassen'));
+    await arrive(page, { status, heading: 'Tatsache erfassen' });
+    expect((await mainText(page)).includes('Erfasst:'), 'the fact is recorded');
+    status = await activate(page, 'the way back to the council', link(`Zurück zur Vertretung ${c.name}`));
+    await arrive(page, { status, heading: c.name });
+    const list = (await page.locator('section[aria-labelledby="nachrueckerliste"]').innerText()).replace(/\s+/g, ' ');
+    expect(list.includes(`${c.bar.name}: hat einen Hinderungsgrund`), `the Nachrückerliste notes the bar: ${list}`);
+    expect(!/[a-z]+_[a-z_]+ \(/.test(list), `no note is shown as its code: ${list}`);
+  };
+}
+
+/** A link with `download` followed by Enter: the file saved under `scenario.downloads` as `name`, its path
+ *  reported (the Rust test reads it: pdftotext, the announcement's text). */
+async function download(page, what, matches, name) {
+  await tabTo(page, what, matches);
+  const [file] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
+  const path = join(scenario.downloads, name);
+  await file.saveAs(path);
+  expect((await file.failure()) === null, `${what}: the download failed`);
+  report.downloads[name] = path;
+  return file.suggestedFilename();
+}
+
+/** Round 2, on the case page of the next successor: the letter to him for service (PDF), downloaded. */
+function downloadLetter(c, key) {
+  return async (page) => {
+    const shot = join(scenario.screenshots, 'fall-schreiben.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    report.screenshots.push(shot);
+    const docs = (await page.locator('section[aria-labelledby="schriftstuecke"]').innerText()).replace(/\s+/g, ' ');
+    const name = report[key].next_successor;
+    expect(docs.includes(`Schreiben an ${name} zur förmlichen Zustellung (PDF)`), `the letter is offered: ${docs}`);
+    const file = await download(page, 'the letter', linkStarting(`Schreiben an ${name}`), 'schreiben.pdf');
+    expect(/^schreiben-.+-2\.pdf$/.test(file), `the letter of round 2: ${file}`);
+  };
+}
+
+/** From an action's result back to the case page. */
+function backToCase(c) {
+  return async (page) => {
+    const status = await activate(page, 'the way back to the case', link(`Zurück zum Fall ${c.case}`));
+    await arrive(page, { status, heading: `Fall ${c.case}` });
+  };
+}
+
+/** Erklärung: Annahme → the preview: membership and the announcement → confirm. */
+function recordAcceptance(c, key) {
+  return async (page) => {
+    let status = await activate(page, 'the declaration action', linkStarting('Erklärung (Annahme oder Ablehnung)'));
+    await arrive(page, { status, heading: 'Erklärung erfassen' });
+    const person = await tabTo(page, 'the person declaring', field('candidate'));
+    expect(person.value !== '', 'prefilled with the successor');
+    // „Annahme“ is the first entry and chosen already (typing its name would move on to „Annahme unter Vorbehalt“)
+    const kind = await tabTo(page, 'the kind of declaration', field('kind'), 1);
+    expect(kind.value === 'accept', `Annahme preselected: ${kind.value}`);
+    await tabTo(page, 'the time of receipt', field('received_at'), 1);
+    status = await activate(page, 'the preview button', button('Weiter zur Vorschau'));
+    await arrive(page, { status, heading: 'Erklärung erfassen' });
+    const preview = await mainText(page);
+    const name = report[key].next_successor;
+    expect(preview.includes(`${name} wird Mitglied ab `), `the preview: membership: ${preview}`);
+    expect(preview.includes('Bekanntmachung: '), `the preview: the announcement: ${preview}`);
+    status = await activate(page, 'the confirm button', button('Verbindlich erfassen'));
+    await arrive(page, { status, heading: 'Erklärung erfassen' });
+    const done = await mainText(page);
+    expect(done.includes('Erfasst:') && done.includes('Sitz besetzt seit'), `the result: ${done}`);
+  };
+}
+
+/** The case page after the acceptance: the membership, no letter any more, the announcement as text. */
+function seeMembership(c, key) {
+  return async (page) => {
+    const status = await activate(page, 'the way back to the case', link(`Zurück zum Fall ${c.case}`));
+    await arrive(page, { status, heading: `Fall ${c.case}` });
+    const facts = (await page.locator('dl.eckdaten').innerText()).replace(/\s+/g, ' ');
+    const name = report[key].next_successor;
+    expect(facts.includes('Sitz besetzt seit') && facts.includes('Grundlage: Annahme der Wahl'), facts);
+    const m = facts.match(new RegExp(`${name} \\([^)]+\\), Mitglied seit (\\d{2}\\.\\d{2}\\.\\d{4})`));
+    expect(m, `the successor's membership: ${facts}`);
+    report[key].member_since = m[1];
+    const docs = (await page.locator('section[aria-labelledby="schriftstuecke"]').innerText()).replace(/\s+/g, ' ');
+    expect(!docs.includes('Schreiben an'), `no letter once the seat is filled: ${docs}`);
+    expect(/Bekanntmachung \d+: /.test(docs), `the announcement is listed: ${docs}`);
+    expect(!(await mainText(page)).includes('Erklärung (Annahme oder Ablehnung) erfassen'), 'no declaration any more');
+    await download(page, 'the announcement as text', linkStarting('Text'), 'bekanntmachung.txt');
+  };
+}
+
+/** Hessen: no acceptance step (§ 34 KWG: a member with the determination), so no declaration is offered. */
+function noDeclarationInHessen(c) {
+  return async (page) => {
+    const actions = (await page.locator('section[aria-labelledby="aktionen"]').innerText()).replace(/\s+/g, ' ');
+    expect(!actions.includes('Erklärung'), `Hessen offers no declaration: ${actions}`);
+    expect(actions.includes('Nachweis der Beseitigung des Hinderungsgrundes erfassen'), actions);
+  };
+}
+
+/** Hessen: the proof that the bar ended (`bar.cured`), received now, within the period → full membership. */
+function recordProof(c) {
+  return async (page) => {
+    let status = await activate(page, 'the proof action', link('Nachweis der Beseitigung des Hinderungsgrundes erfassen'));
+    await arrive(page, { status, heading: 'Nachweis der Beseitigung des Hinderungsgrundes erfassen' });
+    const person = await tabTo(page, 'the person proving', field('candidate'));
+    expect(person.value === c.successor.id, `prefilled with the successor: ${person.value}`);
+    await tabTo(page, 'the time of receipt', field('proven_at'), 1);
+    status = await activate(page, 'the preview button', button('Weiter zur Vorschau'));
+    await arrive(page, { status, heading: 'Nachweis der Beseitigung', shot: 'vorschau-nachweis' });
+    const preview = await mainText(page);
+    expect(preview.includes('Noch ist nichts erfasst') && preview.includes('Sitz besetzt seit'), `the preview: ${preview}`);
+    status = await activate(page, 'the confirm button', button('Verbindlich erfassen'));
+    await arrive(page, { status, heading: 'Nachweis der Beseitigung' });
+    const done = await mainText(page);
+    expect(done.includes('Erfasst:') && done.includes('Sitz besetzt seit'), `the result: ${done}`);
+    status = await activate(page, 'the way back to the case', link(`Zurück zum Fall ${c.case}`));
+    await arrive(page, { status, heading: `Fall ${c.case}` });
+    const facts = (await page.locator('dl.eckdaten').innerText()).replace(/\s+/g, ' ');
+    expect(facts.includes('Grundlage: Nachweis der Beseitigung des Hinderungsgrundes'), facts);
+    expect(facts.includes(`${c.successor.name} (${c.successor.id}), Mitglied seit `), facts);
+    const periods = await page.locator('section[aria-labelledby="fristen"]').innerText();
+    expect(!periods.includes('Frist nach Zustellung'), `the period for the proof is over: ${periods}`);
+  };
+}
+
 /** An address typed by hand for a council without a role: the error page, and the way back by keyboard. */
 async function notFound(page) {
   const response = await page.goto(`${scenario.url}/raete/keine-solche-vertretung`);
@@ -361,27 +543,55 @@ async function signOut(page) {
 }
 
 const { nrw, he } = scenario;
-const STEPS = [
-  ['axe-core finds violations (self-check)', axeFindsViolations],
-  ['sign in (keyboard)', signIn],
-  ['NRW: the council', openCouncil(nrw)],
-  ['NRW: the case', openCase(nrw)],
-  ['NRW: a day of service in the future is refused', refusedService(nrw, nrw.tomorrow)],
-  ['NRW: record service', recordService(nrw, { code: 'certificate', label: 'Postzustellungsurkunde' }, 'vorschau-zustellung')],
-  ['NRW: see the deadline', seeDeadline(nrw, 'nrw')],
-  ['NRW: the council with the running period', councilWithPeriod(nrw, 'nrw', 'rat')],
-  ['NRW: record the refusal', recordRefusal(nrw, 'nrw')],
-  ['NRW: see the next successor and the history', seeNextSuccessor(nrw, 'nrw')],
-  ['NRW: the council after the refusal', councilAfterRefusal(nrw, 'nrw')],
-  ['Hessen: the council', openCouncil(he)],
-  ['Hessen: the case of a barred successor', openCase(he)],
-  ['Hessen: awaiting the proof', barredSuccessor(he)],
-  ['Hessen: record service (the acknowledgement dated days ago)',
-    recordService(he, { code: 'acknowledgement', label: 'Empfangsbekenntnis' }, undefined, he.served_on)],
-  ['Hessen: the period for the proof', seeProofPeriod(he)],
-  ['a council without a role', notFound],
-  ['sign out', signOut],
-];
+// the next NRW successor, known by the name the refusal's preview gave
+const nrw2 = { ...nrw, successor: () => ({ name: report.nrw.next_successor }) };
+const PHASES = {
+  // the worker's clock days back: the Wahlleitung reports both vacancies (the successors are notified then)
+  vacancies: [
+    ['sign in', signIn],
+    ['NRW: the council', openCouncil(nrw)],
+    ['NRW: report the vacancy', reportVacancy(nrw, 'nrw', 'vorschau-ausscheiden')],
+    ['Hessen: the council', openCouncil(he)],
+    ['Hessen: a Hinderungsgrund from the Nachrückerliste', recordBar(he)],
+    ['Hessen: report the vacancy', reportVacancy(he, 'he')],
+    ['sign out', signOut],
+  ],
+  // today: everything after
+  work: [
+    ['axe-core finds violations (self-check)', axeFindsViolations],
+    ['sign in (keyboard)', signIn],
+    ['NRW: the council', openCouncil(nrw)],
+    ['NRW: the case', openCase(nrw)],
+    ['NRW: a day of service in the future is refused', refusedService(nrw, nrw.tomorrow)],
+    ['NRW: record service', recordService(nrw, { code: 'certificate', label: 'Postzustellungsurkunde' }, 'vorschau-zustellung')],
+    ['NRW: see the deadline', seeDeadline(nrw, 'nrw')],
+    ['NRW: the council with the running period', councilWithPeriod(nrw, 'nrw', 'rat')],
+    ['NRW: record the refusal', recordRefusal(nrw, 'nrw')],
+    ['NRW: see the next successor and the history', seeNextSuccessor(nrw, 'nrw')],
+    ['NRW: the council after the refusal', councilAfterRefusal(nrw, 'nrw')],
+    ['NRW: the case of the next successor', openCase(nrw)],
+    ['NRW: download the letter to the next successor', downloadLetter(nrw, 'nrw')],
+    ['NRW: record service for the next successor', recordService(nrw2, { code: 'certificate', label: 'Postzustellungsurkunde' })],
+    ['NRW: back to the case', backToCase(nrw)],
+    ['NRW: record the acceptance', recordAcceptance(nrw, 'nrw')],
+    ['NRW: the membership and the announcement', seeMembership(nrw, 'nrw')],
+    ['Hessen: the council', openCouncil(he)],
+    ['Hessen: the case of a barred successor', openCase(he)],
+    ['Hessen: awaiting the proof', barredSuccessor(he)],
+    ['Hessen: no declaration is offered', noDeclarationInHessen(he)],
+    ['Hessen: record service (the acknowledgement dated days ago)',
+      recordService(he, { code: 'acknowledgement', label: 'Empfangsbekenntnis' }, undefined, he.served_on)],
+    ['Hessen: the period for the proof', seeProofPeriod(he)],
+    ['Hessen: record the proof', recordProof(he)],
+    ['a council without a role', notFound],
+    ['sign out', signOut],
+  ],
+};
+const STEPS = PHASES[scenario.phase];
+if (!STEPS) {
+  console.error(`unknown phase ${scenario.phase}: one of ${Object.keys(PHASES).join(', ')}`);
+  process.exit(2);
+}
 
 const profile = mkdtempSync(join(tmpdir(), 'nachfolge-chromium-'));
 let failure = null;

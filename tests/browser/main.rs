@@ -84,6 +84,8 @@ struct Stack {
     events: Collected,
     worker: tokio::process::Child,
     log: PathBuf,
+    /// Where the browser saves what it downloads (the letter, the announcement).
+    downloads: PathBuf,
     _conn: lapin::Connection,
     _cleanup: Cleanup,
 }
@@ -104,7 +106,10 @@ impl Stack {
         let console = format!("127.0.0.1:{port}");
         let log = std::env::temp_dir().join(format!("nachfolge-browser-{suffix}.log"));
         let worker = spawn_worker(&config, &console, &log, offset_secs);
-        let mut stack = Stack { config, console, smtp, ch, events, worker, log, _conn: conn, _cleanup: cleanup };
+        let downloads = std::env::temp_dir().join(format!("nachfolge-browser-{suffix}-downloads"));
+        std::fs::create_dir_all(&downloads).expect("the downloads folder");
+        let mut stack =
+            Stack { config, console, smtp, ch, events, worker, log, downloads, _conn: conn, _cleanup: cleanup };
         stack.wait_console().await;
         stack
     }
@@ -157,15 +162,23 @@ impl Stack {
         panic!("timed out waiting for {ty}; seen: {seen:?}\n{}", self.log_text());
     }
 
-    /// Register an election and report a vacancy; returns the determination.
-    async fn open_case(&self, election: Value, vacancy: Value) -> Value {
+    /// Wait for the first event of one of `types` matching `pred`.
+    async fn wait_any(&self, types: &[&str], pred: impl Fn(&Value) -> bool) -> Value {
+        for _ in 0..600 {
+            if let Some(e) = self.events.all().into_iter().find(|e| types.iter().any(|t| e["type"] == *t) && pred(e)) {
+                return e;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("timed out waiting for one of {types:?}\n{}", self.log_text());
+    }
+
+    /// Register an election as the election software does, on the bus (the one message the Wahlleitung does
+    /// not enter at the console).
+    async fn register(&self, election: Value) {
         let body = election["body"]["id"].as_str().unwrap_or_default().to_owned();
         self.send("election.registered", election).await;
         self.wait_event("body.registered", |e| e["data"]["body"] == body.as_str()).await;
-        self.send("vacancy.reported", vacancy).await;
-        let det = self.wait_event("succession.determined", |e| e["subject"] == body.as_str()).await;
-        self.wait_event("successor.notified", |e| e["data"]["case"] == det["data"]["case"]).await;
-        det
     }
 
     /// `nachfolge user add` as an operator runs it: the binary, the password on standard input.
@@ -204,6 +217,7 @@ impl Stack {
         scenario["password"] = json!(PASSWORD);
         scenario["chromium"] = json!(chromium());
         scenario["screenshots"] = json!(screenshots);
+        scenario["downloads"] = json!(self.downloads);
         let run = tokio::process::Command::new("node")
             .arg("flow.mjs")
             .current_dir(browser_dir())
@@ -235,6 +249,7 @@ impl Drop for Stack {
     fn drop(&mut self) {
         let _ = self.worker.start_kill();
         let _ = std::fs::remove_file(&self.log);
+        let _ = std::fs::remove_dir_all(&self.downloads);
     }
 }
 
@@ -261,64 +276,90 @@ fn spawn_worker(
         .expect("start nachfolge run")
 }
 
-/// The NRW example with an e-mail address for every candidate.
-fn nrw() -> Value {
-    with_emails(example("nrw-election.json"))
-}
-
-/// The Hessen example with e-mail addresses, and W1-05 barred (§ 37 HGO): she joins without voting right and
-/// must prove the bar's end within a week of service (§ 34 Abs. 3, § 23 Abs. 2 KWG; docs/legal.md).
-fn hessen_barred() -> Value {
-    let mut s = with_emails(example("he-election.json"));
-    s["lists"][0]["candidates"][4]["facts"] =
-        json!([{"type": "barred", "on": "2026-01-01", "reason": "Beamtin der Stadt"}]);
-    s
-}
-
-fn with_emails(mut s: Value) -> Value {
-    for list in s["lists"].as_array_mut().into_iter().flatten() {
-        for c in list["candidates"].as_array_mut().into_iter().flatten() {
-            let id = c["id"].as_str().unwrap_or_default().to_lowercase();
-            c["email"] = json!(format!("{id}@example.org"));
-        }
-    }
-    s
+/// The e-mail address the example gives a candidate, if any (David Dietrich, NRW's first successor, has none:
+/// his notification fails, and the Wahlleitung serves the letter).
+fn email_of(example_file: &str, id: &str) -> Option<String> {
+    let s = example(example_file);
+    let lists = s["lists"].as_array().cloned().unwrap_or_default();
+    let found =
+        lists.iter().flat_map(|l| l["candidates"].as_array().cloned().unwrap_or_default()).find(|c| c["id"] == id);
+    found.and_then(|c| c["email"].as_str().map(str::to_owned))
 }
 
 fn person(det: &Value) -> Value {
     json!({"id": det["data"]["successor"]["id"], "name": det["data"]["successor"]["name"]})
 }
 
-/// NRW, vacancy to the next successor (issue #15's main flow), and a barred successor in Hessen up to the
-/// period for the proof — every page checked with axe-core, the main flow by keyboard alone.
+/// The text of a PDF file as pdftotext extracts it (poppler-utils; `.ci/run` installs it), every run of white
+/// space one space.
+fn pdftotext(file: &Path) -> String {
+    let out = std::process::Command::new("pdftotext")
+        .args(["-enc", "UTF-8"])
+        .arg(file)
+        .arg("-")
+        .output()
+        .expect("pdftotext runs (Debian: poppler-utils)");
+    assert!(out.status.success(), "pdftotext: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The file the browser downloaded as `name`.
+fn downloaded(report: &Value, name: &str) -> PathBuf {
+    PathBuf::from(
+        report["downloads"][name].as_str().unwrap_or_else(|| panic!("the browser downloaded {name}: {report}")),
+    )
+}
+
+/// The walkthrough of the README ("Der Weg durch die Konsole"), as a Wahlleitung does it in a browser: the
+/// elections come from the election software (the bus); everything else happens in the console — both
+/// vacancies reported („Ausscheiden melden“), NRW from service through a refusal to the next successor, his
+/// letter (PDF), his service and acceptance, the membership and the announcement; Hessen from a barred
+/// successor's service to the proof that the bar ended. Every page checked with axe-core, by keyboard alone.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_wahlleiter_takes_cases_through_the_console_in_a_browser_accessibly() {
     prerequisites();
-    // the elections, vacancies and notifications eight days ago; the Wahlleitung's work today
+    // the vacancies and notifications eight days ago; the Wahlleitung's work today
     let mut stack = Stack::start(-8 * 86_400).await;
-    let nrw_det = stack
-        .open_case(
-            nrw(),
-            json!({"body": "musterstadt-rat", "member": "L1-01", "reason": "died", "effective_at": "2026-05-04T10:00:00+02:00"}),
-        )
-        .await;
-    let he_det = stack
-        .open_case(
-            hessen_barred(),
-            json!({"body": "beispielstadt-stvv", "member": "W1-02", "reason": "resigned", "effective_at": "2026-10-15T00:00:00+02:00"}),
-        )
-        .await;
-    assert_eq!(he_det["data"]["barred"], true, "{he_det}");
-    stack.restart(0).await;
+    // the examples as they are in examples/, as the README's walkthrough loads them
+    stack.register(example("nrw-election.json")).await;
+    stack.register(example("he-election.json")).await;
     stack.add_user(LOGIN, "wahlleiter", &["musterstadt-rat", "beispielstadt-stvv"]).await;
-    let nrw_case = nrw_det["data"]["case"].as_str().expect("case").to_owned();
-    let he_case = he_det["data"]["case"].as_str().expect("case").to_owned();
+    let reported = stack
+        .browse(json!({
+            "phase": "vacancies",
+            "nrw": {"body": "musterstadt-rat", "name": "Rat der Stadt Musterstadt",
+                    "member": {"id": "L1-02", "name": "Bernd Brandt"},
+                    "reason": {"code": "resigned", "label": "Verzicht auf den Sitz"}},
+            "he": {"body": "beispielstadt-stvv", "name": "Stadtverordnetenversammlung Beispielstadt",
+                   "member": {"id": "W1-02", "name": "Jan Jäger"},
+                   "bar": {"id": "W1-05", "name": "Mia Maurer", "reason": "Beamtin der Stadt"},
+                   "reason": {"code": "resigned", "label": "Verzicht auf den Sitz"}, "barred": true},
+        }))
+        .await;
+    // the vacancies as the console applied them: determined, recorded by the signed-in user, notified
+    let mut det = Vec::new();
+    for (key, body) in [("nrw", "musterstadt-rat"), ("he", "beispielstadt-stvv")] {
+        let case = reported[key]["case"].as_str().unwrap_or_else(|| panic!("the {key} case: {reported}")).to_owned();
+        let d = stack.wait_event("succession.determined", |e| e["data"]["case"] == case.as_str()).await;
+        assert_eq!((d["subject"].as_str(), d["recordedby"].as_str()), (Some(body), Some(LOGIN)), "{d}");
+        assert_eq!(reported[key]["successor"], d["data"]["successor"]["name"], "the preview named him: {reported}");
+        // notified by e-mail, or (no address in the example) the notification failed and goes out by letter
+        stack.wait_any(&["successor.notified", "notification.failed"], |e| e["data"]["case"] == case.as_str()).await;
+        det.push((case, d));
+    }
+    let [(nrw_case, nrw_det), (he_case, he_det)] = <[(String, Value); 2]>::try_from(det).expect("two cases");
+    assert_eq!(he_det["data"]["barred"], true, "{he_det}");
+    // the names the README's walkthrough gives ("Der Weg durch die Konsole")
+    assert_eq!(nrw_det["data"]["successor"]["name"], "David Dietrich", "{nrw_det}");
+    assert_eq!(he_det["data"]["successor"]["name"], "Mia Maurer", "{he_det}");
+    stack.restart(0).await;
 
     // Hessen's acknowledgement of receipt came back dated five days ago: the period ends in about two days
     let today = nachfolge::deadline::local_date(chrono::Utc::now());
     let he_served = today - chrono::Duration::days(5);
     let report = stack
         .browse(json!({
+            "phase": "work",
             "today": today.to_string(),
             "nrw": {"body": "musterstadt-rat", "name": "Rat der Stadt Musterstadt", "case": nrw_case,
                     "successor": person(&nrw_det), "tomorrow": (today + chrono::Duration::days(1)).to_string()},
@@ -326,7 +367,6 @@ async fn a_wahlleiter_takes_cases_through_the_console_in_a_browser_accessibly() 
                    "case": he_case, "successor": person(&he_det), "served_on": he_served.to_string()},
         }))
         .await;
-
     // what the clicks did: the service with its period, recorded by the signed-in user …
     let set = stack.wait_event("deadline.set", |e| e["data"]["case"] == nrw_case.as_str()).await;
     assert_eq!(set["recordedby"], LOGIN, "{set}");
@@ -339,14 +379,50 @@ async fn a_wahlleiter_takes_cases_through_the_console_in_a_browser_accessibly() 
         .await;
     assert_eq!(next["recordedby"], LOGIN, "{next}");
     assert_eq!(report["nrw"]["next_successor"], next["data"]["successor"]["name"], "{report}");
-    let address =
-        format!("{}@example.org", next["data"]["successor"]["id"].as_str().unwrap_or_default().to_lowercase());
-    let mails = stack.smtp.wait_for(3, Duration::from_secs(30)).await;
+    let next_id = next["data"]["successor"]["id"].as_str().unwrap_or_default();
+    let address = email_of("nrw-election.json", next_id).unwrap_or_else(|| panic!("{next_id} has an address"));
+    let mails = stack.smtp.wait_for(2, Duration::from_secs(30)).await;
     assert!(mails.iter().any(|m| m.data.contains(&address)), "the next successor is notified by mail");
     // Hessen: the service of the barred successor, with the period for the proof
     let he_set = stack.wait_event("deadline.set", |e| e["data"]["case"] == he_case.as_str()).await;
     assert_eq!(he_set["recordedby"], LOGIN, "{he_set}");
     assert_eq!(he_set["data"]["served_on"], he_served.to_string(), "the day typed into the date field: {he_set}");
+
+    // NRW round 2: the letter the browser downloaded, addressed to the next successor, dated today, with the
+    // statutory request of § 45 Abs. 6 KWahlG NRW (as tests/console/documents.rs checks it)
+    let successor = next["data"]["successor"]["name"].as_str().unwrap_or_default().to_owned();
+    assert_eq!(successor, "Emma Engel", "the README's walkthrough names her: {next}");
+    let letter = pdftotext(&downloaded(&report, "schreiben.pdf"));
+    for want in [
+        format!("Guten Tag {successor},"),
+        format!("Datum {}", nachfolge::calendar::german_date(today)),
+        format!("Aktenzeichen {nrw_case} (Runde 2)"),
+        "Ich fordere Sie auf, binnen einer Woche nach Zustellung dieser Benachrichtigung schriftlich zu erklären, ob Sie die Wahl annehmen (§ 45 Abs. 6 Satz 2 KWahlG).".to_owned(),
+    ] {
+        assert!(letter.contains(&want), "{want:?} not in the letter: {letter}");
+    }
+    // … his service and acceptance: a member, and the announcement the browser downloaded as text
+    let round2 =
+        |e: &Value| e["data"]["case"] == nrw_case.as_str() && e["data"]["candidate"] == next["data"]["successor"]["id"];
+    let set2 = stack.wait_event("deadline.set", round2).await;
+    assert_eq!(set2["recordedby"], LOGIN, "{set2}");
+    let joined = stack
+        .wait_event("membership.changed", |e| {
+            e["data"]["person"]["id"] == next["data"]["successor"]["id"] && e["data"]["change"] == "joined"
+        })
+        .await;
+    assert_eq!(joined["recordedby"], LOGIN, "{joined}");
+    let issued = stack.wait_event("announcement.issued", |e| e["data"]["case"] == nrw_case.as_str()).await;
+    let text = std::fs::read_to_string(downloaded(&report, "bekanntmachung.txt")).expect("the announcement's text");
+    assert_eq!(Some(text.as_str()), issued["data"]["text"].as_str(), "the downloaded text is the announcement's");
+    assert!(text.contains(&successor), "{text}");
+    // Hessen: the proof, and with it the full membership
+    let cured = stack
+        .wait_event("membership.changed", |e| {
+            e["data"]["person"]["id"] == he_det["data"]["successor"]["id"] && e["data"]["voting_right"] == true
+        })
+        .await;
+    assert_eq!(cured["recordedby"], LOGIN, "{cured}");
 
     let violations = report["violations"].as_array().map_or(0, Vec::len);
     assert_eq!(violations, 0, "axe-core found violations: {report}");

@@ -122,6 +122,16 @@ async fn a_refusal_recorded_at_the_console_moves_the_case_to_the_next_successor(
     app.advance(chrono::Duration::days(1));
     let mut browser = signed_in(&app, "wahlleitung", "wahlleiter").await;
     let path = format!("/raete/musterstadt-rat/faelle/{case}/erklaerung");
+    // the form: the receipt prefilled to the second, and when the notification went out
+    let local = |t| nachfolge::calendar::berlin(t).naive_local();
+    let before = local(app.now()) - chrono::Duration::seconds(1);
+    let form = browser.get(&path).await.body;
+    let after = local(app.now());
+    let value = form.split("name=\"received_at\" type=\"datetime-local\" step=\"1\" required value=\"").nth(1);
+    let value = value.and_then(|v| v.get(..19)).unwrap_or_default();
+    let prefilled = chrono::NaiveDateTime::parse_from_str(value, "%Y-%m-%dT%H:%M:%S");
+    assert!(prefilled.is_ok_and(|p| before <= p && p <= after), "{value} not now, to the second: {form}");
+    assert!(form.contains("Die Benachrichtigung wurde am ") && form.contains(" Uhr abgesandt."), "{form}");
     let at = nachfolge::calendar::berlin(app.now()).format("%Y-%m-%dT%H:%M").to_string();
     let fields = [("candidate", "L1-06"), ("kind", "refuse"), ("received_at", at.as_str())];
     let (shown, fields) = preview(&mut browser, &path, &fields).await;

@@ -85,8 +85,17 @@ async fn the_council_page_shows_the_nachrueckerliste_open_cases_periods_and_the_
 
     // the case page: state, period, and the history from the audit log, every entry that concerns the case
     let url = format!("/raete/musterstadt-rat/faelle/{case}");
-    // the link is there (its slashes escaped by the templates' HTML escaping, as a browser reads them)
-    assert!(page.body.contains(&format!("href=\"{}\"", url.replace('/', "&#x2f;"))), "{}", page.body);
+    // the link is there, as written: no slash escaped as `&#x2f;` in the page source
+    assert!(page.body.contains(&format!("href=\"{url}\"")), "{}", page.body);
+    assert!(!page.body.contains("&#x2f;"), "{}", page.body);
+    // the Hinweise of the Nachrückerliste in German, not as codes (§ 45 Abs. 3 Satz 1 i. V. m. § 38 KWahlG NRW)
+    assert!(
+        page.body
+            .contains("David Dietrich: hat auf die Anwartschaft verzichtet, aber nicht in der vorgeschriebenen Form"),
+        "{}",
+        page.body
+    );
+    assert!(!page.body.contains("waiver_not_in_form") && !page.body.contains("individual_candidate"), "{}", page.body);
     let case_page = browser.get(&url).await;
     assert_eq!(case_page.status, 200, "{}", case_page.body);
     let body = &case_page.body;

@@ -111,16 +111,20 @@ pub struct ActionForm {
 
 impl ActionForm {
     /// A new form: today, now (Europe/Berlin), and the case's successor and round where it has them.
+    /// The receipt of a declaration or a proof is prefilled to the second: a declaration dated before the
+    /// notification went out is filed without effect (`before_notification`), and one entered in the minute the
+    /// notification went out, prefilled to the minute, would lie before it.
     pub(super) fn prefilled(now: DateTime<Utc>, case: Option<&Case>) -> ActionForm {
         let at = crate::calendar::berlin(now).format("%Y-%m-%dT%H:%M").to_string();
+        let to_the_second = crate::calendar::berlin(now).format("%Y-%m-%dT%H:%M:%S").to_string();
         let mut f = ActionForm {
             on: crate::calendar::local_date(now).to_string(),
-            received_at: at.clone(),
+            received_at: to_the_second.clone(),
             effective_at: at.clone(),
             drawn_at: at.clone(),
             confirmed_at: at.clone(),
-            decided_at: at.clone(),
-            proven_at: at,
+            decided_at: at,
+            proven_at: to_the_second,
             ..ActionForm::default()
         };
         if let Some(c) = case {
@@ -152,7 +156,17 @@ pub(super) fn choices(ctx: &mut Value, council: &Council, case: Option<&Case>, a
     let person = |id: &str| super::views::person(council, id);
     match action {
         Action::Service => ctx["methods"] = codes(METHODS),
-        Action::Declaration => ctx["kinds"] = codes(KINDS),
+        Action::Declaration => {
+            ctx["kinds"] = codes(KINDS);
+            // when the notification went out: a declaration received before it is filed without effect
+            if let Some(CaseState::Offered(o)) = case.map(|c| &c.state) {
+                // (a failed e-mail: the core counts from the determination, as the letter goes out after it)
+                let sent = o.notified_at.or(o.notification_failed.then_some(o.determined_at));
+                ctx["notified_at"] =
+                    json!(sent.map(|t| crate::calendar::berlin(t).format("%d.%m.%Y, %H:%M:%S Uhr").to_string()));
+                ctx["notification_failed"] = json!(o.notified_at.is_none() && o.notification_failed);
+            }
+        }
         Action::Fact => ctx["facts"] = codes(FACTS),
         Action::Vacancy => {
             let law = council.land().law();
@@ -404,6 +418,18 @@ mod tests {
         assert!(berlin_instant("01.12.2026 09:30").is_none());
         // the hour skipped at the change to summer time does not exist
         assert!(berlin_instant("2026-03-29T02:30").is_none());
+    }
+
+    #[test]
+    fn the_receipt_is_prefilled_to_the_second_so_it_does_not_precede_a_notification_of_the_same_minute() {
+        let notified = DateTime::parse_from_rfc3339("2026-12-01T10:05:10+01:00").expect("a time").to_utc();
+        let now = notified + chrono::Duration::milliseconds(20_500);
+        let f = ActionForm::prefilled(now, None);
+        assert_eq!((f.received_at.as_str(), f.proven_at.as_str()), ("2026-12-01T10:05:30", "2026-12-01T10:05:30"));
+        let received = berlin_instant(&f.received_at).expect("the form reads its own value").to_utc();
+        assert!(received >= notified && received <= now, "{received} between {notified} and {now}");
+        // to the minute, as before, it lay before the notification
+        assert!(berlin_instant("2026-12-01T10:05").expect("a time").to_utc() < notified);
     }
 
     #[test]

@@ -147,7 +147,12 @@ impl Action {
         match (self, &case.state) {
             (Action::Vacancy, _) => false,
             (Action::Fact, _) => !case.is_closed(),
-            (Action::Service | Action::Declaration, CaseState::Offered(_)) => true,
+            (Action::Service, CaseState::Offered(_)) => true,
+            // only where the Land's procedure asks the successor to declare (NRW, Bayern, …): not in Hessen, where
+            // he is a member with the determination, nor where he succeeds by law — the core says which
+            (Action::Declaration, CaseState::Offered(_)) => {
+                council.land().law().procedure(council.info().kind).acceptance.by_declaration()
+            }
             (Action::BarProof, CaseState::Offered(o)) => o.barred && o.proven_at.is_none(),
             (Action::Lot, CaseState::AwaitingLot { tied }) => !tied.is_empty(),
             (Action::Confirm, CaseState::Proposed(_)) => true,
