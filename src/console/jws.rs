@@ -180,9 +180,12 @@ mod tests {
     use ring::signature::{EcdsaKeyPair, KeyPair, ECDSA_P256_SHA256_FIXED_SIGNING};
     use serde_json::json;
 
-    /// An RS256 token and its key, made once with node's crypto (`crypto.sign("sha256", …)`, 2048 bits).
-    const RS256_JWK: &str = include_str!("../../tests/fixtures/oidc/rs256-jwk.json");
-    const RS256_TOKEN: &str = include_str!("../../tests/fixtures/oidc/rs256-token.txt");
+    /// An RS256 token and its key, made once with node's crypto (`crypto.sign("sha256", …)`, 2048 bits); read
+    /// when the test runs, so the release build (the image, which has no tests/) does not compile them in.
+    fn fixture(name: &str) -> String {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/oidc").join(name);
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    }
 
     fn enc(bytes: &[u8]) -> String {
         Base64UrlUnpadded::encode_string(bytes)
@@ -207,10 +210,11 @@ mod tests {
 
     #[test]
     fn rs256_verifies_with_its_key_and_not_when_changed() {
-        let jwk: Value = serde_json::from_str(RS256_JWK).expect("jwk");
+        let jwk: Value = serde_json::from_str(&fixture("rs256-jwk.json")).expect("jwk");
         let keys = parse_jwks(&json!({ "keys": [jwk] }));
         assert_eq!(keys.len(), 1);
-        let token = RS256_TOKEN.trim();
+        let token = fixture("rs256-token.txt");
+        let token = token.trim();
         let claims = verify(token, &keys).expect("valid RS256");
         assert_eq!(claims["nonce"], "n");
         // another payload under the same signature
