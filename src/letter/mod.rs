@@ -6,6 +6,7 @@
 //! (`config/templates/mail/`, rendered with `letter: true`); an announcement's are its stored text.
 //! [`pdf`] writes the pages with the fonts embedded.
 
+pub mod font;
 pub mod pdf;
 
 use nachfolge_core::texts::letter::{page_number, LetterFrame};

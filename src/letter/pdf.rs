@@ -57,20 +57,17 @@ impl Style {
 
 /// The metrics of the two faces, read once from the embedded files.
 pub struct Metrics {
-    regular: ttf_parser::Face<'static>,
-    bold: ttf_parser::Face<'static>,
+    regular: super::font::Face<'static>,
+    bold: super::font::Face<'static>,
 }
 
 impl Metrics {
     /// The faces of the embedded fonts; `None` only if a font file is broken (a build error, tested).
     pub fn load() -> Option<Metrics> {
-        Some(Metrics {
-            regular: ttf_parser::Face::parse(REGULAR, 0).ok()?,
-            bold: ttf_parser::Face::parse(BOLD, 0).ok()?,
-        })
+        Some(Metrics { regular: super::font::Face::parse(REGULAR)?, bold: super::font::Face::parse(BOLD)? })
     }
 
-    fn face(&self, style: Style) -> &ttf_parser::Face<'static> {
+    fn face(&self, style: Style) -> &super::font::Face<'static> {
         match style {
             Style::Regular => &self.regular,
             Style::Bold => &self.bold,
@@ -80,7 +77,7 @@ impl Metrics {
     /// The advance of `c` in thousandths of the font size (0 for a character without a glyph).
     fn advance(&self, style: Style, c: char) -> f32 {
         let face = self.face(style);
-        let gid = face.glyph_index(c).unwrap_or(ttf_parser::GlyphId(0));
+        let gid = face.glyph_index(c).unwrap_or(0);
         let units = face.glyph_hor_advance(gid).unwrap_or(0);
         f32::from(units) * 1000.0 / f32::from(face.units_per_em())
     }
@@ -237,7 +234,7 @@ pub fn write(pages: &[Page], title: &str, metrics: &Metrics) -> Vec<u8> {
         // CID → glyph: two bytes per CID from 0 on
         let mut map = vec![0u8; 2 * (by_cid.len() + 1)];
         for (cid, c) in &by_cid {
-            let gid = face.glyph_index(*c).map_or(0, |g| g.0);
+            let gid = face.glyph_index(*c).unwrap_or(0);
             let at = 2 * usize::from(*cid);
             map[at..at + 2].copy_from_slice(&gid.to_be_bytes());
         }
