@@ -4,7 +4,8 @@
 // focus). Started by tests/browser/main.rs, which starts the worker and passes the scenario as JSON in
 // NACHFOLGE_BROWSER_SCENARIO: {url, login, password, chromium, screenshots, downloads, phase, nrw: {...}, he: {...}}.
 // `phase` is `vacancies` (the Wahlleitung reports both vacancies, on a worker clock days back) or `work`
-// (everything after, on today's clock).
+// (everything after, on today's clock); the second test's `lot` (a tie reported) and `decisions` (the lot, a
+// proposal confirmed, a review decision) with {lot: {...}, by: {...}, review: {...}}.
 //
 // A flow is a list of steps, one function each (STEPS at the end). A step starts on the page the previous
 // one left, reaches its page with the keyboard, calls `arrive` (status, heading, axe-core, screenshot) and
@@ -31,7 +32,7 @@ const ARGS = [
 ];
 
 const report = {
-  pages: [], violations: [], focus: [], reflow: [], console: [], screenshots: [], downloads: {}, nrw: {}, he: {},
+  pages: [], violations: [], focus: [], reflow: [], console: [], screenshots: [], downloads: {}, nrw: {}, he: {}, lot: {}, by: {},
 };
 
 /** A failed expectation: stops the flow. */
@@ -529,6 +530,115 @@ function recordProof(c) {
   };
 }
 
+/** Choose a radio button of the group `name` by keyboard: Tab into the group (its first button), then the arrow
+ *  keys to the one whose value is `value` (an arrow key checks the button it moves to), or Space when the
+ *  first is the one. */
+async function chooseRadio(page, name, value) {
+  const first = await tabTo(page, `the group ${name}`, (f) => f.tag === 'INPUT' && f.type === 'radio' && f.id.startsWith(name));
+  if (first.value === value) await page.keyboard.press('Space');
+  for (let i = 0; i < 10 && (await focused(page)).value !== value; i++) await page.keyboard.press('ArrowDown');
+  const checked = await page.evaluate(() => document.activeElement?.checked === true);
+  const f = await focused(page);
+  expect(f.value === value && checked, `${value} chosen by keyboard in ${name}: ${JSON.stringify(f)}`);
+}
+
+/** „Ausscheiden melden“ where the next places are tied (a majority election): the preview says the lot decides,
+ *  and the new case waits for it. Saved: `case`. */
+function reportVacancyToLot(c, key) {
+  return async (page) => {
+    let status = await activate(page, 'the vacancy action', link('Ausscheiden eines Mitglieds melden'));
+    await arrive(page, { status, heading: 'Ausscheiden melden' });
+    await tabTo(page, 'the member', field('member'));
+    await page.keyboard.type(c.member.name);
+    expect((await focused(page)).value === c.member.id, `${c.member.name} chosen by keyboard`);
+    await tabTo(page, 'the reason', field('departure'), 1);
+    await page.keyboard.type(c.reason.label);
+    expect((await focused(page)).value === c.reason.code, `the reason ${c.reason.code} chosen by keyboard`);
+    await tabTo(page, 'the time of leaving', field('effective_at'), 1);
+    status = await activate(page, 'the preview button', button('Weiter zur Vorschau'));
+    await arrive(page, { status, heading: 'Ausscheiden melden' });
+    const preview = await mainText(page);
+    expect(preview.includes('Noch ist nichts erfasst'), 'the preview says nothing is recorded yet');
+    expect(!preview.includes('Nachfolge festgestellt'), `a tie: no successor yet: ${preview}`);
+    status = await activate(page, 'the confirm button', button('Verbindlich erfassen'));
+    await arrive(page, { status, heading: 'Ausscheiden melden' });
+    expect((await mainText(page)).includes('Erfasst:'), 'the vacancy is recorded');
+    const to = await tabTo(page, 'the way to the new case', linkStarting('Zum Fall '));
+    const [response] = await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    const id = to.text.slice('Zum Fall '.length);
+    await arrive(page, { status: response?.status(), heading: `Fall ${id}` });
+    report[key].case = id;
+  };
+}
+
+/** „Ergebnis des Losentscheids erfassen“ (`lot.drawn`): the drawn candidate chosen among the tied ones by
+ *  keyboard, the returning officer and the time as prefilled → the preview determines her or him → confirm. */
+function recordLot(c, key) {
+  return async (page) => {
+    let status = await activate(page, 'the lot action', link('Ergebnis des Losentscheids erfassen'));
+    await arrive(page, { status, heading: 'Losergebnis erfassen' });
+    await chooseRadio(page, 'winner_', c.winner.id);
+    const by = await tabTo(page, 'who drew the lot', field('drawn_by'));
+    expect(by.value !== '', 'the returning officer prefilled');
+    await tabTo(page, 'the time of the draw', field('drawn_at'), 1);
+    status = await activate(page, 'the preview button', button('Weiter zur Vorschau'));
+    await arrive(page, { status, heading: 'Losergebnis erfassen' });
+    const preview = await mainText(page);
+    expect(preview.includes(`Nachfolge festgestellt: ${c.winner.name}.`), `the preview: ${preview}`);
+    status = await activate(page, 'the confirm button', button('Verbindlich erfassen'));
+    await arrive(page, { status, heading: 'Losergebnis erfassen' });
+    const done = await mainText(page);
+    expect(done.includes('Erfasst:') && done.includes(`Nachfolge: ${c.winner.name}`), `the result: ${done}`);
+    report[key].successor = c.winner.name;
+  };
+}
+
+/** „Vorgeschlagene Nachfolge feststellen“ (`determination.confirmed`) for a proposal (`succession.proposed`). */
+function confirmProposal(c, key) {
+  return async (page) => {
+    let status = await activate(page, 'the confirm action', link('Vorgeschlagene Nachfolge feststellen'));
+    await arrive(page, { status, heading: 'Nachfolge feststellen' });
+    const form = await mainText(page);
+    expect(form.includes(`Vorgeschlagen ist in Runde 1: ${c.proposed.name}`), `the proposal: ${form}`);
+    await tabTo(page, 'who confirms', field('confirmed_by'));
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(c.confirmed_by);
+    await tabTo(page, 'the time of the confirmation', field('confirmed_at'), 1);
+    status = await activate(page, 'the preview button', button('Weiter zur Vorschau'));
+    await arrive(page, { status, heading: 'Nachfolge feststellen' });
+    const preview = await mainText(page);
+    expect(preview.includes(`Nachfolge festgestellt: ${c.proposed.name}.`), `the preview: ${preview}`);
+    status = await activate(page, 'the confirm button', button('Verbindlich erfassen'));
+    await arrive(page, { status, heading: 'Nachfolge feststellen' });
+    const done = await mainText(page);
+    expect(done.includes('Erfasst:') && done.includes(`Nachfolge: ${c.proposed.name}`), `the result: ${done}`);
+    report[key].successor = c.proposed.name;
+  };
+}
+
+/** „Entscheidung über einen Einspruch oder im Wahlprüfungsverfahren erfassen“ (`review.decided`) on a determined
+ *  case: the determination confirmed by the Wahlleitung, unappealable; outcome, decider and finality chosen in
+ *  their radio groups by keyboard. */
+function recordReview(c) {
+  return async (page) => {
+    let status = await activate(page, 'the review action',
+      link('Entscheidung über einen Einspruch oder im Wahlprüfungsverfahren erfassen'));
+    await arrive(page, { status, heading: 'Entscheidung im Prüfungsverfahren erfassen' });
+    await chooseRadio(page, 'outcome_', 'confirmed');
+    await chooseRadio(page, 'decided_by_', 'officer');
+    await tabTo(page, 'the time of the decision', field('decided_at'));
+    await chooseRadio(page, 'final_', 'true');
+    status = await activate(page, 'the preview button', button('Weiter zur Vorschau'));
+    await arrive(page, { status, heading: 'Entscheidung im Prüfungsverfahren erfassen' });
+    const preview = await mainText(page);
+    expect(preview.includes('Noch ist nichts erfasst'), `the preview: ${preview}`);
+    status = await activate(page, 'the confirm button', button('Verbindlich erfassen'));
+    await arrive(page, { status, heading: 'Entscheidung im Prüfungsverfahren erfassen' });
+    const done = await mainText(page);
+    expect(done.includes('Erfasst:') && done.includes(`Nachfolge: ${c.successor.name}`), `the result: ${done}`);
+  };
+}
+
 /** An address typed by hand for a council without a role: the error page, and the way back by keyboard. */
 async function notFound(page) {
   const response = await page.goto(`${scenario.url}/raete/keine-solche-vertretung`);
@@ -542,12 +652,13 @@ async function signOut(page) {
   await arrive(page, { status, heading: 'Anmeldung' });
 }
 
-const { nrw, he } = scenario;
+const { nrw, he, lot, by, review } = scenario;
 // the next NRW successor, known by the name the refusal's preview gave
 const nrw2 = { ...nrw, successor: () => ({ name: report.nrw.next_successor }) };
+// functions: a phase's steps are made only for its own scenario
 const PHASES = {
   // the worker's clock days back: the Wahlleitung reports both vacancies (the successors are notified then)
-  vacancies: [
+  vacancies: () => [
     ['sign in', signIn],
     ['NRW: the council', openCouncil(nrw)],
     ['NRW: report the vacancy', reportVacancy(nrw, 'nrw', 'vorschau-ausscheiden')],
@@ -557,7 +668,7 @@ const PHASES = {
     ['sign out', signOut],
   ],
   // today: everything after
-  work: [
+  work: () => [
     ['axe-core finds violations (self-check)', axeFindsViolations],
     ['sign in (keyboard)', signIn],
     ['NRW: the council', openCouncil(nrw)],
@@ -586,8 +697,32 @@ const PHASES = {
     ['a council without a role', notFound],
     ['sign out', signOut],
   ],
+  // the second test, the worker's clock minutes back: a tie in a majority election reported, the lot requested
+  lot: () => [
+    ['sign in', signIn],
+    ['tie: the council', openCouncil(lot)],
+    ['tie: report the vacancy (the lot decides)', reportVacancyToLot(lot, 'lot')],
+    ['sign out', signOut],
+  ],
+  // the second test, today: the lot, a proposal and a review decision
+  decisions: () => [
+    ['sign in', signIn],
+    ['tie: the council', openCouncil(lot)],
+    ['tie: the case awaiting the lot', openCase(lot)],
+    ['tie: record the lot', recordLot(lot, 'lot')],
+    ['tie: back to the case', backToCase(lot)],
+    ['Bayern: the council', openCouncil(by)],
+    ['Bayern: the case with a proposal', openCase(by)],
+    ['Bayern: confirm the proposed successor', confirmProposal(by, 'by')],
+    ['Bayern: back to the case', backToCase(by)],
+    ['NRW: the council', openCouncil(review)],
+    ['NRW: the determined case', openCase(review)],
+    ['NRW: record a review decision', recordReview(review)],
+    ['NRW: back to the case', backToCase(review)],
+    ['sign out', signOut],
+  ],
 };
-const STEPS = PHASES[scenario.phase];
+const STEPS = PHASES[scenario.phase]?.();
 if (!STEPS) {
   console.error(`unknown phase ${scenario.phase}: one of ${Object.keys(PHASES).join(', ')}`);
   process.exit(2);

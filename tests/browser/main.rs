@@ -441,3 +441,106 @@ async fn a_wahlleiter_takes_cases_through_the_console_in_a_browser_accessibly() 
         assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "{} is a PNG", path.display());
     }
 }
+
+/// The Hessen example as a majority election in which W1-05 and W1-06 tie (990 votes each), as
+/// tests/console/lot.rs builds it: the next place is decided by lot (§ 34 Abs. 1a KWG).
+fn hessen_majority_with_a_tie() -> Value {
+    let mut s = example("he-election.json");
+    s["body"]["electoral_system"] = json!("majority");
+    for c in s["lists"][0]["candidates"].as_array_mut().into_iter().flatten() {
+        let id = c["id"].as_str().unwrap_or_default().to_lowercase();
+        c["email"] = json!(format!("{id}@example.org"));
+    }
+    s["lists"][0]["candidates"][4]["facts"] = json!([]);
+    s
+}
+
+/// The console's commands of `ty` for `body` in the audit log, as the console wrote them.
+async fn audit(config: &nachfolge::config::Config, body: &str, ty: &str) -> Vec<Value> {
+    let db = sqlx::PgPool::connect(&config.database.url).await.expect("the test database");
+    let rows: Vec<String> = sqlx::query_scalar(
+        "SELECT payload::text FROM audit_log WHERE body_id = $1 AND kind = 'command' AND type = $2 ORDER BY seq",
+    )
+    .bind(body)
+    .bind(ty)
+    .fetch_all(&db)
+    .await
+    .expect("the audit log");
+    rows.iter().map(|r| serde_json::from_str(r).expect("an audit entry is JSON")).collect()
+}
+
+/// The console's decisions in a browser, by keyboard, axe-core on every page: a tie reported in a majority
+/// election and the lot entered („Losergebnis erfassen“, `lot.drawn`); a proposal confirmed („Nachfolge
+/// feststellen“, `determination.confirmed`, Bayern's `determination: confirm`); a review decision on a
+/// determined case („Entscheidung im Prüfungsverfahren erfassen“, `review.decided`, NRW).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wahlleiter_enters_a_lot_a_confirmation_and_a_review_decision_in_a_browser_accessibly() {
+    prerequisites();
+    const TIE: &str = "beispielstadt-stvv";
+    const BY: &str = "musterberg-gemeinderat";
+    const NRW: &str = "musterstadt-rat";
+    // the vacancies ten minutes ago: the lot, the confirmation and the decision come after them
+    let mut stack = Stack::start(-600).await;
+    stack.register(hessen_majority_with_a_tie()).await;
+    stack.register(example("by-election.json")).await;
+    stack.register(example("nrw-election.json")).await;
+    stack.add_user(LOGIN, "wahlleiter", &[TIE, BY, NRW]).await;
+    let vacancy = |body: &str, member: &str| json!({"body": body, "member": member, "reason": "resigned", "effective_at": (chrono::Utc::now() - chrono::Duration::minutes(10)).to_rfc3339()});
+    // the municipalities' set-up on the bus: Bayern's proposal, NRW's determination
+    stack.send("vacancy.reported", vacancy(BY, "B1-02")).await;
+    let proposed = stack.wait_event("succession.proposed", |e| e["subject"] == BY).await;
+    let by_case = proposed["data"]["case"].as_str().expect("the Bayern case").to_owned();
+    assert_eq!(proposed["data"]["successor"]["name"], "Dominik Dorn", "as tests/console/determination.rs: {proposed}");
+    stack.send("vacancy.reported", vacancy(NRW, "L1-02")).await;
+    let nrw_det = stack.wait_event("succession.determined", |e| e["subject"] == NRW).await;
+    let nrw_case = nrw_det["data"]["case"].as_str().expect("the NRW case").to_owned();
+    let tie = json!({"body": TIE, "name": "Stadtverordnetenversammlung Beispielstadt",
+                     "member": {"id": "W1-02", "name": "Jan Jäger"},
+                     "reason": {"code": "resigned", "label": "Verzicht auf den Sitz"},
+                     "winner": {"id": "W1-06", "name": "Nils Neumann"}});
+    // the tie reported in the console
+    let reported = stack.browse(json!({"phase": "lot", "lot": tie.clone()})).await;
+    let tie_case = reported["lot"]["case"].as_str().unwrap_or_else(|| panic!("the tie's case: {reported}")).to_owned();
+    let requested = stack.wait_event("lot.requested", |e| e["data"]["case"] == tie_case.as_str()).await;
+    assert_eq!(requested["recordedby"], LOGIN, "{requested}");
+    stack.restart(0).await;
+
+    let mut lot = tie;
+    lot["case"] = json!(tie_case);
+    let confirmed_by = "Gemeinderat Musterberg, Beschluss Nr. 12";
+    let report = stack
+        .browse(json!({
+            "phase": "decisions",
+            "lot": lot,
+            "by": {"body": BY, "name": "Gemeinderat Musterberg",
+                   "case": by_case, "proposed": person(&proposed), "confirmed_by": confirmed_by},
+            "review": {"body": NRW, "name": "Rat der Stadt Musterstadt", "case": nrw_case, "successor": person(&nrw_det)},
+        }))
+        .await;
+
+    // the lot: the drawn candidate determined, recorded by the signed-in user
+    let det = stack.wait_event("succession.determined", |e| e["data"]["case"] == tie_case.as_str()).await;
+    assert_eq!((det["data"]["successor"]["id"].as_str(), det["recordedby"].as_str()), (Some("W1-06"), Some(LOGIN)));
+    let drawn = audit(&stack.config, TIE, "lot.drawn").await;
+    assert_eq!((drawn.len(), drawn[0]["recorded_by"].as_str()), (1, Some(LOGIN)), "{drawn:?}");
+    assert_eq!(drawn[0]["winner"], "W1-06", "{drawn:?}");
+    // the proposal confirmed: Bayern's successor determined, with the confirmation typed in
+    let det = stack.wait_event("succession.determined", |e| e["data"]["case"] == by_case.as_str()).await;
+    assert_eq!(det["data"]["successor"]["id"], proposed["data"]["successor"]["id"], "{det}");
+    assert_eq!((det["data"]["confirmed_by"].as_str(), det["recordedby"].as_str()), (Some(confirmed_by), Some(LOGIN)));
+    let confirmed = audit(&stack.config, BY, "determination.confirmed").await;
+    assert_eq!((confirmed.len(), confirmed[0]["recorded_by"].as_str()), (1, Some(LOGIN)), "{confirmed:?}");
+    // the review decision: recorded by the signed-in user, announced
+    let decided = audit(&stack.config, NRW, "review.decided").await;
+    assert_eq!((decided.len(), decided[0]["recorded_by"].as_str()), (1, Some(LOGIN)), "{decided:?}");
+    assert_eq!((decided[0]["outcome"].as_str(), decided[0]["final"].as_bool()), (Some("confirmed"), Some(true)));
+    let ann = stack
+        .wait_event("announcement.issued", |e| e["data"]["case"] == nrw_case.as_str() && e["data"]["kind"] == "review")
+        .await;
+    assert_eq!(ann["recordedby"], LOGIN, "{ann}");
+
+    let violations = report["violations"].as_array().map_or(0, Vec::len);
+    assert_eq!(violations, 0, "axe-core found violations: {report}");
+    let pages = report["pages"].as_array().map_or(0, Vec::len);
+    assert!(pages >= 15, "axe-core checked every page of the flows ({pages}): {report}");
+}
