@@ -222,7 +222,7 @@ function recordService(c, method, shot, on) {
     await arrive(page, { status, heading: 'Zustellung erfassen', shot });
     const preview = await mainText(page);
     expect(preview.includes('Noch ist nichts erfasst'), 'the preview says nothing is recorded yet');
-    expect(preview.includes(`Die Frist für ${successor.name} endet dann am `), `the preview: ${preview}`);
+    expect(preview.includes(`Die Frist für ${successor.name} endet dann mit Ablauf des `), `the preview: ${preview}`);
     status = await activate(page, 'the confirm button', button('Verbindlich erfassen'));
     await arrive(page, { status, heading: 'Zustellung erfassen' });
     const done = await mainText(page);

@@ -73,7 +73,7 @@ async fn a_wahlleiter_records_service_and_sees_the_deadline_and_the_audit_log_na
     let (shown, fields) = preview(&mut browser, &path, &fields).await;
     assert_eq!(shown.status, 200, "{}", shown.body);
     assert!(shown.body.contains("Noch ist nichts erfasst"), "{}", shown.body);
-    assert!(shown.body.contains("Die Frist für Felix Fuchs endet dann am "), "{}", shown.body);
+    assert!(shown.body.contains("Die Frist für Felix Fuchs endet dann mit Ablauf des "), "{}", shown.body);
     // and that the successor is mailed the period (the Fristmitteilung with its calendar entry)
     assert!(
         shown
@@ -92,7 +92,11 @@ async fn a_wahlleiter_records_service_and_sees_the_deadline_and_the_audit_log_na
     let last_day: chrono::NaiveDate = serde_json::from_value(set["data"]["last_day"].clone()).expect("last day");
     let german = nachfolge::calendar::german_date(last_day);
     // the preview said what the core then did: the period's last day with the Land's holidays
-    assert!(shown.body.contains(&format!("endet dann am {german}")), "{german}: {}", shown.body);
+    assert!(
+        shown.body.contains(&format!("endet dann mit Ablauf des {german} (24:00 Uhr)")),
+        "{german}: {}",
+        shown.body
+    );
     assert!(done.body.contains(&format!("endet mit Ablauf des {german}")), "{}", done.body);
     // who did it: in the event's extension attribute and in the command's audit entry
     assert_eq!(set["recordedby"], "wahlleitung", "{set}");

@@ -108,6 +108,22 @@ fn instant(v: &Value) -> String {
     v.as_str().and_then(|t| DateTime::parse_from_rfc3339(t).ok()).map(|t| when(t.to_utc())).unwrap_or_default()
 }
 
+/// The end of a period as the period notice says it: „mit Ablauf des 09.12.2026 (24:00 Uhr)“ when it ends at
+/// the midnight after its last day (Europe/Berlin), else the last day and the instant it ends.
+fn period_end(data: &Value) -> String {
+    let last = data["last_day"].as_str().and_then(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok());
+    let ends = data["ends_at"].as_str().and_then(|t| DateTime::parse_from_rfc3339(t).ok()).map(|t| t.to_utc());
+    match (last, ends) {
+        (Some(last), Some(ends))
+            if last.succ_opt() == Some(crate::calendar::berlin(ends).date_naive())
+                && crate::calendar::berlin(ends).time() == chrono::NaiveTime::MIN =>
+        {
+            format!("mit Ablauf des {} (24:00 Uhr)", german_date(last))
+        }
+        _ => format!("am {} ({})", day(&data["last_day"]), instant(&data["ends_at"])),
+    }
+}
+
 /// What the effects of a command mean, in words: one line per event.
 pub(super) fn describe<'a>(council: &Council, events: impl IntoIterator<Item = (&'a str, &'a Value)>) -> Vec<String> {
     let name =
@@ -115,12 +131,7 @@ pub(super) fn describe<'a>(council: &Council, events: impl IntoIterator<Item = (
     let mut lines = Vec::new();
     for (event_type, data) in events {
         let line = match event_type {
-            "deadline.set" => format!(
-                "Die Frist für {} endet dann am {} ({}).",
-                name(&data["candidate"]),
-                day(&data["last_day"]),
-                instant(&data["ends_at"])
-            ),
+            "deadline.set" => format!("Die Frist für {} endet dann {}.", name(&data["candidate"]), period_end(data)),
             "succession.determined" | "succession.proposed" => {
                 let who = data["successor"]["id"]
                     .as_str()
