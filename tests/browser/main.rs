@@ -99,18 +99,14 @@ impl Stack {
         let config = test_config(&suffix, &smtp.url());
         let (conn, ch, events, _dead) = observe(&config).await;
         let cleanup = Cleanup(config.clone());
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free loopback port")
-            .port();
-        let console = format!("127.0.0.1:{port}");
+        let console = free_console_addr();
         let log = std::env::temp_dir().join(format!("nachfolge-browser-{suffix}.log"));
         let worker = spawn_worker(&config, &console, &log, offset_secs);
         let downloads = std::env::temp_dir().join(format!("nachfolge-browser-{suffix}-downloads"));
         std::fs::create_dir_all(&downloads).expect("the downloads folder");
         let mut stack =
             Stack { config, console, smtp, ch, events, worker, log, downloads, _conn: conn, _cleanup: cleanup };
-        stack.wait_console().await;
+        stack.wait_console(offset_secs).await;
         stack
     }
 
@@ -118,17 +114,36 @@ impl Stack {
     async fn restart(&mut self, offset_secs: i64) {
         let _ = self.worker.kill().await;
         self.worker = spawn_worker(&self.config, &self.console, &self.log, offset_secs);
-        self.wait_console().await;
+        self.wait_console(offset_secs).await;
     }
 
-    async fn wait_console(&mut self) {
+    /// Wait until the console listens. The port was free when it was picked, but another process (the other
+    /// test of this file, an outgoing connection's ephemeral port) may take it before the worker binds it:
+    /// then the worker ends with "Address already in use" and is started again on another free port (the
+    /// browser steps take the console's address from the stack each time).
+    async fn wait_console(&mut self, offset_secs: i64) {
+        for _attempt in 0..5 {
+            match self.console_listens().await {
+                Ok(()) => return,
+                Err(log) if log.contains("Address already in use") => {
+                    self.console = free_console_addr();
+                    self.worker = spawn_worker(&self.config, &self.console, &self.log, offset_secs);
+                }
+                Err(log) => panic!("nachfolge run ended:\n{log}"),
+            }
+        }
+        panic!("the console found no free port in five attempts:\n{}", self.log_text());
+    }
+
+    /// `Err(log)` when the worker ended before its console listened.
+    async fn console_listens(&mut self) -> Result<(), String> {
         // up to two minutes: the first start creates and migrates the database, on a machine shared with others
         for _ in 0..2400 {
             if tokio::net::TcpStream::connect(&self.console).await.is_ok() {
-                return;
+                return Ok(());
             }
             if let Ok(Some(status)) = self.worker.try_wait() {
-                panic!("nachfolge run ended ({status}):\n{}", self.log_text());
+                return Err(format!("({status})\n{}", self.log_text()));
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
@@ -251,6 +266,13 @@ impl Drop for Stack {
         let _ = std::fs::remove_file(&self.log);
         let _ = std::fs::remove_dir_all(&self.downloads);
     }
+}
+
+/// A loopback address whose port was free a moment ago.
+fn free_console_addr() -> String {
+    let port =
+        std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free loopback port").port();
+    format!("127.0.0.1:{port}")
 }
 
 /// `nachfolge run` with the test's names (as tests/support/child.rs gives them), the console on `console`.
