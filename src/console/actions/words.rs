@@ -11,6 +11,7 @@ use crate::console::views::{person, type_name, when};
 use crate::messages::Inbound;
 use crate::procedure::{Case, CaseState, Council, Effect};
 use nachfolge_core::texts::departure_de;
+use nachfolge_core::texts::period::end_time;
 
 /// The command in words, for the preview and the result: (label, value) rows.
 pub(super) fn summary(council: &Council, inbound: &Inbound) -> Vec<(String, String)> {
@@ -108,18 +109,13 @@ fn instant(v: &Value) -> String {
     v.as_str().and_then(|t| DateTime::parse_from_rfc3339(t).ok()).map(|t| when(t.to_utc())).unwrap_or_default()
 }
 
-/// The end of a period as the period notice says it: „mit Ablauf des 09.12.2026 (24:00 Uhr)“ when it ends at
-/// the midnight after its last day (Europe/Berlin), else the last day and the instant it ends.
+/// The end of a period as the period notice says it: „mit Ablauf des 09.12.2026 (24:00 Uhr)“
+/// ([`nachfolge_core::texts::period::end_time`]).
 fn period_end(data: &Value) -> String {
     let last = data["last_day"].as_str().and_then(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok());
     let ends = data["ends_at"].as_str().and_then(|t| DateTime::parse_from_rfc3339(t).ok()).map(|t| t.to_utc());
     match (last, ends) {
-        (Some(last), Some(ends))
-            if last.succ_opt() == Some(crate::calendar::berlin(ends).date_naive())
-                && crate::calendar::berlin(ends).time() == chrono::NaiveTime::MIN =>
-        {
-            format!("mit Ablauf des {} (24:00 Uhr)", german_date(last))
-        }
+        (Some(last), Some(ends)) => format!("mit Ablauf des {} ({} Uhr)", german_date(last), end_time(last, ends)),
         _ => format!("am {} ({})", day(&data["last_day"]), instant(&data["ends_at"])),
     }
 }

@@ -69,9 +69,7 @@ pub fn period_notice_mail(body: &Body, n: &Notice<'_>, p: &PeriodFacts) -> Optio
         last_day: p.last_day,
         stamp: n.now,
     });
-    let end = berlin(p.ends_at);
-    // the end of a day is 24:00 of that day (§ 188 Abs. 1 BGB), not 00:00 of the next
-    let end_time = if end.date_naive() > p.last_day { "24:00".to_owned() } else { end.format("%H:%M").to_string() };
+    let end_time = end_time(p.last_day, p.ends_at);
     let mut context = context(body, n);
     if let Some(obj) = context.as_object_mut() {
         obj.insert(
@@ -115,6 +113,17 @@ pub fn period_notice_mail(body: &Body, n: &Notice<'_>, p: &PeriodFacts) -> Optio
 }
 
 /// The document whose service started the period, as the Land's letter names itself, up to „in <body>“.
+/// The time of day a period ending at `ends_at` ends on its `last_day` (Europe/Berlin): the end of a day is
+/// „24:00“ of that day (§ 188 Abs. 1 BGB), not 00:00 of the next; else the instant's „HH:MM“.
+pub fn end_time(last_day: NaiveDate, ends_at: DateTime<Utc>) -> String {
+    let end = berlin(ends_at);
+    if end.date_naive() > last_day {
+        "24:00".to_owned()
+    } else {
+        end.format("%H:%M").to_string()
+    }
+}
+
 fn document(land: Land) -> &'static str {
     match land {
         Land::He => "Feststellung Ihres Nachrückens",
@@ -178,6 +187,16 @@ pub fn lapse(land: Land, body_kind: BodyKind, kind: PeriodKind, barred: bool) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bgb_188_abs_1_a_period_ends_at_24_00_of_its_last_day() {
+        let last = NaiveDate::from_ymd_opt(2026, 12, 9).expect("day");
+        let at = |t: &str| DateTime::parse_from_rfc3339(t).expect("instant").with_timezone(&Utc);
+        // midnight after the last day, Europe/Berlin (23:00 UTC in winter)
+        assert_eq!(end_time(last, at("2026-12-09T23:00:00Z")), "24:00");
+        // an end within the last day keeps its time
+        assert_eq!(end_time(last, at("2026-12-09T17:00:00Z")), "18:00");
+    }
 
     #[test]
     fn every_land_with_a_period_says_what_happens_when_it_passes() {
