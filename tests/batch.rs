@@ -10,8 +10,8 @@ mod support {
 
 use nachfolge::messages::Inbound;
 use nachfolge::model::SeatVia;
-use nachfolge::procedure::{Command, Settings};
-use nachfolge::store::{Applied, Cause, Item, Store, Work};
+use nachfolge::procedure::{Command, MailKind, Settings};
+use nachfolge::store::{Applied, Cause, Item, Step, Store, Work};
 use nachfolge::templates::Templates;
 use serde_json::{json, Value};
 use sqlx::Row;
@@ -365,6 +365,150 @@ async fn the_aggregate_cache_serves_only_the_stored_version() {
     let (bodies, bytes) = store.cache_stats();
     assert_eq!(bodies, 1);
     assert!(bytes > 0);
+    db.close().await;
+    store.close().await;
+}
+
+/// The optimistic write (docs/architecture.md, "Optimistic write"): a batch whose bodies are all cached
+/// commits with one statement, and only while each row is at the cached sequence. A redelivered message,
+/// a reused id, a row changed behind the worker's back, a refused command and a mail result recorded
+/// before each go the locking path, and the outcome is what the locking path alone gives.
+#[tokio::test]
+async fn an_optimistic_write_commits_only_at_the_cached_version() {
+    let config = test_config(&unique(), "smtp://127.0.0.1:1");
+    let _cleanup = Cleanup(config.clone());
+    let store = Store::connect(&config.database).await.expect("database");
+    let db = sqlx::PgPool::connect(&config.database.url).await.expect("inspection pool");
+    let templates = Templates::load(None).expect("templates");
+    let settings = Settings::default();
+    let now = chrono::Utc::now();
+    let apply = |items: Vec<Item>| {
+        let (store, templates, settings) = (store.clone(), &templates, &settings);
+        async move { store.apply_batch(&items, now, settings, templates).await.expect("batch") }
+    };
+    let successor = |case: &'static str| {
+        let db = db.clone();
+        async move {
+            sqlx::query_scalar::<_, Option<String>>("SELECT successor FROM cases WHERE id = $1")
+                .bind(case)
+                .fetch_one(&db)
+                .await
+                .expect("case")
+        }
+    };
+    let audit_len = |db: &sqlx::PgPool| {
+        let db = db.clone();
+        async move {
+            let n: i64 = sqlx::query_scalar("SELECT count(*) FROM audit_log WHERE body_id = 'a'")
+                .fetch_one(&db)
+                .await
+                .expect("audit");
+            n
+        }
+    };
+
+    // a registration is never optimistic: the body may not exist yet
+    assert_eq!(apply(vec![item("reg-a", "election.registered", council("a"))]).await, [Applied::Applied]);
+    assert_eq!(store.optimistic_stats(), (0, 0));
+
+    // the cached body at its sequence: one statement
+    assert_eq!(apply(vec![item("v1", "vacancy.reported", vacancy("a", "a-0"))]).await, [Applied::Applied]);
+    assert_eq!(store.optimistic_stats(), (1, 0));
+    assert_eq!(successor("a-1").await.as_deref(), Some("a-4"));
+    let (seq, cached) = store.cached_state("a").expect("cached after the optimistic write");
+    let row = sqlx::query("SELECT audit_seq, state::text AS state FROM bodies WHERE id = 'a'")
+        .fetch_one(&db)
+        .await
+        .expect("row");
+    assert_eq!((seq, cached), (row.get::<i64, _>("audit_seq"), row.get::<String, _>("state")));
+    assert_eq!(audit_len(&db).await, seq, "the audit log is gap-free up to the stored sequence");
+
+    // the same message again: the inbox insert fails the condition, the locking path finds the duplicate
+    let before = audit_len(&db).await;
+    assert_eq!(apply(vec![item("v1", "vacancy.reported", vacancy("a", "a-0"))]).await, [Applied::Duplicate]);
+    // and the same id with other data is refused there
+    let reused = apply(vec![item("v1", "vacancy.reported", vacancy("a", "a-1"))]).await;
+    assert!(
+        matches!(&reused[..], [Applied::Rejected(r)] if r.contains("already used for different data")),
+        "{reused:?}"
+    );
+    assert_eq!(store.optimistic_stats(), (1, 2));
+    assert_eq!(audit_len(&db).await, before, "nothing written twice");
+
+    // another replica records that a-5 left the party: the row has a new sequence, the cached copy is old
+    sqlx::query(
+        "UPDATE bodies SET audit_seq = audit_seq + 1,
+           state = jsonb_set(state::jsonb, '{snapshot,lists,0,candidates,5,facts}',
+                             '[{\"type\": \"left_party\", \"on\": \"2026-02-01\"}]')::json
+         WHERE id = 'a'",
+    )
+    .execute(&db)
+    .await
+    .expect("change behind the worker's back");
+    sqlx::query(
+        "INSERT INTO audit_log (body_id, seq, at, kind, type, payload)
+         SELECT 'a', audit_seq, now(), 'command', 'candidate.fact', '{}' FROM bodies WHERE id = 'a'",
+    )
+    .execute(&db)
+    .await
+    .expect("its audit entry");
+    assert_eq!(apply(vec![item("v2", "vacancy.reported", vacancy("a", "a-1"))]).await, [Applied::Applied]);
+    assert_eq!(store.optimistic_stats(), (1, 3), "the stale copy did not commit");
+    assert_eq!(successor("a-2").await.as_deref(), Some("a-6"), "a-5 left the party: the row was read again");
+
+    // cached again: a-2 leaves, a-7 follows
+    assert_eq!(apply(vec![item("v3", "vacancy.reported", vacancy("a", "a-2"))]).await, [Applied::Applied]);
+    assert_eq!(store.optimistic_stats(), (2, 3));
+    assert_eq!(successor("a-3").await.as_deref(), Some("a-7"));
+
+    // a mail result: marked and recorded with one statement; the same result again is a duplicate
+    let mail = sqlx::query("SELECT message_id, round, kind FROM mail_outbox WHERE case_id = 'a-3'")
+        .fetch_one(&db)
+        .await
+        .expect("the determination's mail");
+    let (message_id, round, kind): (String, i32, String) = (mail.get(0), mail.get(1), mail.get(2));
+    let failed = || Item {
+        cause: Cause {
+            key: format!("mail:{message_id}"),
+            ty: "mail.failed".into(),
+            payload: json!({"message_id": message_id}),
+            ..Cause::default()
+        },
+        body_id: "a".to_owned().into(),
+        work: Work::Internal(
+            Command::NotificationFailed {
+                case: "a-3".to_owned().into(),
+                round: round as u32,
+                kind: MailKind::from_name(&kind).expect("a known kind"),
+                reason: "no e-mail address".into(),
+            },
+            Step::MailFailed { message_id: message_id.clone(), reason: "no e-mail address".into() },
+        ),
+    };
+    assert_eq!(apply(vec![failed()]).await, [Applied::Applied]);
+    assert_eq!(store.optimistic_stats(), (3, 3));
+    let error: Option<String> = sqlx::query_scalar("SELECT last_error FROM mail_outbox WHERE message_id = $1")
+        .bind(&message_id)
+        .fetch_one(&db)
+        .await
+        .expect("mail");
+    assert_eq!(error.as_deref(), Some("no e-mail address"));
+    let before = audit_len(&db).await;
+    assert_eq!(apply(vec![failed()]).await, [Applied::Duplicate]);
+    assert_eq!(store.optimistic_stats(), (3, 4));
+    assert_eq!(audit_len(&db).await, before);
+
+    // the locking path took the duplicate and left nothing to cache; the next batch (a-3 leaves) reads the
+    // body again and caches it
+    assert_eq!(apply(vec![item("v4", "vacancy.reported", vacancy("a", "a-3"))]).await, [Applied::Applied]);
+    assert_eq!(store.optimistic_stats(), (3, 4), "not cached: the locking path, without trying");
+
+    // a refused command (a-6 holds no seat) goes the locking path, which refuses it and changes nothing
+    let before = audit_len(&db).await;
+    let refused = apply(vec![item("v-bad", "vacancy.reported", vacancy("a", "a-6"))]).await;
+    assert!(matches!(&refused[..], [Applied::Rejected(_)]), "{refused:?}");
+    assert_eq!(store.optimistic_stats(), (3, 5));
+    assert_eq!(audit_len(&db).await, before);
     db.close().await;
     store.close().await;
 }

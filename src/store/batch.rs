@@ -28,6 +28,18 @@ impl Store {
                 to += 1;
             }
             let chunk = &items[from..to];
+            match self.try_unlocked(chunk, now, settings, templates).await? {
+                Some(true) => {
+                    self.optimistic[0].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    outcomes.extend(chunk.iter().map(|_| Applied::Applied));
+                    from = to;
+                    continue;
+                }
+                Some(false) => {
+                    self.optimistic[1].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+                None => {}
+            }
             let mut refused: Vec<Option<Applied>> = vec![None; chunk.len()];
             // each pass either commits or takes out at least one more command
             while !self.try_batch(chunk, &mut refused, now, settings, templates).await? {}
@@ -35,6 +47,100 @@ impl Store {
             from = to;
         }
         Ok(outcomes)
+    }
+
+    /// The optimistic pass (docs/architecture.md, "Optimistic write"): when every command is inbound or a
+    /// mail's result and every body they name is in the aggregate cache, the core runs on the cached
+    /// aggregates and [`Writes::flush_unlocked`] writes everything with one statement — one round trip
+    /// instead of `BEGIN`, the locking query, the write and `COMMIT`. It commits only if nothing changed
+    /// meanwhile: every body row still at the cached sequence, every message new, every mail result the
+    /// first. `Ok(Some(true))`: committed. `Ok(None)` (not eligible) or `Ok(Some(false))` (a command
+    /// refused, a timer to cancel, or a condition failed): nothing was written and the batch takes the
+    /// locking path ([`Store::try_batch`]), which judges duplicates and refusals; the bodies taken out of the
+    /// cache are dropped then (the core may have changed them), and the locking path reads them from the
+    /// database.
+    async fn try_unlocked(
+        &self,
+        items: &[Item],
+        now: DateTime<Utc>,
+        settings: &Settings,
+        templates: &Templates,
+    ) -> Result<Option<bool>, StoreError> {
+        let eligible = |it: &Item| {
+            matches!(it.work, Work::Inbound(_) | Work::Internal(_, Step::MailSent { .. } | Step::MailFailed { .. }))
+        };
+        if items.is_empty() || !items.iter().all(eligible) {
+            return Ok(None);
+        }
+        let mut wanted: Vec<&str> = items.iter().map(|it| it.body_id.as_str()).collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let (ids, seqs) = self.cache.versions(&wanted);
+        if ids.len() != wanted.len() {
+            return Ok(None);
+        }
+        let mut slots: HashMap<&str, Slot> = HashMap::with_capacity(wanted.len());
+        for (id, seq) in wanted.iter().zip(seqs) {
+            let Some(hit) = self.cache.take(id, seq) else {
+                // taken meanwhile: the others go back unchanged
+                for (id, slot) in slots {
+                    if let Some(body) = slot.body {
+                        self.cache.put(
+                            id.to_owned(),
+                            slot.seq,
+                            super::cache::Hit { body, size: slot.size, memo: slot.memo },
+                        );
+                    }
+                }
+                return Ok(None);
+            };
+            let before = case_rows(&hit.body);
+            slots.insert(id, Slot { body: Some(hit.body), seq, size: hit.size, memo: hit.memo, before, dirty: true });
+        }
+        let expected: HashMap<&str, i64> = slots.iter().map(|(id, s)| (*id, s.seq)).collect();
+        let mut writes = Writes::new(now);
+        let mut mails = MailResults::default();
+        for item in items {
+            let Some(slot) = slots.get_mut(item.body_id.as_str()) else { return Ok(Some(false)) };
+            let Some(body) = slot.body.as_mut() else { return Ok(Some(false)) };
+            let cmd = match &item.work {
+                Work::Inbound(cmd) => cmd,
+                Work::Internal(cmd, Step::MailSent { message_id }) => {
+                    mails.sent.push(message_id.clone());
+                    cmd
+                }
+                Work::Internal(cmd, Step::MailFailed { message_id, reason }) => {
+                    mails.failed.push(message_id.clone());
+                    mails.reasons.push(reason.clone());
+                    cmd
+                }
+                Work::Internal(_, Step::TimerFired { .. }) | Work::Register(_) => return Ok(Some(false)),
+            };
+            let Ok(effects) = case::handle(body, cmd.clone(), now, settings) else { return Ok(Some(false)) };
+            if effects.iter().any(|e| matches!(e, Effect::Cancel { .. })) {
+                return Ok(Some(false));
+            }
+            writes.command(None, (body, &mut slot.seq), &item.cause, effects, templates, None).await?;
+            if let Work::Inbound(_) = item.work {
+                writes.applied(&item.cause, &item.body_id, digest(&item.cause.ty, &item.cause.payload));
+            }
+        }
+        let mut order = Vec::with_capacity(slots.len());
+        for (id, slot) in slots.iter_mut() {
+            if let Some(body) = slot.body.as_ref() {
+                slot.size = writes.body(body, &slot.before, slot.seq, &mut slot.memo)?;
+                order.push(expected.get(id).copied().unwrap_or_default());
+            }
+        }
+        if !writes.flush_unlocked(&self.pool, order, mails).await? {
+            return Ok(Some(false));
+        }
+        for (id, slot) in slots {
+            if let Some(body) = slot.body {
+                self.cache.put(id.to_owned(), slot.seq, super::cache::Hit { body, size: slot.size, memo: slot.memo });
+            }
+        }
+        Ok(Some(true))
     }
 
     /// One pass of [`Store::apply_batch`]: `Ok(true)` when committed; `Ok(false)` when a command was refused
@@ -158,7 +264,9 @@ impl Store {
                         Work::Internal(_, Step::TimerFired { key, .. }) => Some(key.as_str()),
                         _ => None,
                     };
-                    writes.command(&mut tx, (body, &mut slot.seq), &item.cause, effects, templates, fired).await?;
+                    writes
+                        .command(Some(&mut tx), (body, &mut slot.seq), &item.cause, effects, templates, fired)
+                        .await?;
                     if let Some(digest) = digest {
                         writes.applied(&item.cause, &item.body_id, digest);
                     }

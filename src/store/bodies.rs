@@ -26,6 +26,13 @@ impl Store {
         self.cache.stats()
     }
 
+    /// How many batches the optimistic write committed, and how many it handed to the locking path after
+    /// trying (a body changed meanwhile, a message seen before, a refusal, a timer to cancel).
+    pub fn optimistic_stats(&self) -> (u64, u64) {
+        let [committed, fell_back] = &*self.optimistic;
+        (committed.load(std::sync::atomic::Ordering::Relaxed), fell_back.load(std::sync::atomic::Ordering::Relaxed))
+    }
+
     /// The cached aggregate of `body_id` with its audit sequence, serialised as it would be stored: equal
     /// to the row at that sequence (tests/batch.rs checks it).
     pub fn cached_state(&self, body_id: &str) -> Option<(i64, String)> {

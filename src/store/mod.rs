@@ -60,6 +60,9 @@ pub enum StoreError {
     /// A document the worker writes could not be serialised (a bug, not bad input).
     #[error("cannot serialise {0}: {1}")]
     Encode(&'static str, String),
+    /// A broken invariant of the store itself (a bug).
+    #[error("internal: {0}")]
+    Internal(&'static str),
 }
 
 impl StoreError {
@@ -79,9 +82,11 @@ impl StoreError {
                     c.starts_with("57") || c.starts_with("08") || c.starts_with("53") || c == "40001" || c == "40P01"
                 }))
             }
-            StoreError::Template(_) | StoreError::Corrupt(..) | StoreError::Encode(..) | StoreError::Migrate(_) => {
-                false
-            }
+            StoreError::Template(_)
+            | StoreError::Corrupt(..)
+            | StoreError::Encode(..)
+            | StoreError::Internal(_)
+            | StoreError::Migrate(_) => false,
         }
     }
 }
@@ -128,6 +133,8 @@ pub struct Store {
     pool: PgPool,
     /// Decoded aggregates of committed batches (`cache.rs`).
     cache: std::sync::Arc<cache::Cache>,
+    /// Optimistic writes committed and fallen back to the locking path (`batch.rs`).
+    optimistic: std::sync::Arc<[std::sync::atomic::AtomicU64; 2]>,
 }
 
 /// The bookkeeping step an internal command comes with: it commits with the command's effects and
@@ -183,7 +190,8 @@ impl Store {
             .connect_with(opts)
             .await?;
         let budget = (cfg.cache_mib as usize).saturating_mul(1 << 20);
-        let store = Store { pool, cache: std::sync::Arc::new(cache::Cache::new(budget)) };
+        let store =
+            Store { pool, cache: std::sync::Arc::new(cache::Cache::new(budget)), optimistic: Default::default() };
         store.migrate().await?;
         Ok(store)
     }

@@ -96,6 +96,14 @@ pub(super) struct InboxCols {
     digest: Vec<String>,
 }
 
+/// The mail results an optimistic write records: mails sent, and mails failed for good with their reasons.
+#[derive(Default)]
+pub(super) struct MailResults {
+    pub(super) sent: Vec<String>,
+    pub(super) failed: Vec<String>,
+    pub(super) reasons: Vec<String>,
+}
+
 /// A scheduled timer waiting to be written.
 pub(super) struct TimerRow {
     key: String,
@@ -154,10 +162,11 @@ impl Writes {
     }
 
     /// One command and its effects: the audit rows, outbox rows, mails and timers. `fired` is the timer
-    /// this command fires, if any.
+    /// this command fires, if any. `tx` is the locking path's transaction; the optimistic write has none
+    /// and never passes a cancel (it checks the effects first: a cancel needs the row lock).
     pub(super) async fn command(
         &mut self,
-        tx: &mut Transaction<'_, Postgres>,
+        mut tx: Option<&mut Transaction<'_, Postgres>>,
         (body, seq): (&Council, &mut i64),
         cause: &Cause,
         effects: Vec<Effect>,
@@ -230,6 +239,9 @@ impl Writes {
                         // the timer firing now: marked fired in this transaction, nothing to cancel
                         continue;
                     }
+                    let Some(tx) = tx.as_deref_mut() else {
+                        return Err(StoreError::Internal("a timer cancel outside the locking path"));
+                    };
                     if pending {
                         self.write_timers(tx).await?;
                     }
@@ -258,9 +270,7 @@ impl Writes {
             return Ok(());
         }
         let rows = std::mem::take(&mut self.timers);
-        let last: HashMap<&str, usize> = rows.iter().enumerate().map(|(i, t)| (t.key.as_str(), i)).collect();
-        let rows: Vec<&TimerRow> =
-            rows.iter().enumerate().filter(|(i, t)| last[t.key.as_str()] == *i).map(|(_, t)| t).collect();
+        let rows = last_schedules(&rows);
         sqlx::query(
             "INSERT INTO timers (key, body_id, case_id, kind, round, due_at)
              SELECT * FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::timestamptz[])
@@ -379,6 +389,125 @@ impl Writes {
             a.bind(query).bind(i.id).bind(i.ty).bind(i.body).bind(i.digest).execute(&mut **tx).await?.rows_affected();
         Ok(inserted as usize)
     }
+
+    /// The optimistic write (docs/architecture.md, "Optimistic write"): everything buffered with one
+    /// statement and no transaction around it, on condition that each body row still has the sequence
+    /// the batch read it at (`expected`, in the order the bodies were buffered), every inbound message is
+    /// new, and each mail result of `results` is the first of its mail. The rows are locked in id order
+    /// first, as on the locking path. `Ok(false)`: a condition failed, the statement was aborted
+    /// (`nachfolge_write_conflict()`, migration 0008) and nothing was written.
+    pub(super) async fn flush_unlocked(
+        self,
+        pool: &PgPool,
+        expected: Vec<i64>,
+        results: MailResults,
+    ) -> Result<bool, StoreError> {
+        let (b, m, o, a, i) = (self.bodies, self.mails, self.outbox, self.audit, self.inbox);
+        let timers = last_schedules(&self.timers);
+        let query = sqlx::query(
+            "WITH
+             locked AS (SELECT id FROM bodies WHERE id = ANY($2) ORDER BY id FOR UPDATE),
+             b AS (UPDATE bodies SET land = t.l, state = t.s::json, audit_seq = t.a, updated_at = $1
+                   FROM UNNEST($2::text[], $3::text[], $4::text[], $5::bigint[], $39::bigint[]) AS t(i, l, s, a, e)
+                   JOIN locked ON locked.id = t.i
+                   WHERE bodies.id = t.i AND bodies.audit_seq = t.e
+                   RETURNING 1),
+             c AS (INSERT INTO cases (id, body_id, state, round, successor, deadline, updated_at)
+                   SELECT *, $1 FROM UNNEST($6::text[], $7::text[], $8::text[], $9::int[], $10::text[], $11::timestamptz[])
+                   ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, round = EXCLUDED.round,
+                     successor = EXCLUDED.successor, deadline = EXCLUDED.deadline, updated_at = EXCLUDED.updated_at),
+             m AS (INSERT INTO mail_outbox (message_id, body_id, case_id, round, candidate, recipient, reply_to, subject,
+                     text_body, html_body, calendar, kind, created_at, next_attempt_at)
+                   SELECT *, $1, $1 FROM UNNEST($12::text[], $13::text[], $14::text[], $15::int[], $16::text[],
+                     $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::text[])
+                   ON CONFLICT (message_id) DO NOTHING),
+             o AS (INSERT INTO outbox (event_id, body_id, type, event, created_at, next_attempt_at)
+                   SELECT e, bo, ty, ev::json, $1, $1 FROM UNNEST($24::text[], $25::text[], $26::text[], $27::text[])
+                     WITH ORDINALITY AS t(e, bo, ty, ev, n)
+                   ORDER BY n
+                   ON CONFLICT (event_id) DO NOTHING),
+             a AS (INSERT INTO audit_log (body_id, seq, at, kind, type, message_id, payload)
+                   SELECT b, s, a, k, ty, m, p::json FROM UNNEST($28::text[], $29::bigint[], $30::timestamptz[],
+                     $31::text[], $32::text[], $33::text[], $34::text[]) AS t(b, s, a, k, ty, m, p)),
+             i AS (INSERT INTO inbox (message_id, type, body_id, digest, outcome)
+                   SELECT *, 'applied' FROM UNNEST($35::text[], $36::text[], $37::text[], $38::text[])
+                   ON CONFLICT (message_id) DO NOTHING
+                   RETURNING 1),
+             tm AS (INSERT INTO timers (key, body_id, case_id, kind, round, due_at)
+                   SELECT * FROM UNNEST($40::text[], $41::text[], $42::text[], $43::text[], $44::int[], $45::timestamptz[])
+                   ON CONFLICT (key) DO UPDATE SET due_at = EXCLUDED.due_at, leased_until = NULL, fired_at = NULL),
+             sent AS (UPDATE mail_outbox SET sent_at = $1 WHERE message_id = ANY($46) AND sent_at IS NULL RETURNING 1),
+             failed AS (UPDATE mail_outbox SET failed_at = $1, last_error = f.r
+                   FROM UNNEST($47::text[], $48::text[]) AS f(id, r)
+                   WHERE message_id = f.id AND failed_at IS NULL RETURNING 1)
+             SELECT nachfolge_write_conflict()
+             WHERE (SELECT count(*) FROM b) <> cardinality($2::text[])
+                OR (SELECT count(*) FROM i) <> cardinality($35::text[])
+                OR (SELECT count(*) FROM sent) <> cardinality($46::text[])
+                OR (SELECT count(*) FROM failed) <> cardinality($47::text[])",
+        )
+        .bind(self.now)
+        .bind(b.id)
+        .bind(b.land)
+        .bind(b.state)
+        .bind(b.seq)
+        .bind(b.case_id)
+        .bind(b.case_body)
+        .bind(b.case_state)
+        .bind(b.case_round)
+        .bind(b.case_successor)
+        .bind(b.case_deadline)
+        .bind(m.message_id)
+        .bind(m.body_id)
+        .bind(m.case_id)
+        .bind(m.round)
+        .bind(m.candidate)
+        .bind(m.recipient)
+        .bind(m.reply_to)
+        .bind(m.subject)
+        .bind(m.text_body)
+        .bind(m.html_body)
+        .bind(m.calendar)
+        .bind(m.kind)
+        .bind(o.event_id)
+        .bind(o.body_id)
+        .bind(o.ty)
+        .bind(o.event);
+        let query = a
+            .bind(query)
+            .bind(i.id)
+            .bind(i.ty)
+            .bind(i.body)
+            .bind(i.digest)
+            .bind(expected)
+            .bind(timers.iter().map(|t| t.key.as_str()).collect::<Vec<_>>())
+            .bind(timers.iter().map(|t| t.body.as_str()).collect::<Vec<_>>())
+            .bind(timers.iter().map(|t| t.case.as_str()).collect::<Vec<_>>())
+            .bind(timers.iter().map(|t| t.kind).collect::<Vec<_>>())
+            .bind(timers.iter().map(|t| t.round).collect::<Vec<_>>())
+            .bind(timers.iter().map(|t| t.due_at).collect::<Vec<_>>())
+            .bind(results.sent)
+            .bind(results.failed)
+            .bind(results.reasons);
+        match query.execute(pool).await {
+            Ok(_) => Ok(true),
+            Err(e) if lost_race(&e) => Ok(false),
+            Err(e) => Err(e.into()),
+        }
+    }
+}
+
+/// The timers of a batch as written: the last schedule of each key.
+fn last_schedules(rows: &[TimerRow]) -> Vec<&TimerRow> {
+    let last: HashMap<&str, usize> = rows.iter().enumerate().map(|(i, t)| (t.key.as_str(), i)).collect();
+    rows.iter().enumerate().filter(|(i, t)| last.get(t.key.as_str()) == Some(i)).map(|(_, t)| t).collect()
+}
+
+/// Whether a failed optimistic write lost a race rather than failed: its own conflict signal (SQLSTATE
+/// `NF409`, migration 0008), an audit sequence another writer took meanwhile (`23505`), or a deadlock
+/// (`40P01`). The batch then takes the locking path.
+fn lost_race(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(d) if d.code().is_some_and(|c| c == "NF409" || c == "23505" || c == "40P01"))
 }
 
 /// Write audit rows with one statement.
