@@ -606,6 +606,23 @@ async fn health_ready_and_metrics_endpoints() {
         metrics.contains("nachfolge_messages_total{outcome=\"applied\",type=\"election.registered\"} 1"),
         "{metrics}"
     );
+    // the vacancy finds the council cached at its sequence: an optimistic write, counted within one round
+    // of the stats loop (every 5 s)
+    app.send("vacancy.reported", vacancy("musterstadt-rat", "L1-01", "died", "2026-05-04T10:00:00+02:00")).await;
+    app.wait_event("succession.determined", |_| true).await;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    loop {
+        let metrics = get("/metrics").await;
+        let committed = metrics
+            .lines()
+            .find_map(|l| l.strip_prefix("nachfolge_optimistic_writes_total{outcome=\"committed\"} "))
+            .and_then(|n| n.trim().parse::<u64>().ok());
+        if committed.is_some_and(|n| n >= 1) {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "no optimistic write counted: {metrics}");
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

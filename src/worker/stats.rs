@@ -1,10 +1,17 @@
-//! Periodic gauges: outbox backlog, timers due and pending.
+//! Periodic gauges: outbox backlog, timers due and pending; the optimistic writes' counter.
 
 use super::*;
 
 pub(super) async fn stats_loop(shared: Arc<Shared>, mut shutdown: watch::Receiver<bool>) {
+    // the optimistic writes counted so far, to add only what is new
+    let mut counted = (0, 0);
     loop {
         let now = shared.clock.now();
+        let (committed, fell_back) = shared.store.optimistic_stats();
+        let m = &shared.metrics;
+        m.inc_counter("nachfolge_optimistic_writes_total", &[("outcome", "committed")], committed - counted.0);
+        m.inc_counter("nachfolge_optimistic_writes_total", &[("outcome", "fell_back")], fell_back - counted.1);
+        counted = (committed, fell_back);
         if let Ok((n, age)) = shared.store.outbox_backlog(now).await {
             shared.metrics.set_gauge("nachfolge_outbox_backlog", &[], n as f64);
             shared.metrics.set_gauge("nachfolge_outbox_oldest_seconds", &[], age);
@@ -31,4 +38,8 @@ pub(super) fn describe_metrics(m: &Metrics) {
     m.help("nachfolge_events_published_total", "Events published with a broker confirm");
     m.help("nachfolge_timers_fired_total", "Deadline timers fired");
     m.help("nachfolge_timer_lag_seconds", "How late deadline timers fire after they are due");
+    m.help(
+        "nachfolge_optimistic_writes_total",
+        "Batches written with one statement at the cached version (committed), or handed to the locking path after trying (fell_back)",
+    );
 }
