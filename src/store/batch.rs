@@ -50,7 +50,7 @@ impl Store {
     }
 
     /// The optimistic pass (docs/architecture.md, "Optimistic write"): when every command is inbound or a
-    /// mail's result and every body they name is in the aggregate cache, the core runs on the cached
+    /// mail's result and all name one body, which is in the aggregate cache, the core runs on the cached
     /// aggregates and [`Writes::flush_unlocked`] writes everything with one statement — one round trip
     /// instead of `BEGIN`, the locking query, the write and `COMMIT`. It commits only if nothing changed
     /// meanwhile: every body row still at the cached sequence, every message new, every mail result the
@@ -75,6 +75,12 @@ impl Store {
         let mut wanted: Vec<&str> = items.iter().map(|it| it.body_id.as_str()).collect();
         wanted.sort_unstable();
         wanted.dedup();
+        // one body only: a batch of many (a lane under load) holds them all out of the cache while the core
+        // runs, and a conflict on any one discards the work and the aggregates of all (measured slower at
+        // prefetch 100, docs/performance.md); the locking path serves such batches
+        if wanted.len() != 1 {
+            return Ok(None);
+        }
         let (ids, seqs) = self.cache.versions(&wanted);
         if ids.len() != wanted.len() {
             return Ok(None);
