@@ -183,6 +183,9 @@ async fn sigkill_at_random_moments_nothing_lost_nothing_doubled() {
         )
         .await;
     }
+    // every round's period is set (with the real clock) before it jumps: a service applied after the jump
+    // would find its period over and apply the deemed acceptance at once, with no timer to fire
+    wait("deadline.set", cases + refused, |_| true).await;
     // every remaining deadline passes: the worker's clock jumps 12 days at its next (re)start
     offset.store(12 * 86_400, Ordering::Relaxed);
     wait("membership.changed", cases, |e| e["data"]["change"] == "joined").await;
