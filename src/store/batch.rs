@@ -51,13 +51,13 @@ impl Store {
 
     /// The optimistic pass (docs/architecture.md, "Optimistic write"): when every command is inbound or a
     /// mail's result and all name one body, which is in the aggregate cache, the core runs on the cached
-    /// aggregates and [`Writes::flush_unlocked`] writes everything with one statement — one round trip
+    /// aggregate and [`Writes::flush_unlocked`] writes everything with one statement — one round trip
     /// instead of `BEGIN`, the locking query, the write and `COMMIT`. It commits only if nothing changed
     /// meanwhile: every body row still at the cached sequence, every message new, every mail result the
     /// first. `Ok(Some(true))`: committed. `Ok(None)` (not eligible) or `Ok(Some(false))` (a command
     /// refused, a timer to cancel, or a condition failed): nothing was written and the batch takes the
-    /// locking path ([`Store::try_batch`]), which judges duplicates and refusals; the bodies taken out of the
-    /// cache are dropped then (the core may have changed them), and the locking path reads them from the
+    /// locking path ([`Store::try_batch`]), which judges duplicates and refusals; the body taken out of the
+    /// cache is dropped then (the core may have changed it), and the locking path reads it from the
     /// database.
     async fn try_unlocked(
         &self,
@@ -69,46 +69,27 @@ impl Store {
         let eligible = |it: &Item| {
             matches!(it.work, Work::Inbound(_) | Work::Internal(_, Step::MailSent { .. } | Step::MailFailed { .. }))
         };
-        if items.is_empty() || !items.iter().all(eligible) {
+        let Some(first) = items.first() else { return Ok(None) };
+        if !items.iter().all(eligible) {
             return Ok(None);
         }
-        let mut wanted: Vec<&str> = items.iter().map(|it| it.body_id.as_str()).collect();
-        wanted.sort_unstable();
-        wanted.dedup();
         // one body only: a batch of many (a lane under load) holds them all out of the cache while the core
         // runs, and a conflict on any one discards the work and the aggregates of all (measured slower at
         // prefetch 100, docs/performance.md); the locking path serves such batches
-        if wanted.len() != 1 {
+        let id = first.body_id.as_str();
+        if items.iter().any(|it| it.body_id.as_str() != id) {
             return Ok(None);
         }
-        let (ids, seqs) = self.cache.versions(&wanted);
-        if ids.len() != wanted.len() {
+        let (_, seqs) = self.cache.versions(&[id]);
+        let Some(&expected) = seqs.first() else { return Ok(None) };
+        let Some(super::cache::Hit { body: mut council, mut memo, .. }) = self.cache.take(id, expected) else {
             return Ok(None);
-        }
-        let mut slots: HashMap<&str, Slot> = HashMap::with_capacity(wanted.len());
-        for (id, seq) in wanted.iter().zip(seqs) {
-            let Some(hit) = self.cache.take(id, seq) else {
-                // taken meanwhile: the others go back unchanged
-                for (id, slot) in slots {
-                    if let Some(body) = slot.body {
-                        self.cache.put(
-                            id.to_owned(),
-                            slot.seq,
-                            super::cache::Hit { body, size: slot.size, memo: slot.memo },
-                        );
-                    }
-                }
-                return Ok(None);
-            };
-            let before = case_rows(&hit.body);
-            slots.insert(id, Slot { body: Some(hit.body), seq, size: hit.size, memo: hit.memo, before, dirty: true });
-        }
-        let expected: HashMap<&str, i64> = slots.iter().map(|(id, s)| (*id, s.seq)).collect();
+        };
+        let before = case_rows(&council);
+        let mut seq = expected;
         let mut writes = Writes::new(now);
         let mut mails = MailResults::default();
         for item in items {
-            let Some(slot) = slots.get_mut(item.body_id.as_str()) else { return Ok(Some(false)) };
-            let Some(body) = slot.body.as_mut() else { return Ok(Some(false)) };
             let cmd = match &item.work {
                 Work::Inbound(cmd) => cmd,
                 Work::Internal(cmd, Step::MailSent { message_id }) => {
@@ -122,30 +103,20 @@ impl Store {
                 }
                 Work::Internal(_, Step::TimerFired { .. }) | Work::Register(_) => return Ok(Some(false)),
             };
-            let Ok(effects) = case::handle(body, cmd.clone(), now, settings) else { return Ok(Some(false)) };
+            let Ok(effects) = case::handle(&mut council, cmd.clone(), now, settings) else { return Ok(Some(false)) };
             if effects.iter().any(|e| matches!(e, Effect::Cancel { .. })) {
                 return Ok(Some(false));
             }
-            writes.command(None, (body, &mut slot.seq), &item.cause, effects, templates, None).await?;
+            writes.command(None, (&council, &mut seq), &item.cause, effects, templates, None).await?;
             if let Work::Inbound(_) = item.work {
                 writes.applied(&item.cause, &item.body_id, digest(&item.cause.ty, &item.cause.payload));
             }
         }
-        let mut order = Vec::with_capacity(slots.len());
-        for (id, slot) in slots.iter_mut() {
-            if let Some(body) = slot.body.as_ref() {
-                slot.size = writes.body(body, &slot.before, slot.seq, &mut slot.memo)?;
-                order.push(expected.get(id).copied().unwrap_or_default());
-            }
-        }
-        if !writes.flush_unlocked(&self.pool, order, mails).await? {
+        let size = writes.body(&council, &before, seq, &mut memo)?;
+        if !writes.flush_unlocked(&self.pool, vec![expected], mails).await? {
             return Ok(Some(false));
         }
-        for (id, slot) in slots {
-            if let Some(body) = slot.body {
-                self.cache.put(id.to_owned(), slot.seq, super::cache::Hit { body, size: slot.size, memo: slot.memo });
-            }
-        }
+        self.cache.put(id.to_owned(), seq, super::cache::Hit { body: council, size, memo });
         Ok(Some(true))
     }
 

@@ -3,6 +3,40 @@
 
 use super::*;
 
+/// The data-modifying CTEs both batch statements share (`Writes::flush`, `Writes::flush_unlocked`): cases
+/// (`$6`–`$11`), mails (`$12`–`$23`), outbox (`$24`–`$27`, in publishing order) and audit log (`$28`–`$34`),
+/// all stamped with `$1`; bound by `Writes::into_query`.
+macro_rules! row_ctes {
+    () => {
+        "c AS (INSERT INTO cases (id, body_id, state, round, successor, deadline, updated_at)
+                   SELECT *, $1 FROM UNNEST($6::text[], $7::text[], $8::text[], $9::int[], $10::text[], $11::timestamptz[])
+                   ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, round = EXCLUDED.round,
+                     successor = EXCLUDED.successor, deadline = EXCLUDED.deadline, updated_at = EXCLUDED.updated_at),
+             m AS (INSERT INTO mail_outbox (message_id, body_id, case_id, round, candidate, recipient, reply_to, subject,
+                     text_body, html_body, calendar, kind, created_at, next_attempt_at)
+                   SELECT *, $1, $1 FROM UNNEST($12::text[], $13::text[], $14::text[], $15::int[], $16::text[],
+                     $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::text[])
+                   ON CONFLICT (message_id) DO NOTHING),
+             o AS (INSERT INTO outbox (event_id, body_id, type, event, created_at, next_attempt_at)
+                   SELECT e, bo, ty, ev::json, $1, $1 FROM UNNEST($24::text[], $25::text[], $26::text[], $27::text[])
+                     WITH ORDINALITY AS t(e, bo, ty, ev, n)
+                   ORDER BY n
+                   ON CONFLICT (event_id) DO NOTHING),
+             a AS (INSERT INTO audit_log (body_id, seq, at, kind, type, message_id, payload)
+                   SELECT b, s, a, k, ty, m, p::json FROM UNNEST($28::text[], $29::bigint[], $30::timestamptz[],
+                     $31::text[], $32::text[], $33::text[], $34::text[]) AS t(b, s, a, k, ty, m, p))"
+    };
+}
+
+/// The inbox rows of the applied messages (`$35`–`$38`), a message seen before left as it is.
+macro_rules! inbox_insert {
+    () => {
+        "INSERT INTO inbox (message_id, type, body_id, digest, outcome)
+             SELECT *, 'applied' FROM UNNEST($35::text[], $36::text[], $37::text[], $38::text[])
+             ON CONFLICT (message_id) DO NOTHING"
+    };
+}
+
 /// Audit rows, column by column (one statement writes them all).
 #[derive(Default)]
 pub(super) struct AuditCols {
@@ -330,64 +364,57 @@ impl Writes {
             return Ok(0);
         }
         self.write_timers(tx).await?;
-        let (b, m, o, a, i) = (self.bodies, self.mails, self.outbox, self.audit, self.inbox);
-        let query = sqlx::query(
+        let query = self.into_query(concat!(
             "WITH
              b AS (INSERT INTO bodies (id, land, state, audit_seq, updated_at)
                    SELECT i, l, s::json, a, $1 FROM UNNEST($2::text[], $3::text[], $4::text[], $5::bigint[]) AS t(i, l, s, a)
                    ON CONFLICT (id) DO UPDATE SET land = EXCLUDED.land, state = EXCLUDED.state,
                      audit_seq = EXCLUDED.audit_seq, updated_at = EXCLUDED.updated_at),
-             c AS (INSERT INTO cases (id, body_id, state, round, successor, deadline, updated_at)
-                   SELECT *, $1 FROM UNNEST($6::text[], $7::text[], $8::text[], $9::int[], $10::text[], $11::timestamptz[])
-                   ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, round = EXCLUDED.round,
-                     successor = EXCLUDED.successor, deadline = EXCLUDED.deadline, updated_at = EXCLUDED.updated_at),
-             m AS (INSERT INTO mail_outbox (message_id, body_id, case_id, round, candidate, recipient, reply_to, subject,
-                     text_body, html_body, calendar, kind, created_at, next_attempt_at)
-                   SELECT *, $1, $1 FROM UNNEST($12::text[], $13::text[], $14::text[], $15::int[], $16::text[],
-                     $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::text[])
-                   ON CONFLICT (message_id) DO NOTHING),
-             o AS (INSERT INTO outbox (event_id, body_id, type, event, created_at, next_attempt_at)
-                   SELECT e, bo, ty, ev::json, $1, $1 FROM UNNEST($24::text[], $25::text[], $26::text[], $27::text[])
-                     WITH ORDINALITY AS t(e, bo, ty, ev, n)
-                   ORDER BY n
-                   ON CONFLICT (event_id) DO NOTHING),
-             a AS (INSERT INTO audit_log (body_id, seq, at, kind, type, message_id, payload)
-                   SELECT b, s, a, k, ty, m, p::json FROM UNNEST($28::text[], $29::bigint[], $30::timestamptz[],
-                     $31::text[], $32::text[], $33::text[], $34::text[]) AS t(b, s, a, k, ty, m, p))
-             INSERT INTO inbox (message_id, type, body_id, digest, outcome)
-             SELECT *, 'applied' FROM UNNEST($35::text[], $36::text[], $37::text[], $38::text[])
-             ON CONFLICT (message_id) DO NOTHING",
-        )
-        .bind(self.now)
-        .bind(b.id)
-        .bind(b.land)
-        .bind(b.state)
-        .bind(b.seq)
-        .bind(b.case_id)
-        .bind(b.case_body)
-        .bind(b.case_state)
-        .bind(b.case_round)
-        .bind(b.case_successor)
-        .bind(b.case_deadline)
-        .bind(m.message_id)
-        .bind(m.body_id)
-        .bind(m.case_id)
-        .bind(m.round)
-        .bind(m.candidate)
-        .bind(m.recipient)
-        .bind(m.reply_to)
-        .bind(m.subject)
-        .bind(m.text_body)
-        .bind(m.html_body)
-        .bind(m.calendar)
-        .bind(m.kind)
-        .bind(o.event_id)
-        .bind(o.body_id)
-        .bind(o.ty)
-        .bind(o.event);
-        let inserted =
-            a.bind(query).bind(i.id).bind(i.ty).bind(i.body).bind(i.digest).execute(&mut **tx).await?.rows_affected();
+             ",
+            row_ctes!(),
+            "
+             ",
+            inbox_insert!()
+        ));
+        let inserted = query.execute(&mut **tx).await?.rows_affected();
         Ok(inserted as usize)
+    }
+
+    /// The statement `sql` with the buffered rows bound as `$1` (now), `$2`–`$5` (bodies), `$6`–`$11`
+    /// (cases), `$12`–`$23` (mails), `$24`–`$27` (outbox), `$28`–`$34` (audit) and `$35`–`$38` (inbox),
+    /// as `row_ctes!` and `inbox_insert!` number them. The timers are not bound: each statement writes
+    /// them its own way.
+    fn into_query<'q>(self, sql: &'q str) -> PgQuery<'q> {
+        let (b, m, o, a, i) = (self.bodies, self.mails, self.outbox, self.audit, self.inbox);
+        let query = sqlx::query(sql)
+            .bind(self.now)
+            .bind(b.id)
+            .bind(b.land)
+            .bind(b.state)
+            .bind(b.seq)
+            .bind(b.case_id)
+            .bind(b.case_body)
+            .bind(b.case_state)
+            .bind(b.case_round)
+            .bind(b.case_successor)
+            .bind(b.case_deadline)
+            .bind(m.message_id)
+            .bind(m.body_id)
+            .bind(m.case_id)
+            .bind(m.round)
+            .bind(m.candidate)
+            .bind(m.recipient)
+            .bind(m.reply_to)
+            .bind(m.subject)
+            .bind(m.text_body)
+            .bind(m.html_body)
+            .bind(m.calendar)
+            .bind(m.kind)
+            .bind(o.event_id)
+            .bind(o.body_id)
+            .bind(o.ty)
+            .bind(o.event);
+        a.bind(query).bind(i.id).bind(i.ty).bind(i.body).bind(i.digest)
     }
 
     /// The optimistic write (docs/architecture.md, "Optimistic write"): everything buffered with one
@@ -397,14 +424,14 @@ impl Writes {
     /// first, as on the locking path. `Ok(false)`: a condition failed, the statement was aborted
     /// (`nachfolge_write_conflict()`, migration 0008) and nothing was written.
     pub(super) async fn flush_unlocked(
-        self,
+        mut self,
         pool: &PgPool,
         expected: Vec<i64>,
         results: MailResults,
     ) -> Result<bool, StoreError> {
-        let (b, m, o, a, i) = (self.bodies, self.mails, self.outbox, self.audit, self.inbox);
-        let timers = last_schedules(&self.timers);
-        let query = sqlx::query(
+        let timers = std::mem::take(&mut self.timers);
+        let timers = last_schedules(&timers);
+        let query = self.into_query(concat!(
             "WITH
              locked AS (SELECT id FROM bodies WHERE id = ANY($2) ORDER BY id FOR UPDATE),
              b AS (UPDATE bodies SET land = t.l, state = t.s::json, audit_seq = t.a, updated_at = $1
@@ -412,27 +439,12 @@ impl Writes {
                    JOIN locked ON locked.id = t.i
                    WHERE bodies.id = t.i AND bodies.audit_seq = t.e
                    RETURNING 1),
-             c AS (INSERT INTO cases (id, body_id, state, round, successor, deadline, updated_at)
-                   SELECT *, $1 FROM UNNEST($6::text[], $7::text[], $8::text[], $9::int[], $10::text[], $11::timestamptz[])
-                   ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, round = EXCLUDED.round,
-                     successor = EXCLUDED.successor, deadline = EXCLUDED.deadline, updated_at = EXCLUDED.updated_at),
-             m AS (INSERT INTO mail_outbox (message_id, body_id, case_id, round, candidate, recipient, reply_to, subject,
-                     text_body, html_body, calendar, kind, created_at, next_attempt_at)
-                   SELECT *, $1, $1 FROM UNNEST($12::text[], $13::text[], $14::text[], $15::int[], $16::text[],
-                     $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::text[])
-                   ON CONFLICT (message_id) DO NOTHING),
-             o AS (INSERT INTO outbox (event_id, body_id, type, event, created_at, next_attempt_at)
-                   SELECT e, bo, ty, ev::json, $1, $1 FROM UNNEST($24::text[], $25::text[], $26::text[], $27::text[])
-                     WITH ORDINALITY AS t(e, bo, ty, ev, n)
-                   ORDER BY n
-                   ON CONFLICT (event_id) DO NOTHING),
-             a AS (INSERT INTO audit_log (body_id, seq, at, kind, type, message_id, payload)
-                   SELECT b, s, a, k, ty, m, p::json FROM UNNEST($28::text[], $29::bigint[], $30::timestamptz[],
-                     $31::text[], $32::text[], $33::text[], $34::text[]) AS t(b, s, a, k, ty, m, p)),
-             i AS (INSERT INTO inbox (message_id, type, body_id, digest, outcome)
-                   SELECT *, 'applied' FROM UNNEST($35::text[], $36::text[], $37::text[], $38::text[])
-                   ON CONFLICT (message_id) DO NOTHING
-                   RETURNING 1),
+             ",
+            row_ctes!(),
+            ",
+             i AS (",
+            inbox_insert!(),
+            " RETURNING 1),
              tm AS (INSERT INTO timers (key, body_id, case_id, kind, round, due_at)
                    SELECT * FROM UNNEST($40::text[], $41::text[], $42::text[], $43::text[], $44::int[], $45::timestamptz[])
                    ON CONFLICT (key) DO UPDATE SET due_at = EXCLUDED.due_at, leased_until = NULL, fired_at = NULL),
@@ -444,41 +456,9 @@ impl Writes {
              WHERE (SELECT count(*) FROM b) <> cardinality($2::text[])
                 OR (SELECT count(*) FROM i) <> cardinality($35::text[])
                 OR (SELECT count(*) FROM sent) <> cardinality($46::text[])
-                OR (SELECT count(*) FROM failed) <> cardinality($47::text[])",
-        )
-        .bind(self.now)
-        .bind(b.id)
-        .bind(b.land)
-        .bind(b.state)
-        .bind(b.seq)
-        .bind(b.case_id)
-        .bind(b.case_body)
-        .bind(b.case_state)
-        .bind(b.case_round)
-        .bind(b.case_successor)
-        .bind(b.case_deadline)
-        .bind(m.message_id)
-        .bind(m.body_id)
-        .bind(m.case_id)
-        .bind(m.round)
-        .bind(m.candidate)
-        .bind(m.recipient)
-        .bind(m.reply_to)
-        .bind(m.subject)
-        .bind(m.text_body)
-        .bind(m.html_body)
-        .bind(m.calendar)
-        .bind(m.kind)
-        .bind(o.event_id)
-        .bind(o.body_id)
-        .bind(o.ty)
-        .bind(o.event);
-        let query = a
-            .bind(query)
-            .bind(i.id)
-            .bind(i.ty)
-            .bind(i.body)
-            .bind(i.digest)
+                OR (SELECT count(*) FROM failed) <> cardinality($47::text[])"
+        ));
+        let query = query
             .bind(expected)
             .bind(timers.iter().map(|t| t.key.as_str()).collect::<Vec<_>>())
             .bind(timers.iter().map(|t| t.body.as_str()).collect::<Vec<_>>())
