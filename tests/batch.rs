@@ -51,13 +51,31 @@ fn vacancy(body: &str, member: &str) -> Value {
     json!({"body": body, "member": member, "reason": "resigned", "effective_at": "2026-05-01T00:00:00+02:00"})
 }
 
+/// A database of its own for one test (dropped with the returned `Cleanup`): its configuration, the store
+/// on it (migrated), and the test's own connection for inspecting what the store wrote.
+async fn open() -> (nachfolge::config::Config, Cleanup, Store, sqlx::PgPool) {
+    let config = test_config(&unique(), "smtp://127.0.0.1:1");
+    let cleanup = Cleanup(config.clone());
+    let store = Store::connect(&config.database).await.expect("database");
+    let db = sqlx::PgPool::connect(&config.database.url).await.expect("inspection pool");
+    (config, cleanup, store, db)
+}
+
+/// The store's cached aggregate of `body` is the row as stored: the same sequence, byte for byte.
+async fn assert_cached_as_stored(store: &Store, db: &sqlx::PgPool, body: &str) {
+    let (seq, cached) = store.cached_state(body).expect("the body is cached after its batch");
+    let row = sqlx::query("SELECT audit_seq, state::text AS state FROM bodies WHERE id = $1")
+        .bind(body)
+        .fetch_one(db)
+        .await
+        .expect("row");
+    assert_eq!(seq, row.get::<i64, _>("audit_seq"), "cached at the stored sequence");
+    assert_eq!(cached, row.get::<String, _>("state"), "cached aggregate equals the stored one");
+}
+
 #[tokio::test]
 async fn one_transaction_many_commands_refused_ones_change_nothing() {
-    let config = test_config(&unique(), "smtp://127.0.0.1:1");
-    let _cleanup = Cleanup(config.clone());
-    let store = Store::connect(&config.database).await.expect("database");
-    // the test's own connection for inspecting what the store wrote
-    let db = sqlx::PgPool::connect(&config.database.url).await.expect("inspection pool");
+    let (_, _cleanup, store, db) = open().await;
     let templates = Templates::load(None).expect("templates");
     let settings = Settings::default();
     let now = chrono::Utc::now();
@@ -161,11 +179,7 @@ async fn one_transaction_many_commands_refused_ones_change_nothing() {
 /// councils, events and audit log, and the worker goes on from where it stood.
 #[tokio::test]
 async fn migration_3_keeps_what_a_database_of_version_2_holds() {
-    let config = test_config(&unique(), "smtp://127.0.0.1:1");
-    let _cleanup = Cleanup(config.clone());
-    let store = Store::connect(&config.database).await.expect("database");
-    // the test's own connection for inspecting what the store wrote
-    let db = sqlx::PgPool::connect(&config.database.url).await.expect("inspection pool");
+    let (config, _cleanup, store, db) = open().await;
     let templates = Templates::load(None).expect("templates");
     let (settings, now) = (Settings::default(), chrono::Utc::now());
     let first =
@@ -217,10 +231,7 @@ async fn migration_3_keeps_what_a_database_of_version_2_holds() {
 /// the embedded files), nothing is applied twice, and the councils stay as they were.
 #[tokio::test]
 async fn a_database_migrated_by_the_old_runner_is_adopted_not_migrated_again() {
-    let config = test_config(&unique(), "smtp://127.0.0.1:1");
-    let _cleanup = Cleanup(config.clone());
-    let store = Store::connect(&config.database).await.expect("database");
-    let db = sqlx::PgPool::connect(&config.database.url).await.expect("inspection pool");
+    let (config, _cleanup, store, db) = open().await;
     let templates = Templates::load(None).expect("templates");
     let (settings, now) = (Settings::default(), chrono::Utc::now());
     let reg = [item("reg-a", "election.registered", council("a"))];
@@ -262,10 +273,7 @@ async fn a_database_migrated_by_the_old_runner_is_adopted_not_migrated_again() {
 /// round. A case id that itself contains `#objection#` is not mistaken.
 #[tokio::test]
 async fn migration_4_gives_old_timers_their_kind() {
-    let config = test_config(&unique(), "smtp://127.0.0.1:1");
-    let _cleanup = Cleanup(config.clone());
-    let store = Store::connect(&config.database).await.expect("database");
-    let db = sqlx::PgPool::connect(&config.database.url).await.expect("inspection pool");
+    let (config, _cleanup, store, db) = open().await;
     // back to the schema of version 3, with timers as it wrote them
     sqlx::raw_sql(
         "ALTER TABLE timers DROP COLUMN kind;
@@ -301,32 +309,16 @@ async fn migration_4_gives_old_timers_their_kind() {
 /// again, not served from the cache.
 #[tokio::test]
 async fn the_aggregate_cache_serves_only_the_stored_version() {
-    let config = test_config(&unique(), "smtp://127.0.0.1:1");
-    let _cleanup = Cleanup(config.clone());
-    let store = Store::connect(&config.database).await.expect("database");
-    let db = sqlx::PgPool::connect(&config.database.url).await.expect("inspection pool");
+    let (_, _cleanup, store, db) = open().await;
     let templates = Templates::load(None).expect("templates");
     let settings = Settings::default();
     let now = chrono::Utc::now();
-    let same_as_stored = |store: &Store, db: &sqlx::PgPool, body: &'static str| {
-        let (store, db) = (store.clone(), db.clone());
-        async move {
-            let (seq, cached) = store.cached_state(body).expect("the body is cached after its batch");
-            let row = sqlx::query("SELECT audit_seq, state::text AS state FROM bodies WHERE id = $1")
-                .bind(body)
-                .fetch_one(&db)
-                .await
-                .expect("row");
-            assert_eq!(seq, row.get::<i64, _>("audit_seq"), "cached at the stored sequence");
-            assert_eq!(cached, row.get::<String, _>("state"), "cached aggregate equals the stored one");
-        }
-    };
     let registered = store
         .apply_batch(&[item("reg-a", "election.registered", council("a"))], now, &settings, &templates)
         .await
         .expect("register");
     assert_eq!(registered, [Applied::Applied]);
-    same_as_stored(&store, &db, "a").await;
+    assert_cached_as_stored(&store, &db, "a").await;
 
     // another replica records that a-4 left the party: the row changes, with a new sequence
     sqlx::query(
@@ -346,7 +338,7 @@ async fn the_aggregate_cache_serves_only_the_stored_version() {
     let successor: Option<String> =
         sqlx::query_scalar("SELECT successor FROM cases WHERE id = 'a-1'").fetch_one(&db).await.expect("case");
     assert_eq!(successor.as_deref(), Some("a-5"), "the changed row was read, not the cached aggregate");
-    same_as_stored(&store, &db, "a").await;
+    assert_cached_as_stored(&store, &db, "a").await;
 
     // served from the cache: a refused command first (a-6 holds no seat), so that pass is rolled back and
     // the batch runs again; the aggregate still equals the row afterwards
@@ -355,13 +347,13 @@ async fn the_aggregate_cache_serves_only_the_stored_version() {
     let outcomes = store.apply_batch(&items, now, &settings, &templates).await.expect("second vacancy");
     assert!(matches!(outcomes[0], Applied::Rejected(_)), "{outcomes:?}");
     assert_eq!(outcomes[1], Applied::Applied);
-    same_as_stored(&store, &db, "a").await;
+    assert_cached_as_stored(&store, &db, "a").await;
     let outcomes = store
         .apply_batch(&[item("v3", "vacancy.reported", vacancy("a", "a-2"))], now, &settings, &templates)
         .await
         .expect("third vacancy");
     assert_eq!(outcomes, [Applied::Applied]);
-    same_as_stored(&store, &db, "a").await;
+    assert_cached_as_stored(&store, &db, "a").await;
     let (bodies, bytes) = store.cache_stats();
     assert_eq!(bodies, 1);
     assert!(bytes > 0);
@@ -376,10 +368,7 @@ async fn the_aggregate_cache_serves_only_the_stored_version() {
 /// tried.
 #[tokio::test]
 async fn an_optimistic_write_commits_only_at_the_cached_version() {
-    let config = test_config(&unique(), "smtp://127.0.0.1:1");
-    let _cleanup = Cleanup(config.clone());
-    let store = Store::connect(&config.database).await.expect("database");
-    let db = sqlx::PgPool::connect(&config.database.url).await.expect("inspection pool");
+    let (_, _cleanup, store, db) = open().await;
     let templates = Templates::load(None).expect("templates");
     let settings = Settings::default();
     let now = chrono::Utc::now();
@@ -416,12 +405,9 @@ async fn an_optimistic_write_commits_only_at_the_cached_version() {
     assert_eq!(apply(vec![item("v1", "vacancy.reported", vacancy("a", "a-0"))]).await, [Applied::Applied]);
     assert_eq!(store.optimistic_stats(), (1, 0));
     assert_eq!(successor("a-1").await.as_deref(), Some("a-4"));
-    let (seq, cached) = store.cached_state("a").expect("cached after the optimistic write");
-    let row = sqlx::query("SELECT audit_seq, state::text AS state FROM bodies WHERE id = 'a'")
-        .fetch_one(&db)
-        .await
-        .expect("row");
-    assert_eq!((seq, cached), (row.get::<i64, _>("audit_seq"), row.get::<String, _>("state")));
+    assert_cached_as_stored(&store, &db, "a").await;
+    let seq: i64 =
+        sqlx::query_scalar("SELECT audit_seq FROM bodies WHERE id = 'a'").fetch_one(&db).await.expect("body");
     assert_eq!(audit_len(&db).await, seq, "the audit log is gap-free up to the stored sequence");
 
     // the same message again: the inbox insert fails the condition, the locking path finds the duplicate
