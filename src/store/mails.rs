@@ -34,6 +34,7 @@ impl Store {
         let claim = "UPDATE mail_outbox SET next_attempt_at = $2, attempts = attempts + 1 WHERE message_id IN (
                 SELECT message_id FROM mail_outbox WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= $1
                 ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+                AND (SELECT set_config('synchronous_commit', 'off', true)) = 'off'
              RETURNING message_id, body_id, case_id, round, recipient, reply_to, subject, text_body, html_body, calendar,
                  kind, attempts";
         self.claim(claim, limit, now, lease)

@@ -176,6 +176,9 @@ pub fn digest(ty: &str, data: &Value) -> String {
     uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_OID, text.as_bytes()).to_string()
 }
 
+/// A pooled connection idle this long is pinged before it is handed out.
+const PING_IDLE: Duration = Duration::from_secs(1);
+
 impl Store {
     /// Connect, creating the database if it does not exist, and apply the migrations.
     pub async fn connect(cfg: &DatabaseConfig) -> Result<Store, StoreError> {
@@ -187,6 +190,19 @@ impl Store {
         let pool = PgPoolOptions::new()
             .max_connections(cfg.max_connections)
             .acquire_timeout(Duration::from_secs(10))
+            // sqlx pings every connection it hands out (one more round trip per statement); only one that sat
+            // idle for a while is pinged here. One in constant use is tested by its use: an error on a
+            // connection that broke in the last second fails that one operation, which is retried like any
+            // other I/O error (docs/performance.md, "Round trips")
+            .test_before_acquire(false)
+            .before_acquire(|conn, meta| {
+                Box::pin(async move {
+                    if meta.idle_for >= PING_IDLE {
+                        sqlx::Connection::ping(conn).await?;
+                    }
+                    Ok(true)
+                })
+            })
             .connect_with(opts)
             .await?;
         let budget = (cfg.cache_mib as usize).saturating_mul(1 << 20);
@@ -255,6 +271,11 @@ impl Store {
     /// server only lets the row be claimed again after the restart — what a lease that ran out does anyway.
     /// The effects of handling the row (a mail sent, a timer fired) are committed synchronously, and that
     /// commit flushes the lease with it. One flush less per mail and per timer (docs/performance.md).
+    ///
+    /// The setting is made by the statement itself, so the claim is one round trip without a transaction
+    /// block: each claiming statement carries `AND (SELECT set_config('synchronous_commit', 'off', true)) =
+    /// 'off'`, a condition without columns that PostgreSQL evaluates once, before any row is locked (a
+    /// one-time filter), and whose `SET LOCAL` holds for the statement's own transaction.
     async fn claim(
         &self,
         sql: &'static str,
@@ -263,11 +284,7 @@ impl Store {
         lease: Duration,
     ) -> Result<Vec<sqlx::postgres::PgRow>, StoreError> {
         let lease_until = now + chrono::Duration::from_std(lease).unwrap_or(chrono::Duration::seconds(60));
-        let mut tx = self.pool.begin().await?;
-        sqlx::query("SET LOCAL synchronous_commit = off").execute(&mut *tx).await?;
-        let rows = sqlx::query(sql).bind(now).bind(lease_until).bind(limit).fetch_all(&mut *tx).await?;
-        tx.commit().await?;
-        Ok(rows)
+        Ok(sqlx::query(sql).bind(now).bind(lease_until).bind(limit).fetch_all(&self.pool).await?)
     }
 }
 

@@ -23,6 +23,7 @@ impl Store {
         let claim = "UPDATE timers SET leased_until = $2 WHERE key IN (
                 SELECT key FROM timers WHERE fired_at IS NULL AND due_at <= $1 AND (leased_until IS NULL OR leased_until < $1)
                 ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+                AND (SELECT set_config('synchronous_commit', 'off', true)) = 'off'
              RETURNING key, body_id, case_id, kind, round, due_at";
         self.claim(claim, limit, now, lease)
             .await?
