@@ -25,6 +25,7 @@ mod inbox;
 mod locks;
 mod mails;
 mod outbox;
+mod rows;
 mod timers;
 pub mod tls;
 mod writes;
@@ -39,6 +40,7 @@ pub use console::{
     AuditRow, Grant, SessionRow, ALL_BODIES, ORIGIN_LOCAL, ORIGIN_OIDC, THROTTLE_ADDRESS, THROTTLE_LOGIN,
 };
 use mails::mark_mail;
+use rows::*;
 use writes::*;
 
 /// The migrations of `migrations/`, embedded at build time and applied in version order by sqlx's
