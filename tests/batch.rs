@@ -62,6 +62,20 @@ async fn open() -> (nachfolge::config::Config, Cleanup, Store, sqlx::PgPool) {
 }
 
 /// The store's cached aggregate of `body` is the row as stored: the same sequence, byte for byte.
+/// Another replica records that the candidate at `index` on council `a`'s first list left the party: the
+/// row changes, with a new sequence, behind this store's back.
+async fn left_party_behind_the_workers_back(db: &sqlx::PgPool, index: usize) {
+    sqlx::query(&format!(
+        "UPDATE bodies SET audit_seq = audit_seq + 1,
+           state = jsonb_set(state::jsonb, '{{snapshot,lists,0,candidates,{index},facts}}',
+                             '[{{\"type\": \"left_party\", \"on\": \"2026-02-01\"}}]')::json
+         WHERE id = 'a'"
+    ))
+    .execute(db)
+    .await
+    .expect("change behind the worker's back");
+}
+
 async fn assert_cached_as_stored(store: &Store, db: &sqlx::PgPool, body: &str) {
     let (seq, cached) = store.cached_state(body).expect("the body is cached after its batch");
     let row = sqlx::query("SELECT audit_seq, state::text AS state FROM bodies WHERE id = $1")
@@ -321,15 +335,7 @@ async fn the_aggregate_cache_serves_only_the_stored_version() {
     assert_cached_as_stored(&store, &db, "a").await;
 
     // another replica records that a-4 left the party: the row changes, with a new sequence
-    sqlx::query(
-        "UPDATE bodies SET audit_seq = audit_seq + 1,
-           state = jsonb_set(state::jsonb, '{snapshot,lists,0,candidates,4,facts}',
-                             '[{\"type\": \"left_party\", \"on\": \"2026-02-01\"}]')::json
-         WHERE id = 'a'",
-    )
-    .execute(&db)
-    .await
-    .expect("change behind the worker's back");
+    left_party_behind_the_workers_back(&db, 4).await;
     let outcomes = store
         .apply_batch(&[item("v1", "vacancy.reported", vacancy("a", "a-0"))], now, &settings, &templates)
         .await
@@ -423,15 +429,7 @@ async fn an_optimistic_write_commits_only_at_the_cached_version() {
     assert_eq!(audit_len(&db).await, before, "nothing written twice");
 
     // another replica records that a-5 left the party: the row has a new sequence, the cached copy is old
-    sqlx::query(
-        "UPDATE bodies SET audit_seq = audit_seq + 1,
-           state = jsonb_set(state::jsonb, '{snapshot,lists,0,candidates,5,facts}',
-                             '[{\"type\": \"left_party\", \"on\": \"2026-02-01\"}]')::json
-         WHERE id = 'a'",
-    )
-    .execute(&db)
-    .await
-    .expect("change behind the worker's back");
+    left_party_behind_the_workers_back(&db, 5).await;
     sqlx::query(
         "INSERT INTO audit_log (body_id, seq, at, kind, type, payload)
          SELECT 'a', audit_seq, now(), 'command', 'candidate.fact', '{}' FROM bodies WHERE id = 'a'",

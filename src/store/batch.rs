@@ -30,13 +30,13 @@ impl Store {
             let chunk = &items[from..to];
             match self.try_unlocked(chunk, now, settings, templates).await? {
                 Some(true) => {
-                    self.optimistic[0].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    self.optimistic.committed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     outcomes.extend(chunk.iter().map(|_| Applied::Applied));
                     from = to;
                     continue;
                 }
                 Some(false) => {
-                    self.optimistic[1].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    self.optimistic.fell_back.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 }
                 None => {}
             }
@@ -80,9 +80,7 @@ impl Store {
         if items.iter().any(|it| it.body_id.as_str() != id) {
             return Ok(None);
         }
-        let (_, seqs) = self.cache.versions(&[id]);
-        let Some(&expected) = seqs.first() else { return Ok(None) };
-        let Some(super::cache::Hit { body: mut council, mut memo, .. }) = self.cache.take(id, expected) else {
+        let Some((expected, super::cache::Hit { body: mut council, mut memo, .. })) = self.cache.take_latest(id) else {
             return Ok(None);
         };
         let before = case_rows(&council);

@@ -29,7 +29,7 @@ impl Store {
     /// How many batches the optimistic write committed, and how many it handed to the locking path after
     /// trying (a body changed meanwhile, a message seen before, a refusal, a timer to cancel).
     pub fn optimistic_stats(&self) -> (u64, u64) {
-        let [committed, fell_back] = &*self.optimistic;
+        let OptimisticCounts { committed, fell_back } = &*self.optimistic;
         (committed.load(std::sync::atomic::Ordering::Relaxed), fell_back.load(std::sync::atomic::Ordering::Relaxed))
     }
 

@@ -82,6 +82,15 @@ impl Cache {
         Some(e.hit)
     }
 
+    /// Take the body `id` out of the cache at whatever sequence it is cached, with that sequence (the
+    /// optimistic write's read: one lock and one lookup).
+    pub(super) fn take_latest(&self, id: &str) -> Option<(i64, Hit)> {
+        let mut inner = self.lock();
+        let e = inner.map.remove(id)?;
+        inner.bytes -= e.hit.size;
+        Some((e.seq, e.hit))
+    }
+
     /// Keep `body`, committed at `seq`; an entry of a later sequence stays. Evicts the least recently
     /// used entries down to three quarters of the budget when it is exceeded.
     pub(super) fn put(&self, id: String, seq: i64, hit: Hit) {

@@ -136,7 +136,14 @@ pub struct Store {
     /// Decoded aggregates of committed batches (`cache.rs`).
     cache: std::sync::Arc<cache::Cache>,
     /// Optimistic writes committed and fallen back to the locking path (`batch.rs`).
-    optimistic: std::sync::Arc<[std::sync::atomic::AtomicU64; 2]>,
+    optimistic: std::sync::Arc<OptimisticCounts>,
+}
+
+/// How the optimistic write went (`Store::optimistic_stats`).
+#[derive(Default)]
+struct OptimisticCounts {
+    committed: std::sync::atomic::AtomicU64,
+    fell_back: std::sync::atomic::AtomicU64,
 }
 
 /// The bookkeeping step an internal command comes with: it commits with the command's effects and

@@ -37,6 +37,31 @@ macro_rules! inbox_insert {
     };
 }
 
+/// The timers' upsert from six arrays (key, body, case, kind, round, due time; the placeholders given, as
+/// `Writes::write_timers` and `Writes::flush_unlocked` number them differently), bound by [`bind_timers`]:
+/// a key scheduled again gets the new due time and loses its lease and its fired mark.
+macro_rules! timers_upsert {
+    ($k:literal, $b:literal, $c:literal, $kind:literal, $r:literal, $d:literal) => {
+        concat!(
+            "INSERT INTO timers (key, body_id, case_id, kind, round, due_at)
+                   SELECT * FROM UNNEST(",
+            $k,
+            "::text[], ",
+            $b,
+            "::text[], ",
+            $c,
+            "::text[], ",
+            $kind,
+            "::text[], ",
+            $r,
+            "::int[], ",
+            $d,
+            "::timestamptz[])
+                   ON CONFLICT (key) DO UPDATE SET due_at = EXCLUDED.due_at, leased_until = NULL, fired_at = NULL"
+        )
+    };
+}
+
 /// Audit rows, column by column (one statement writes them all).
 #[derive(Default)]
 pub(super) struct AuditCols {
@@ -305,19 +330,7 @@ impl Writes {
         }
         let rows = std::mem::take(&mut self.timers);
         let rows = last_schedules(&rows);
-        sqlx::query(
-            "INSERT INTO timers (key, body_id, case_id, kind, round, due_at)
-             SELECT * FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::timestamptz[])
-             ON CONFLICT (key) DO UPDATE SET due_at = EXCLUDED.due_at, leased_until = NULL, fired_at = NULL",
-        )
-        .bind(rows.iter().map(|t| t.key.as_str()).collect::<Vec<_>>())
-        .bind(rows.iter().map(|t| t.body.as_str()).collect::<Vec<_>>())
-        .bind(rows.iter().map(|t| t.case.as_str()).collect::<Vec<_>>())
-        .bind(rows.iter().map(|t| t.kind).collect::<Vec<_>>())
-        .bind(rows.iter().map(|t| t.round).collect::<Vec<_>>())
-        .bind(rows.iter().map(|t| t.due_at).collect::<Vec<_>>())
-        .execute(&mut **tx)
-        .await?;
+        bind_timers(sqlx::query(timers_upsert!("$1", "$2", "$3", "$4", "$5", "$6")), &rows).execute(&mut **tx).await?;
         Ok(())
     }
 
@@ -445,9 +458,9 @@ impl Writes {
              i AS (",
             inbox_insert!(),
             " RETURNING 1),
-             tm AS (INSERT INTO timers (key, body_id, case_id, kind, round, due_at)
-                   SELECT * FROM UNNEST($40::text[], $41::text[], $42::text[], $43::text[], $44::int[], $45::timestamptz[])
-                   ON CONFLICT (key) DO UPDATE SET due_at = EXCLUDED.due_at, leased_until = NULL, fired_at = NULL),
+             tm AS (",
+            timers_upsert!("$40", "$41", "$42", "$43", "$44", "$45"),
+            "),
              sent AS (UPDATE mail_outbox SET sent_at = $1 WHERE message_id = ANY($46) AND sent_at IS NULL RETURNING 1),
              failed AS (UPDATE mail_outbox SET failed_at = $1, last_error = f.r
                    FROM UNNEST($47::text[], $48::text[]) AS f(id, r)
@@ -458,17 +471,8 @@ impl Writes {
                 OR (SELECT count(*) FROM sent) <> cardinality($46::text[])
                 OR (SELECT count(*) FROM failed) <> cardinality($47::text[])"
         ));
-        let query = query
-            .bind(expected)
-            .bind(timers.iter().map(|t| t.key.as_str()).collect::<Vec<_>>())
-            .bind(timers.iter().map(|t| t.body.as_str()).collect::<Vec<_>>())
-            .bind(timers.iter().map(|t| t.case.as_str()).collect::<Vec<_>>())
-            .bind(timers.iter().map(|t| t.kind).collect::<Vec<_>>())
-            .bind(timers.iter().map(|t| t.round).collect::<Vec<_>>())
-            .bind(timers.iter().map(|t| t.due_at).collect::<Vec<_>>())
-            .bind(results.sent)
-            .bind(results.failed)
-            .bind(results.reasons);
+        let query =
+            bind_timers(query.bind(expected), &timers).bind(results.sent).bind(results.failed).bind(results.reasons);
         match query.execute(pool).await {
             Ok(_) => Ok(true),
             Err(e) if lost_race(&e) => Ok(false),
@@ -481,6 +485,16 @@ impl Writes {
 fn last_schedules(rows: &[TimerRow]) -> Vec<&TimerRow> {
     let last: HashMap<&str, usize> = rows.iter().enumerate().map(|(i, t)| (t.key.as_str(), i)).collect();
     rows.iter().enumerate().filter(|(i, t)| last.get(t.key.as_str()) == Some(i)).map(|(_, t)| t).collect()
+}
+
+/// Bind the six arrays of `timers_upsert!`, in its order.
+fn bind_timers<'q>(q: PgQuery<'q>, rows: &[&'q TimerRow]) -> PgQuery<'q> {
+    q.bind(rows.iter().map(|t| t.key.as_str()).collect::<Vec<_>>())
+        .bind(rows.iter().map(|t| t.body.as_str()).collect::<Vec<_>>())
+        .bind(rows.iter().map(|t| t.case.as_str()).collect::<Vec<_>>())
+        .bind(rows.iter().map(|t| t.kind).collect::<Vec<_>>())
+        .bind(rows.iter().map(|t| t.round).collect::<Vec<_>>())
+        .bind(rows.iter().map(|t| t.due_at).collect::<Vec<_>>())
 }
 
 /// Whether a failed optimistic write lost a race rather than failed: its own conflict signal (SQLSTATE
