@@ -1,0 +1,75 @@
+//! The import report (what was read, every point for the official) and the error that stops an import.
+
+use serde::Serialize;
+
+/// How much a point weighs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// Something the official must add or decide before the snapshot is complete (e.g. an ambiguous join).
+    ToConfirm,
+    /// A data fault in the files that the import worked around (e.g. an AGS that differs between files).
+    DataFault,
+    /// Information: what was read.
+    Info,
+}
+
+/// One point of the report, with where it comes from where known.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Point {
+    pub severity: Severity,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// What the point is, in English (the console shows it with the German headings of docs/import.md).
+    pub message: String,
+}
+
+/// What was read and what needs the official.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Report {
+    /// One line each: files, lists, candidates, areas summed, seats found.
+    pub read: Vec<String>,
+    pub points: Vec<Point>,
+}
+
+impl Report {
+    pub fn read(&mut self, line: impl Into<String>) {
+        self.read.push(line.into());
+    }
+    pub fn point(&mut self, severity: Severity, file: Option<&str>, line: Option<usize>, message: impl Into<String>) {
+        self.points.push(Point { severity, file: file.map(str::to_owned), line, message: message.into() });
+    }
+}
+
+/// An import that could not build a valid snapshot: names the file, line and column where known.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}{message}", location(.file, .line, .column))]
+pub struct ImportError {
+    pub file: Option<String>,
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    pub message: String,
+}
+
+fn location(file: &Option<String>, line: &Option<usize>, column: &Option<usize>) -> String {
+    match (file, line, column) {
+        (Some(f), Some(l), Some(c)) => format!("{f}:{l}:{c}: "),
+        (Some(f), Some(l), None) => format!("{f}:{l}: "),
+        (Some(f), None, _) => format!("{f}: "),
+        _ => String::new(),
+    }
+}
+
+impl ImportError {
+    pub fn general(message: impl Into<String>) -> ImportError {
+        ImportError { file: None, line: None, column: None, message: message.into() }
+    }
+    pub fn in_file(file: &str, message: impl Into<String>) -> ImportError {
+        ImportError { file: Some(file.to_owned()), line: None, column: None, message: message.into() }
+    }
+    pub fn at(file: &str, line: usize, column: Option<usize>, message: impl Into<String>) -> ImportError {
+        ImportError { file: Some(file.to_owned()), line: Some(line), column, message: message.into() }
+    }
+}
