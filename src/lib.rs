@@ -6,7 +6,7 @@
 //!
 //! * shell: [`config`], [`store`] (PostgreSQL), [`bus`] (RabbitMQ), [`mail`] (SMTP), [`templates`] (the
 //!   German texts, rendered), [`worker`] (the loops), [`http`], [`console`] (the Wahlleiter's web pages), [`letter`] (its documents as PDF), [`metrics`], [`telemetry`] (logs, trace
-//!   export), [`ops`] (operator commands).
+//!   export), [`ops`] (operator commands), [`import`] (`nachfolge import`: published results in).
 //! * core (re-exported): [`calendar`], [`trail`], [`model`], [`rules`], [`land`], [`deadline`],
 //!   [`messages`], [`procedure`], [`offline`].
 
@@ -16,6 +16,7 @@ pub mod bus;
 pub mod config;
 pub mod console;
 pub mod http;
+pub mod import;
 pub mod letter;
 pub mod mail;
 pub mod metrics;

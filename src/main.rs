@@ -45,6 +45,9 @@ enum Cmd {
         #[arg(long)]
         at: Option<DateTime<FixedOffset>>,
     },
+    /// Import one council election's published result files (votemanager, Offene Wahldaten) from DIR: prints
+    /// the election snapshot (JSON) on stdout and the report on stderr (docs/import.md).
+    Import(ImportArgs),
     /// Print the JSON Schemas of the snapshot and of every message.
     Schema,
     /// Create the database if needed and apply the migrations.
@@ -83,6 +86,139 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// `nachfolge import`: the folder, the format, and the body's facts that no published file holds.
+#[derive(clap::Args)]
+struct ImportArgs {
+    /// The folder with the election's files (only its regular files are read)
+    dir: PathBuf,
+    /// votemanager or owd (default: detected from the files' names and headers)
+    #[arg(long, value_parser = parse_format)]
+    format: Option<nachfolge_import::Format>,
+    /// The Land: NW, HE, RP, NI, ST, TH, SH, BY, BW, SN, MV, BB
+    #[arg(long, value_parser = parse_land)]
+    land: nachfolge::model::Land,
+    /// The body's id (`body.id`)
+    #[arg(long)]
+    body: String,
+    /// The body's name („Rat der Stadt …“)
+    #[arg(long)]
+    name: String,
+    /// council (default) or kreistag
+    #[arg(long, value_parser = parse_kind, default_value = "council")]
+    kind: nachfolge::model::BodyKind,
+    /// Gesetzliche Mitgliederzahl (default: the seats the result JSON allocated, where there is one)
+    #[arg(long)]
+    statutory_size: Option<u32>,
+    /// First day of the term (YYYY-MM-DD)
+    #[arg(long)]
+    term_start: chrono::NaiveDate,
+    /// Last day of the term (YYYY-MM-DD)
+    #[arg(long)]
+    term_end: chrono::NaiveDate,
+    #[arg(long)]
+    returning_officer_name: String,
+    #[arg(long)]
+    returning_officer_email: String,
+    /// Postal address with the place („Rathausplatz 1, 12345 Musterstadt“)
+    #[arg(long)]
+    returning_officer_address: Option<String>,
+    /// The officer's own title under a signature („Wahlleiterin“)
+    #[arg(long)]
+    returning_officer_title: Option<String>,
+    /// Contacts CSV merged in: addresses, e-mail, form of address, missing names, seats (docs/import.md)
+    #[arg(long)]
+    contacts: Option<PathBuf>,
+    /// Import an interim count (fewer Schnellmeldungen than expected), with a point to confirm
+    #[arg(long)]
+    allow_incomplete: bool,
+    /// Publish the snapshot as `election.registered` to the commands exchange (as `nachfolge publish`)
+    #[arg(long)]
+    publish: bool,
+}
+
+fn parse_land(s: &str) -> Result<nachfolge::model::Land, String> {
+    serde_json::from_value(serde_json::Value::String(s.to_uppercase()))
+        .map_err(|_| format!("unknown Land {s:?} (NW, HE, RP, NI, ST, TH, SH, BY, BW, SN, MV, BB)"))
+}
+
+fn parse_kind(s: &str) -> Result<nachfolge::model::BodyKind, String> {
+    serde_json::from_value(serde_json::Value::String(s.to_lowercase()))
+        .map_err(|_| format!("unknown kind {s:?} (council, kreistag)"))
+}
+
+fn parse_format(s: &str) -> Result<nachfolge_import::Format, String> {
+    match s.to_lowercase().as_str() {
+        "votemanager" => Ok(nachfolge_import::Format::Votemanager),
+        "owd" => Ok(nachfolge_import::Format::Owd),
+        _ => Err(format!("unknown format {s:?} (votemanager, owd)")),
+    }
+}
+
+/// `nachfolge import`: 0 with a valid snapshot on stdout, 2 with the error (file, line, column) on stderr.
+fn run_import(args: ImportArgs, config: Option<&std::path::Path>) -> ExitCode {
+    nachfolge::telemetry::init(false);
+    let fail = |e: nachfolge_import::ImportError| {
+        eprintln!("error: {e}");
+        ExitCode::from(2)
+    };
+    let (files, skipped) = match nachfolge::import::read_dir(&args.dir) {
+        Ok(f) => f,
+        Err(e) => return fail(e),
+    };
+    let contacts = match args.contacts.as_deref().map(nachfolge::import::read_contacts).transpose() {
+        Ok(c) => c,
+        Err(e) => return fail(e),
+    };
+    let facts = nachfolge_import::BodyFacts {
+        land: args.land,
+        id: args.body,
+        name: args.name,
+        kind: args.kind,
+        statutory_size: args.statutory_size,
+        term_start: args.term_start,
+        term_end: args.term_end,
+        returning_officer: nachfolge::model::ReturningOfficer {
+            name: args.returning_officer_name,
+            email: args.returning_officer_email,
+            address: args.returning_officer_address,
+            title: args.returning_officer_title,
+        },
+    };
+    let options = nachfolge_import::Options { allow_incomplete: args.allow_incomplete };
+    let mut imported =
+        match nachfolge_import::import_with_contacts(&files, args.format, &facts, &options, contacts.as_ref()) {
+            Ok(i) => i,
+            Err(e) => return fail(e),
+        };
+    imported.report.points.extend(skipped);
+    let json = match serde_json::to_string_pretty(&imported.snapshot) {
+        Ok(j) => j,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    println!("{json}");
+    eprint!("{}", nachfolge::import::render_report(&imported.report));
+    if !args.publish {
+        return ExitCode::SUCCESS;
+    }
+    let published = nachfolge::config::Config::load(config).map_err(anyhow::Error::from).and_then(|config| {
+        let rt = tokio::runtime::Runtime::new()?;
+        rt.block_on(nachfolge::import::publish(&config, json.as_bytes()))
+    });
+    match published {
+        Ok(id) => {
+            eprintln!("published election.registered {id}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: publishing: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -183,6 +319,7 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Cmd::Import(args) => run_import(args, cli.config.as_deref()),
         Cmd::Schema => match serde_json::to_string_pretty(&nachfolge::offline::schema()) {
             Ok(s) => {
                 println!("{s}");
@@ -259,7 +396,7 @@ fn main() -> ExitCode {
                     Cmd::Cases { open, body, json } => {
                         nachfolge::ops::run_cases(&config, open, body.as_deref(), json).await
                     }
-                    Cmd::Decide { .. } | Cmd::Schema => Ok(()),
+                    Cmd::Decide { .. } | Cmd::Schema | Cmd::Import(_) => Ok(()),
                     Cmd::SuccessionOrder { .. } => Ok(()),
                 }
             });
