@@ -300,7 +300,8 @@ fn council(id: &str, lists: usize, seated: usize, free: usize, email: bool) -> V
     json!({
         "body": {"id": id, "name": format!("Rat {id}"), "land": "NW", "statutory_size": size,
                  "term": {"start": "2025-11-01", "end": "2030-10-31"},
-                 "returning_officer": {"name": "Wahlleitung", "email": "wahlleitung@example.org"}},
+                 "returning_officer": {"name": "Wahlleitung", "email": "wahlleitung@example.org", "address": "Markt 1, 12345 Musterstadt"},
+                 "remedy_court": {"name": "Verwaltungsgericht Musterstadt", "address": "Justizplatz 1, 12340 Musterstadt"}},
         "lists": lists
     })
 }

@@ -127,6 +127,16 @@ impl Templates {
         env.set_lstrip_blocks(true);
         env.set_keep_trailing_newline(true);
         env.set_undefined_behavior(minijinja::UndefinedBehavior::Chainable);
+        // `{{ "Ihrer Vorgängerin oder Ihres Vorgängers" | gendered(departed.form) }}`: the word of a named person
+        // whose form of address is known, both otherwise (texts::gendered; docs/legal.md, "Form of address")
+        env.add_filter("gendered", |pair: String, form: Option<String>| {
+            let form = match form.as_deref() {
+                Some("frau") => Some(nachfolge_core::model::FormOfAddress::Frau),
+                Some("herr") => Some(nachfolge_core::model::FormOfAddress::Herr),
+                _ => None,
+            };
+            nachfolge_core::texts::gendered(&pair, form)
+        });
         // html templates escape by extension
         env.set_auto_escape_callback(|name| {
             if name.ends_with(".html") {

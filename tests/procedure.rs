@@ -41,7 +41,12 @@ fn cand(id: &str, position: Option<u32>, seat: Option<&str>) -> Value {
 }
 
 fn officer() -> Value {
-    json!({ "name": "Wahlleitung", "email": "wahlleitung@example.org" })
+    json!({ "name": "Wahlleitung", "email": "wahlleitung@example.org", "address": "Markt 1, 12345 Musterstadt" })
+}
+
+/// The Verwaltungsgericht the Rechtsbehelfsbelehrungen name (required at registration, § 58 Abs. 1 VwGO).
+fn court() -> Value {
+    json!({ "name": "Verwaltungsgericht Musterstadt", "address": "Justizplatz 1, 12340 Musterstadt" })
 }
 
 /// NRW council "rat": list L1 (party) with two seated members and four more candidates, list E1 (an
@@ -51,7 +56,7 @@ fn nrw_snapshot() -> Value {
         "body": {
             "id": "rat", "name": "Rat der Stadt Musterstadt", "land": "NW", "statutory_size": 10,
             "term": { "start": "2020-11-01", "end": "2025-10-31" },
-            "returning_officer": officer(),
+            "returning_officer": officer(), "remedy_court": court(),
         },
         "lists": [
             { "id": "L1", "name": "Partei A", "kind": "party", "candidates": [
@@ -81,7 +86,7 @@ fn he_snapshot(system: &str) -> Value {
             "id": "hrat", "name": "Gemeindevertretung Musterdorf", "land": "HE",
             "electoral_system": system, "statutory_size": 10,
             "term": { "start": "2021-04-01", "end": "2026-03-31" },
-            "returning_officer": officer(),
+            "returning_officer": officer(), "remedy_court": court(),
         },
         "lists": [
             { "id": "A", "name": "Liste A", "kind": "voter_group", "candidates": [
@@ -1583,7 +1588,10 @@ fn he_23_abs_2_satz_3_no_proof_membership_deemed_not_acquired_retroactively_next
     // next by votes: A-05 and A-06 (400 each) → list order: A-05
     assert_eq!((det["round"].as_u64(), det["successor"]["id"].as_str()), (Some(2), Some("A-05")));
     let trail = det["trail"].as_array().expect("trail");
-    assert!(trail.iter().any(|s| s["candidate"] == "A-04" && s["reason"] == "already_called"));
+    // passed over as the one whose membership is deemed not acquired, not "ist bereits berufen" (issue 27)
+    assert!(trail.iter().any(|s| s["candidate"] == "A-04"
+        && s["reason"] == "membership_not_acquired"
+        && s["citation"] == "§ 34 Abs. 1 Satz 1, Abs. 3 Satz 2 KWG i. V. m. § 23 Abs. 2 Satz 3 KWG"));
     let joined = nth(&fx, "membership.changed", 1);
     assert_eq!((joined["person"]["id"].as_str(), joined["voting_right"].as_bool()), (Some("A-05"), Some(true)));
     assert!(matches!(state(&b, HCASE), CaseState::Filled { successor, .. } if successor == "A-05"));
@@ -1677,6 +1685,7 @@ fn he_33_abs_1_nr_4_merger_member_leaves_no_succession_no_announcement() {
         decided_at: tz("2025-06-20T10:00:00+02:00"),
         decided_by: Some("council".into()),
         is_final: true,
+        final_on: Some(d("2025-06-20")),
     }));
     let err = refuse(&b, review, "2025-06-20T10:00:00+02:00");
     assert!(matches!(&err, Rejection::Invalid(m) if m.contains("§ 33 Abs. 1 Nr. 4 KWG")), "{err:?}");

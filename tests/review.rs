@@ -48,12 +48,17 @@ fn officer() -> Value {
     json!({ "name": "Wahlleitung", "email": "wahlleitung@example.org", "address": "Markt 1, 12345 Musterstadt" })
 }
 
+/// The Verwaltungsgericht the Rechtsbehelfsbelehrungen name (required at registration, § 58 Abs. 1 VwGO).
+fn court() -> Value {
+    json!({ "name": "Verwaltungsgericht Musterstadt", "address": "Justizplatz 1, 12340 Musterstadt" })
+}
+
 /// NRW council "rat": list L1 (two seated, four more), list L2 (one unseated candidate), E1 (individual).
 fn nrw_snapshot() -> Value {
     json!({
         "body": {
             "id": "rat", "name": "Rat der Stadt Musterstadt", "land": "NW", "statutory_size": 10,
-            "term": { "start": "2025-11-01", "end": "2030-10-31" }, "returning_officer": officer(),
+            "term": { "start": "2025-11-01", "end": "2030-10-31" }, "returning_officer": officer(), "remedy_court": court(),
         },
         "lists": [
             { "id": "L1", "name": "Partei A", "kind": "party", "candidates": [
@@ -80,7 +85,7 @@ fn he_snapshot(system: &str) -> Value {
         "body": {
             "id": "hrat", "name": "Gemeindevertretung Musterdorf", "land": "HE", "electoral_system": system,
             "statutory_size": 10, "term": { "start": "2026-04-01", "end": "2031-03-31" },
-            "returning_officer": officer(),
+            "returning_officer": officer(), "remedy_court": court(),
         },
         "lists": [
             { "id": "A", "name": "Liste A", "kind": "voter_group", "candidates": [
@@ -122,14 +127,27 @@ fn review(
         decided_at: tz(at),
         decided_by: by.map(str::to_owned),
         is_final: true,
+        // final on the day it was taken (a court of last instance, or every party waived the Klage): the change
+        // is dated at the decision; a later day is tested in `*_dated_at_the_day_it_became_final`
+        final_on: Some(tz(at).date_naive()),
     }))
+}
+
+/// The same decision, unanfechtbar / rechtskräftig since `day` (`final_on`).
+fn final_since(cmd: Command, day: &str) -> Command {
+    match cmd {
+        Command::Inbound(Inbound::ReviewDecided(r)) => {
+            Command::Inbound(Inbound::ReviewDecided(ReviewDecided { final_on: Some(d(day)), ..r }))
+        }
+        other => other,
+    }
 }
 
 /// The same decision while it can still be challenged (`final: false`).
 fn not_final(cmd: Command) -> Command {
     match cmd {
         Command::Inbound(Inbound::ReviewDecided(r)) => {
-            Command::Inbound(Inbound::ReviewDecided(ReviewDecided { is_final: false, ..r }))
+            Command::Inbound(Inbound::ReviewDecided(ReviewDecided { is_final: false, final_on: None, ..r }))
         }
         other => other,
     }
@@ -267,16 +285,24 @@ fn he_34_abs_5_review_not_final_keeps_the_seat_until_the_decision_is_final() {
     // the successor announcement's objection period ends while the review is pending
     let fx = run(&mut b, Command::ObjectionPeriodEnded { case: HCASE.into(), n: 1 }, "2026-07-01T00:00:00+02:00");
     assert_eq!(event(&fx, "objection_period.ended")["review_pending"], true);
-    // the decision becomes final: now it takes effect, dated at the decision (§ 34 Abs. 6)
-    let fx = run(&mut b, review("hrat", HCASE, ReviewOutcome::Annulled, None, DECIDED, Some("council")), LATER);
+    // the decision becomes final a month later (no Klage within the month of § 27 KWG): only now it takes effect,
+    // dated at the start of the day it became rechtskräftig — A-04 kept the seat until then (§ 34 Abs. 5)
+    let final_review =
+        final_since(review("hrat", HCASE, ReviewOutcome::Annulled, None, DECIDED, Some("council")), "2026-08-21");
+    let fx = run(&mut b, final_review, "2026-08-22T09:00:00+02:00");
     let left = events(&fx, "membership.changed")[0].clone();
     assert_eq!(
         (left["person"]["id"].as_str(), left["change"].as_str(), left["basis"].as_str()),
         (Some("A-04"), Some("left"), Some("review"))
     );
-    same_instant(&left["effective_at"], DECIDED);
+    same_instant(&left["effective_at"], "2026-08-21T00:00:00+02:00");
     let a = announcement(&fx, "review");
     assert_eq!(a.context["review"]["final"], true);
+    // the notice names the day it became final, and the decision's own day
+    assert_eq!(
+        (a.context["review"]["final_date"].as_str(), a.context["review"]["decided_date"].as_str()),
+        (Some("21.08.2026"), Some("20.07.2026"))
+    );
     assert!(a.objection_period.contains("rechtskräftig"), "no Klage after a final decision: {}", a.objection_period);
     // determined again under the rules (same case, next round)
     assert_eq!(event(&fx, "succession.determined")["round"], 2);
@@ -302,6 +328,73 @@ fn nrw_45_abs_6_satz_8_40_abs_3_review_amended_not_final_installs_nobody_until_f
     let a = announcement(&fx, "review");
     assert!(a.objection_period.contains("unanfechtbar"), "{}", a.objection_period);
     assert!(matches!(state(&b, CASE), CaseState::Offered(o) if o.successor == "L1-05"));
+}
+
+/// A final decision names the day it became final: required with `final: true`, refused with `final: false`, not
+/// before the decision's day and not in the future (§ 34 Abs. 5 KWG; issue 27).
+#[test]
+fn he_34_abs_5_final_on_is_required_with_a_final_decision_and_checked() {
+    let (b, _) = he_filled();
+    let without = match review("hrat", HCASE, ReviewOutcome::Confirmed, None, DECIDED, Some("council")) {
+        Command::Inbound(Inbound::ReviewDecided(r)) => {
+            Command::Inbound(Inbound::ReviewDecided(ReviewDecided { final_on: None, ..r }))
+        }
+        other => other,
+    };
+    let cases = [
+        (without, "final_on: required with final: true"),
+        (
+            final_since(review("hrat", HCASE, ReviewOutcome::Confirmed, None, DECIDED, Some("council")), "2026-07-19"),
+            "lies before the decision was taken",
+        ),
+        (
+            final_since(review("hrat", HCASE, ReviewOutcome::Confirmed, None, DECIDED, Some("council")), "2026-07-22"),
+            "lies in the future",
+        ),
+        (
+            Command::Inbound(Inbound::ReviewDecided(ReviewDecided {
+                final_on: Some(d("2026-07-21")),
+                ..match not_final(review("hrat", HCASE, ReviewOutcome::Confirmed, None, DECIDED, Some("council"))) {
+                    Command::Inbound(Inbound::ReviewDecided(r)) => r,
+                    _ => unreachable!("a review"),
+                }
+            })),
+            "only with final: true",
+        ),
+    ];
+    for (cmd, expected) in cases {
+        let mut b = b.clone();
+        let err =
+            procedure::handle(&mut b, cmd, tz(LATER).with_timezone(&Utc), &Settings::default()).expect_err("refused");
+        assert!(format!("{err:?}").contains(expected), "{expected}: {err:?}");
+    }
+}
+
+/// NRW: the amended successor is offered the seat once the decision is unanfechtbar, the wrongly seated member
+/// leaves that day, and the offer says which decision installed him and since when it is final — no Einspruch is
+/// offered against it (§ 45 Abs. 6 Satz 8 i. V. m. § 40 Abs. 3 KWahlG NRW; issue 27).
+#[test]
+fn nrw_45_abs_6_satz_8_40_abs_3_review_amended_is_dated_at_the_day_it_became_final() {
+    let (mut b, _) = nrw_filled();
+    let cmd = final_since(review("rat", CASE, ReviewOutcome::Amended, Some("L1-05"), DECIDED, None), "2026-08-21");
+    let fx = run(&mut b, cmd, "2026-08-24T09:00:00+02:00");
+    let left = event(&fx, "membership.changed");
+    assert_eq!((left["person"]["id"].as_str(), left["basis"].as_str()), (Some("L1-03"), Some("review")));
+    same_instant(&left["effective_at"], "2026-08-21T00:00:00+02:00");
+    let mail = fx
+        .iter()
+        .find_map(|e| match e {
+            Effect::Mail(m) if m.candidate == "L1-05" => Some(m.clone()),
+            _ => None,
+        })
+        .expect("the offer to L1-05");
+    let installed = &mail.context["installed_by_review"];
+    assert_eq!(
+        (installed["decided_date"].as_str(), installed["final_date"].as_str()),
+        (Some("20.07.2026"), Some("21.08.2026"))
+    );
+    let a = announcement(&fx, "review");
+    assert_eq!(a.context["review"]["final_date"], "21.08.2026");
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -123,7 +123,7 @@ fn kwahlo_nrw_69_abs_2_satz_2_offer_to_an_ersatzbewerber_says_a_refusal_ends_his
     // L1-06 is Anna Albers' Ersatzbewerber (the district winner)
     let mut b = body(example("nrw-election.json"));
     let offer = text_of(&run(&mut b, "vacancy.reported", example("nrw-vacancy-district-winner.json"), now()), "mail");
-    assert!(offer.contains("scheiden Sie damit auch als Bewerberin oder Bewerber nach der Reihenfolge der Reserveliste aus (§ 45 Abs. 3 Satz 2 KWahlG, § 69 Abs. 2 Satz 2 KWahlO)"), "{offer}");
+    assert!(offer.contains("scheiden Sie damit auch als Bewerber nach der Reihenfolge der Reserveliste aus (§ 45 Abs. 3 Satz 2 KWahlG, § 69 Abs. 2 Satz 2 KWahlO)"), "{offer}");
     // a list successor who is no Ersatzbewerber: only the general notice of § 45 Abs. 3 Satz 2
     let mut b = body(example("nrw-election.json"));
     let offer = text_of(&run(&mut b, "vacancy.reported", example("nrw-vacancy-list-member.json"), now()), "mail");
@@ -138,7 +138,8 @@ fn kwahlo_nrw_69_abs_2_satz_2_offer_to_an_ersatzbewerber_says_a_refusal_ends_his
     }
     let mut b = body(s);
     let offer = text_of(&run(&mut b, "vacancy.reported", example("nrw-vacancy-list-member.json"), now()), "mail");
-    assert!(offer.contains("zugleich als Ersatzbewerberin oder Ersatzbewerber für Anna Albers benannt. Lehnen Sie die Annahme der Wahl ab, scheiden Sie damit auch als Ersatzbewerberin oder Ersatzbewerber aus (§ 69 Abs. 2 Satz 1 in Verbindung mit § 62 Nr. 4 KWahlO)"), "{offer}");
+    // Felix Fuchs (`herr`): the word for him, not both forms (docs/legal.md, "Form of address")
+    assert!(offer.contains("zugleich als Ersatzbewerber für Anna Albers benannt. Lehnen Sie die Annahme der Wahl ab, scheiden Sie damit auch als Ersatzbewerber aus (§ 69 Abs. 2 Satz 1 in Verbindung mit § 62 Nr. 4 KWahlO)"), "{offer}");
 }
 
 #[test]
@@ -312,17 +313,31 @@ fn nrw_correction_texts() {
 // ---------------------------------------------------------------------------------------------------------
 // Review decisions (§ 45 Abs. 6 Satz 8 KWahlG NRW; § 34 Abs. 4–6 KWG)
 
+/// When a review decision is recorded: a month after it was taken (18 Dec 2026), once the Klage period after its
+/// Bekanntgabe has ended unused — it is unanfechtbar since 19 Jan 2027 (`final_on`).
 fn later() -> DateTime<Utc> {
-    "2026-12-20T10:00:00Z".parse().expect("time")
+    "2027-01-20T10:00:00Z".parse().expect("time")
 }
 
+/// A final review decision of 18 Dec 2026, unanfechtbar since 19 Jan 2027; `v["final"] = false` (and removing
+/// `final_on`) makes it one that can still be challenged ([`not_final`]).
 fn review(case: &str, body: &str, outcome: &str, successor: Option<&str>, by: Option<&str>) -> Value {
-    let mut v = json!({"body": body, "case": case, "outcome": outcome, "decided_at": "2026-12-18T18:00:00+01:00", "final": true});
+    let mut v = json!({"body": body, "case": case, "outcome": outcome, "decided_at": "2026-12-18T18:00:00+01:00",
+        "final": true, "final_on": "2027-01-19"});
     if let Some(s) = successor {
         v["successor"] = json!(s);
     }
     if let Some(b) = by {
         v["decided_by"] = json!(b);
+    }
+    v
+}
+
+/// `review` as a decision that can still be challenged: not final, no day of finality.
+fn not_final(mut v: Value) -> Value {
+    v["final"] = json!(false);
+    if let Some(o) = v.as_object_mut() {
+        o.remove("final_on");
     }
     v
 }
@@ -375,8 +390,7 @@ fn nrw_review_texts() {
 
     let mut b = filled;
     // the Wahlleitung's decision while it can still be challenged: announced, nothing changes yet
-    let mut pending = review(&case, "musterstadt-rat", "amended", Some("L1-05"), None);
-    pending["final"] = json!(false);
+    let pending = not_final(review(&case, "musterstadt-rat", "amended", Some("L1-05"), None));
     let e = run(&mut b.clone(), "review.decided", pending, later());
     render(&e, "nrw-review-amended-not-final");
     let e = run(&mut b, "review.decided", review(&case, "musterstadt-rat", "amended", Some("L1-05"), None), later());
@@ -388,8 +402,7 @@ fn nrw_41_abs_1_klage_within_a_month_after_bekanntgabe_none_after_a_court_decisi
     let (filled, case) = nrw_filled();
     let mut b = filled.clone();
     // a decision that can still be challenged offers the Klage (a final one offers none: nrw-review-confirmed)
-    let mut open = review(&case, "musterstadt-rat", "confirmed", None, None);
-    open["final"] = json!(false);
+    let open = not_final(review(&case, "musterstadt-rat", "confirmed", None, None));
     let e = run(&mut b, "review.decided", open, later());
     let text = text_of(&e, "review");
     assert!(text.contains("binnen eines Monats nach ihrer Bekanntgabe Klage vor dem Verwaltungsgericht"), "{text}");
@@ -422,7 +435,9 @@ fn he_25_rechtsbehelfsbelehrung_as_the_statute_says() {
         // reasons in detail within the period (Abs. 2)
         "innerhalb der Einspruchsfrist im Einzelnen zu begründen; nach Ablauf der Einspruchsfrist können weitere Einspruchsgründe nicht mehr geltend gemacht werden (§ 25 KWG)",
         // § 27: the Beteiligten and the Aufsichtsbehörde, after Zustellung or Verkündung
-        "steht den Beteiligten und der Aufsichtsbehörde innerhalb eines Monats nach Zustellung oder Verkündung die Klage im Verwaltungsstreitverfahren zu",
+        "steht den Beteiligten und der Aufsichtsbehörde innerhalb eines Monats nach Zustellung oder Verkündung die Klage im Verwaltungsstreitverfahren vor dem Verwaltungsgericht (Verwaltungsgericht Beispielstadt, Gerichtsstraße 2, 65430 Beispielstadt) zu",
+        // § 58 Abs. 1 VwGO: the authority the Einspruch is lodged with, and its seat
+        "schriftlich oder zur Niederschrift bei der Wahlleitung, Marktplatz 3, 65432 Beispielstadt, einzureichen",
     ] {
         assert!(text.contains(phrase), "missing {phrase:?} in\n{text}");
     }
@@ -579,12 +594,11 @@ fn rp_review_texts() {
     render(&e, "rp-review-confirmed");
     let mut b = filled.clone();
     // the Widerspruchsbescheid while the Klage is still open: the remedy is the Klage (§ 74 VwGO)
-    let mut open = review(&case, RP, "amended", Some("R1-05"), Some("Wahlleitung"));
-    open["final"] = json!(false);
+    let open = not_final(review(&case, RP, "amended", Some("R1-05"), Some("Wahlleitung")));
     let e = run(&mut b, "review.decided", open, later());
     render(&e, "rp-review-amended");
     let text = text_of(&e, "review");
-    assert!(text.contains("Klage vor dem Verwaltungsgericht erhoben werden (§ 74 Abs. 1 Satz 1"), "{text}");
+    assert!(text.contains("Klage vor dem Verwaltungsgericht (Verwaltungsgericht Beispielhausen, Justizstraße 5, 67800 Beispielhausen) erhoben werden (§ 74 Abs. 1 Satz 1"), "{text}");
 }
 
 // Niedersachsen: the shared declaration-model templates with the sentences of law/ni.txt (§ 44 NKWG, § 40
@@ -680,6 +694,160 @@ fn ni_review_texts() {
     render(&e, "ni-review-confirmed");
     let text = text_of(&e, "review");
     assert!(text.contains("§ 49a NKWG"), "{text}");
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Issue 27: remedies with court and seat, final review decisions, smaller wording, form of address
+
+/// § 58 Abs. 1 VwGO: a Rechtsbehelfsbelehrung names the authority or the court the remedy is lodged with and its
+/// seat, and the period — every golden announcement whose Belehrung offers a remedy names a place with its
+/// postal code, and none sends the reader to "the Rechtsbehelfsbelehrung of the decision".
+#[test]
+fn vwgo_58_abs_1_every_belehrung_names_the_court_or_authority_with_its_seat() {
+    let dir = format!("{}/docs/texts", env!("CARGO_MANIFEST_DIR"));
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).expect("docs/texts") {
+        let path = entry.expect("entry").path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_owned();
+        if !name.contains(".announcement-") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("golden");
+        let Some((_, rest)) = text.split_once("Rechtsbehelfsbelehrung\n\n") else { continue };
+        let belehrung = rest.split("\n\nAnschrift der").next().unwrap_or(rest);
+        assert!(!belehrung.contains("ergibt sich aus der Rechtsbehelfsbelehrung"), "{name}: {belehrung}");
+        assert!(!belehrung.contains("nach Maßgabe der Rechtsbehelfsbelehrung"), "{name}: {belehrung}");
+        let no_remedy = belehrung.contains("ein Rechtsbehelf ist nicht mehr gegeben")
+            || belehrung.contains("vollzieht eine gerichtliche Entscheidung");
+        if no_remedy {
+            continue;
+        }
+        let seat = belehrung.as_bytes().windows(6).any(|w| w[..5].iter().all(u8::is_ascii_digit) && w[5] == b' ');
+        assert!(seat, "{name}: no seat (postal code and place) in the Belehrung:\n{belehrung}");
+        checked += 1;
+    }
+    assert!(checked > 30, "only {checked} Belehrungen checked");
+}
+
+/// Registration refuses a body whose texts would teach a remedy without its venue (§ 58 Abs. 1 VwGO): the
+/// message names the field; Thüringen also needs the Rechtsaufsichtsbehörde, which no other Land's text names;
+/// Baden-Württemberg teaches no remedy and needs neither.
+#[test]
+fn vwgo_58_abs_1_registration_names_the_missing_court_or_authority() {
+    let refused = |s: Value| {
+        let s: Snapshot = serde_json::from_value(s).expect("snapshot");
+        match procedure::register(None, s) {
+            Err(e) => format!("{e:?}"),
+            Ok(_) => String::new(),
+        }
+    };
+    let mut s = example("nrw-election.json");
+    s["body"].as_object_mut().expect("body").remove("remedy_court");
+    assert!(refused(s).contains("body.remedy_court: required"));
+    let mut s = example("he-election.json");
+    s["body"]["returning_officer"].as_object_mut().expect("officer").remove("address");
+    assert!(refused(s).contains("body.returning_officer.address: required"));
+    let mut s = example("th-election.json");
+    s["body"].as_object_mut().expect("body").remove("supervisory_authority");
+    assert!(refused(s).contains("body.supervisory_authority: required in Thüringen"));
+    let mut s = example("sh-election.json");
+    s["body"]["supervisory_authority"] =
+        json!({"name": "Kreis Musterkreis", "address": "Kreisplatz 1, 24990 Musterwik"});
+    assert!(refused(s).contains("body.supervisory_authority: no text of this Land"));
+    let mut s = example("bw-election.json");
+    s["body"]["returning_officer"].as_object_mut().expect("officer").remove("address");
+    assert_eq!(refused(s), "", "Baden-Württemberg announces nothing and teaches no remedy");
+}
+
+/// Hessen § 34 Abs. 5 KWG: a review decision final on 19 Jan 2027 — the notice and the successor's letter name the
+/// same day, the membership begins that day, and the letter offers no Einspruch the notice says is gone.
+#[test]
+fn he_34_abs_5_review_final_the_letter_and_the_notice_agree() {
+    let mut b = body(example("he-election.json"));
+    run(&mut b, "vacancy.reported", example("he-vacancy.json"), now());
+    let case = b.cases.keys().next().expect("case").clone();
+    let e = run(
+        &mut b,
+        "review.decided",
+        review(&case, "beispielstadt-stvv", "amended", Some("W1-06"), Some("council")),
+        later(),
+    );
+    let (mail, notice) = (text_of(&e, "mail"), text_of(&e, "review"));
+    assert!(notice.contains("Die Entscheidung ist seit dem 19.01.2027 rechtskräftig"), "{notice}");
+    assert!(notice.contains("Die Mitgliedschaft besteht seit dem 19.01.2027."), "{notice}");
+    assert!(
+        notice.contains("scheidet mit dem Eintritt der Rechtskraft am 19.01.2027 aus der Vertretung aus"),
+        "{notice}"
+    );
+    assert!(mail.contains("Die Vertretung hat am 18.12.2026 im Wahlprüfungsverfahren beschlossen"), "{mail}");
+    assert!(mail.contains("Die Entscheidung ist seit dem 19.01.2027 rechtskräftig"), "{mail}");
+    assert!(mail.contains("Sie sind Mitglied der Vertretung seit dem 19.01.2027"), "{mail}");
+    assert!(!mail.contains("Einspruch erheben") && !mail.contains("habe ich am"), "{mail}");
+}
+
+/// Rheinland-Pfalz: once the Widerspruchsbescheid is unanfechtbar the named Ersatzperson is asked to declare
+/// within a week — the offer says which decision called her and since when it is final, as the notice does
+/// (issue 27: the offer must not go out while the notice says nothing changes yet).
+#[test]
+fn rp_review_final_the_offer_follows_the_unanfechtbar_decision() {
+    let (mut filled, case, _) = rp_offered();
+    run(
+        &mut filled,
+        "declaration.received",
+        json!({"body": RP, "case": case, "candidate": "R1-04", "kind": "accept", "received_at": "2026-12-02T10:00:00+01:00"}),
+        "2026-12-02T09:30:00Z".parse().expect("time"),
+    );
+    let mut b = filled.clone();
+    let open = not_final(review(&case, RP, "amended", Some("R1-05"), Some("Wahlleitung")));
+    let e = run(&mut b, "review.decided", open, later());
+    assert!(e.iter().all(|e| !matches!(e, Effect::Mail(_))), "no offer while the decision is not final");
+    let e = run(&mut b, "review.decided", review(&case, RP, "amended", Some("R1-05"), Some("Wahlleitung")), later());
+    render(&e, "rp-review-amended-final");
+    let (mail, notice) = (text_of(&e, "mail"), text_of(&e, "review"));
+    assert!(notice.contains("Die Entscheidung ist seit dem 19.01.2027 unanfechtbar"), "{notice}");
+    assert!(notice.contains("endet mit dem Eintritt der Unanfechtbarkeit am 19.01.2027"), "{notice}");
+    assert!(mail.contains("Im Widerspruchsverfahren gegen meine frühere Feststellung ist am 18.12.2026 entschieden worden; die Entscheidung ist seit dem 19.01.2027 unanfechtbar"), "{mail}");
+}
+
+/// § 41 Abs. 1 KWahlG NRW: the Klage runs from the Bekanntgabe — the correction notices too (not "nach Zustellung").
+#[test]
+fn nrw_41_abs_1_correction_notices_say_bekanntgabe() {
+    for file in
+        ["nrw-correction-accepted.announcement-correction.txt", "nrw-correction-refused.announcement-correction.txt"]
+    {
+        let text =
+            std::fs::read_to_string(format!("{}/docs/texts/{file}", env!("CARGO_MANIFEST_DIR"))).expect("golden");
+        assert!(text.contains("binnen eines Monats nach ihrer Bekanntgabe Klage vor dem Verwaltungsgericht"), "{text}");
+        assert!(!text.contains("nach Zustellung Klage"), "{text}");
+    }
+}
+
+/// Hessen § 34 Abs. 5 KWG in a vacancy notice: nobody succeeded, so nobody "behält den Sitz" — the seat stays empty.
+#[test]
+fn he_34_abs_5_vacancy_notice_says_the_seat_stays_empty() {
+    let text = std::fs::read_to_string(format!(
+        "{}/docs/texts/he-vacancy.announcement-vacancy.txt",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("golden");
+    assert!(text.contains("bleibt der Sitz leer (§ 34 Abs. 5 KWG)"), "{text}");
+    assert!(!text.contains("behält"), "{text}");
+}
+
+/// A formal letter greets by the form of address („Sehr geehrte Frau Dr. Ehlers,“); without one, by the full name
+/// („Guten Tag Vorname Name,“, docs/legal.md "Form of address") — never „Sehr geehrte(r)“; the predecessor and the
+/// addressee get their own words where known, both only where not.
+#[test]
+fn din_5008_anrede_and_gendered_words_follow_the_form_of_address() {
+    let (_, _, e) = ni_offered();
+    let offer = text_of(&e, "mail");
+    assert!(offer.starts_with("Sehr geehrte Frau Dr. Ehlers,"), "{offer}");
+    assert!(offer.contains("Ausscheiden Ihres Vorgängers"), "{offer}");
+    let mut b = body(example("st-election.json"));
+    let offer = text_of(&run(&mut b, "vacancy.reported", example("st-vacancy.json"), now()), "mail");
+    assert!(offer.starts_with("Guten Tag "), "{offer}");
+    assert!(offer.contains("Ihrer Vorgängerin oder Ihres Vorgängers"), "{offer}");
+    assert!(!offer.contains("geehrte(r)") && !offer.contains("geehrte*r"), "{offer}");
 }
 
 #[path = "texts/st.rs"]

@@ -793,7 +793,9 @@ async fn nrw_45_abs_6_satz_8_review_amended_end_to_end_and_council_decision_refu
 
     // the returning officer's decision on an objection: Emma Engel instead of David Dietrich
     let decided_at = app.now().to_rfc3339();
-    let amended = json!({"body": "musterstadt-rat", "case": case, "outcome": "amended", "successor": "L1-05", "decided_at": decided_at, "decided_by": "Wahlleitung", "final": true});
+    // unanfechtbar the same day (`final_on`; every party waived the Klage)
+    let today = nachfolge::calendar::local_date(app.now()).to_string();
+    let amended = json!({"body": "musterstadt-rat", "case": case, "outcome": "amended", "successor": "L1-05", "decided_at": decided_at, "decided_by": "Wahlleitung", "final": true, "final_on": today});
     app.send("review.decided", amended).await;
     let left = app.wait_event("membership.changed", |e| e["data"]["basis"] == "review").await;
     assert_eq!((left["data"]["person"]["id"].as_str(), left["data"]["change"].as_str()), (Some("L1-04"), Some("left")));
@@ -815,7 +817,7 @@ async fn nrw_45_abs_6_satz_8_review_amended_end_to_end_and_council_decision_refu
     assert!(mails.iter().any(|m| m.rcpt_to == vec!["l1-05@example.org".to_owned()]));
 
     // a council decision is refused in NRW: dead-lettered with the reason
-    let by_council = json!({"body": "musterstadt-rat", "case": case, "outcome": "confirmed", "decided_at": app.now().to_rfc3339(), "decided_by": "council", "final": true});
+    let by_council = json!({"body": "musterstadt-rat", "case": case, "outcome": "confirmed", "decided_at": app.now().to_rfc3339(), "decided_by": "council", "final": true, "final_on": today});
     app.send("review.decided", by_council).await;
     let dead = app.wait_dead(1).await;
     assert!(dead[0].1.as_deref().unwrap_or_default().contains("decided_by"), "{:?}", dead[0].1);
@@ -835,7 +837,8 @@ async fn he_34_abs_4_review_annulled_then_objection_period_of_the_new_determinat
     let fact =
         json!({"body": "beispielstadt-stvv", "candidate": "W1-05", "fact": {"type": "left_party", "on": "2026-09-01"}});
     app.send("candidate.fact_recorded", fact).await;
-    let annulled = json!({"body": "beispielstadt-stvv", "case": case, "outcome": "annulled", "decided_at": app.now().to_rfc3339(), "decided_by": "council", "final": true});
+    let today = nachfolge::calendar::local_date(app.now()).to_string();
+    let annulled = json!({"body": "beispielstadt-stvv", "case": case, "outcome": "annulled", "decided_at": app.now().to_rfc3339(), "decided_by": "council", "final": true, "final_on": today});
     app.send("review.decided", annulled).await;
     let left = app.wait_event("membership.changed", |e| e["data"]["basis"] == "review").await;
     assert_eq!(left["data"]["person"]["id"], "W1-05");

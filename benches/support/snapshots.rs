@@ -109,8 +109,14 @@ pub fn council(land: &str, id: &str, shape: Shape, email: bool, facts: bool) -> 
     let mut body = json!({
         "id": id, "name": format!("Rat {id}"), "land": land, "statutory_size": (seated * shape.lists).max(1),
         "term": {"start": "2025-11-01", "end": "2030-10-31"},
-        "returning_officer": {"name": "Wahlleitung", "email": "wahlleitung@example.org"}
+        "returning_officer": {"name": "Wahlleitung", "email": "wahlleitung@example.org", "address": "Markt 1, 12345 Musterstadt"},
+        "remedy_court": {"name": "Verwaltungsgericht Musterstadt", "address": "Justizplatz 1, 12340 Musterstadt"}
     });
+    if land == "TH" {
+        // the Wahlanfechtung is lodged with the Rechtsaufsichtsbehörde (§ 31 Abs. 1 ThürKWG)
+        body["supervisory_authority"] =
+            json!({"name": "Landratsamt Musterkreis", "address": "Kreisplatz 1, 12399 Musterkreisstadt"});
+    }
     if land == "BY" && id.bytes().last().is_some_and(|b| b % 2 == 0) {
         body["local_holidays"] = json!(["mariae_himmelfahrt"]);
     }

@@ -423,7 +423,8 @@ async fn a_wahlleiter_takes_cases_through_the_console_in_a_browser_accessibly() 
     assert_eq!(successor, "Emma Engel", "the README's walkthrough names her: {next}");
     let letter = pdftotext(&downloaded(&report, "schreiben.pdf"));
     for want in [
-        format!("Guten Tag {successor},"),
+        // Emma Engel's form of address is `frau` in the example (docs/legal.md, "Form of address")
+        "Sehr geehrte Frau Engel,".to_owned(),
         format!("Datum {}", nachfolge::calendar::german_date(today)),
         format!("Aktenzeichen {nrw_case} (Runde 2)"),
         "Ich fordere Sie auf, binnen einer Woche nach Zustellung dieser Benachrichtigung schriftlich zu erklären, ob Sie die Wahl annehmen (§ 45 Abs. 6 Satz 2 KWahlG).".to_owned(),

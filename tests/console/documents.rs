@@ -92,18 +92,19 @@ async fn the_letter_for_service_and_the_announcement_download_behind_sign_in_and
     for want in [
         // the address field: return address, recipient with the postal address
         "Erika Beispiel · Rathausplatz 1 · 12345 Musterstadt",
-        "Felix Fuchs Große Straße 5 12345 Musterstadt",
+        // with „Herrn“ from his form of address (DIN 5008; docs/legal.md, "Form of address")
+        "Herrn Felix Fuchs Große Straße 5 12345 Musterstadt",
         // the information block: Aktenzeichen and date
         &format!("Aktenzeichen {case} (Runde 1)"),
         &format!("Datum {today}"),
-        "Guten Tag Felix Fuchs,",
+        "Sehr geehrter Herr Fuchs,",
         // the request with the period rule, and the Hinweise (§ 45 Abs. 6 KWahlG NRW)
         "Ich fordere Sie auf, binnen einer Woche nach Zustellung dieser Benachrichtigung schriftlich zu erklären, ob Sie die Wahl annehmen (§ 45 Abs. 6 Satz 2 KWahlG).",
         "Geben Sie bis zum Ablauf der Frist keine Erklärung ab, gilt die Wahl mit Ablauf der Frist als angenommen (§ 45 Abs. 6 Satz 4 KWahlG).",
         "Eine Ablehnung kann nicht widerrufen werden (§ 45 Abs. 6 Satz 6 KWahlG).",
-        // the signature of the body's Wahlleitung
+        // the signature of the body's Wahlleiterin, with her own title
         "Mit freundlichen Grüßen Erika Beispiel",
-        "Wahlleitung für die Wahl der Vertretung „Rat der Stadt Musterstadt“",
+        "Wahlleiterin für die Wahl der Vertretung „Rat der Stadt Musterstadt“",
     ] {
         assert!(text.contains(want), "{want:?} not in {text}");
     }

@@ -49,12 +49,23 @@ async fn a_wahlleiter_amends_a_determination_and_the_named_candidate_succeeds() 
     assert!(form.body.contains("<option value=\"L1-05\">Emma Engel"), "{}", form.body);
 
     let at = local_now(&app);
-    let without = [("outcome", "amended"), ("decided_by", "officer"), ("final", "true"), ("decided_at", at.as_str())];
+    let without = [
+        ("outcome", "amended"),
+        ("decided_by", "officer"),
+        ("final", "true"),
+        ("final_on", &at[..10]),
+        ("decided_at", at.as_str()),
+    ];
     let shown = preview(&mut browser, &path, &without).await;
     assert_eq!(shown.status, 422, "{}", shown.body);
     assert!(shown.body.contains("Bitte wählen Sie bei einer Änderung die Person, die nachrückt."), "{}", shown.body);
-    let by_council =
-        [("outcome", "confirmed"), ("decided_by", "council"), ("final", "true"), ("decided_at", at.as_str())];
+    let by_council = [
+        ("outcome", "confirmed"),
+        ("decided_by", "council"),
+        ("final", "true"),
+        ("final_on", &at[..10]),
+        ("decided_at", at.as_str()),
+    ];
     let shown = preview(&mut browser, &path, &by_council).await;
     assert_eq!(shown.status, 422, "{}", shown.body);
     assert!(shown.body.contains("entscheidet die Vertretung hier nicht selbst"), "{}", shown.body);
@@ -64,6 +75,7 @@ async fn a_wahlleiter_amends_a_determination_and_the_named_candidate_succeeds() 
         ("successor", "L1-05"),
         ("decided_by", "officer"),
         ("final", "true"),
+        ("final_on", &at[..10]),
         ("decided_at", at.as_str()),
     ];
     let shown = preview(&mut browser, &path, &fields).await;
@@ -148,7 +160,13 @@ async fn a_case_referred_for_review_says_so_until_a_decision_is_recorded() {
 
     let path = format!("{case_page}/pruefung");
     let at = local_now(&app);
-    let fields = [("outcome", "confirmed"), ("decided_by", "officer"), ("final", "true"), ("decided_at", at.as_str())];
+    let fields = [
+        ("outcome", "confirmed"),
+        ("decided_by", "officer"),
+        ("final", "true"),
+        ("final_on", &at[..10]),
+        ("decided_at", at.as_str()),
+    ];
     let shown = preview(&mut browser, &path, &fields).await;
     assert_eq!(shown.status, 200, "{}", shown.body);
     assert!(audit(&app, BODY, "review.decided").await.is_empty(), "the preview wrote nothing");

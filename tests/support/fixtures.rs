@@ -22,8 +22,8 @@
 
 use chrono::{DateTime, NaiveDate, TimeZone, Utc};
 use nachfolge::model::{
-    Body, BodyInfo, BodyKind, Candidate, ElectoralSystem, Fact, Land, List, ListKind, ReturningOfficer, Seat, SeatVia,
-    Snapshot, SubstituteDesignation, Term, WaiverForm,
+    Authority, Body, BodyInfo, BodyKind, Candidate, ElectoralSystem, Fact, Land, List, ListKind, ReturningOfficer,
+    Seat, SeatVia, Snapshot, SubstituteDesignation, Term, WaiverForm,
 };
 use nachfolge::rules::{Cause, Query};
 
@@ -88,11 +88,21 @@ fn builder(land: Land) -> SnapshotBuilder {
                 returning_officer: ReturningOfficer {
                     name: "Wahlleitung".to_owned(),
                     email: "wahlleitung@example.org".to_owned(),
-                    address: None,
+                    address: Some("Markt 1, 12345 Musterstadt".to_owned()),
+                    title: None,
                 },
                 determination: Default::default(),
                 readings: Default::default(),
                 local_holidays: vec![],
+                // the venues of the Rechtsbehelfsbelehrungen, required at registration (§ 58 Abs. 1 VwGO)
+                remedy_court: Some(Authority {
+                    name: "Verwaltungsgericht Musterstadt".to_owned(),
+                    address: "Gerichtsplatz 1, 12345 Musterstadt".to_owned(),
+                }),
+                supervisory_authority: (land == Land::Th).then(|| Authority {
+                    name: "Landratsamt Musterkreis".to_owned(),
+                    address: "Kreisplatz 1, 12399 Musterkreisstadt".to_owned(),
+                }),
             },
             lists: vec![],
         },
@@ -243,6 +253,8 @@ pub fn cand(id: &str, position: u32) -> Candidate {
         family_name: format!("Name-{id}"),
         email: Some(format!("{}@example.org", id.to_lowercase())),
         postal_address: None,
+        form_of_address: None,
+        academic_degree: None,
         votes: None,
         district: None,
         substitute_for: None,

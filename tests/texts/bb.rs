@@ -75,7 +75,7 @@ fn bb_bbgkwahlg_51_abs_1_offer_and_announcement_texts() {
     render(&e, "bb-successor-member");
     let text = text_of(&e, "successor");
     assert!(text.contains("Die Mitgliedschaft in der Vertretung beginnt am 08.12.2026; die Wahl gilt nach § 51 Abs. 1 Satz 2 BbgKWahlG als angenommen"), "{text}");
-    assert!(text.contains("innerhalb von zwei Wochen nach dieser Bekanntmachung bei der Wahlleitung Einspruch erhoben werden (§ 55 des Brandenburgischen Kommunalwahlgesetzes)"), "{text}");
+    assert!(text.contains("innerhalb von zwei Wochen nach dieser Bekanntmachung bei der Wahlleitung, Am Markt 1, 14999 Musterwalde, Einspruch erhoben werden (§ 55 des Brandenburgischen Kommunalwahlgesetzes)"), "{text}");
 }
 
 #[test]
@@ -119,8 +119,7 @@ fn bb_bbgkwahlg_56_58_review_text() {
     assert!(text.contains("(§§ 55, 56 des Brandenburgischen Kommunalwahlgesetzes)"), "{text}");
     // not yet final: the Klage of § 58 Abs. 2, no Widerspruch
     let mut b = filled.clone();
-    let mut v = review(&case, BB, "confirmed", None, None);
-    v["final"] = json!(false);
+    let v = not_final(review(&case, BB, "confirmed", None, None));
     let e = run(&mut b, "review.decided", v, later());
     render(&e, "bb-review-not-final");
     let text = text_of(&e, "review");

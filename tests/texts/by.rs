@@ -48,8 +48,37 @@ fn by_art_47_abs_2_glkrwg_verstaendigung_and_announcement_texts() {
     );
     render(&e, "by-successor-accepted");
     let text = text_of(&e, "successor");
-    assert!(text.contains("Klage beim Bayerischen Verwaltungsgericht"), "{text}");
-    assert!(text.contains("Listennachfolgerin oder Listennachfolger"), "{text}");
+    assert!(text.contains("Klage beim Bayerischen Verwaltungsgericht (Bayerisches Verwaltungsgericht Musterberg, Gerichtsplatz 1, 87990 Musterberg)"), "{text}");
+    // Dominik Dorn (`herr`) is named: the word for him; Elisabeth Eder (`frau`): hers
+    assert!(text.contains("als Listennachfolger in die Vertretung nachrückt"), "{text}");
+    assert!(text.contains("Elisabeth Eder – kann das Amt wegen eines Hinderungsgrundes derzeit nicht antreten und bleibt Listennachfolgerin ("), "{text}");
+}
+
+/// Mid-term the council decides on the Nachrücken (Art. 48 Abs. 3 Satz 2 GLKrWG), not the Wahlleitung; the
+/// Verständigung rests on Art. 48 Abs. 3 Satz 3 in Verbindung mit Art. 47 Abs. 2 GLKrWG (not Art. 47 Abs. 4).
+#[test]
+fn by_art_48_abs_3_satz_2_glkrwg_the_council_decides_and_the_texts_say_so() {
+    let mut b = body(example("by-election.json"));
+    run(&mut b, "vacancy.reported", example("by-vacancy.json"), now());
+    let case = b.cases.keys().next().expect("case").clone();
+    let e = run(
+        &mut b,
+        "determination.confirmed",
+        json!({"body": BY, "case": case, "round": 1, "confirmed_by": "Gemeinderat Musterberg, Beschluss vom 30.11.2026", "confirmed_at": "2026-11-30T10:00:00+01:00"}),
+        "2026-11-30T10:00:00Z".parse().expect("time"),
+    );
+    let offer = text_of(&e, "mail");
+    assert!(
+        offer.contains("darüber hat die Vertretung am 30.11.2026 entschieden (Art. 48 Abs. 3 Satz 2 GLKrWG)"),
+        "{offer}"
+    );
+    assert!(!offer.contains("habe ich") && !offer.contains("Art. 47 Abs. 4"), "{offer}");
+    assert!(
+        offer.contains(
+            "(Verständigung nach Art. 48 Abs. 3 Satz 3 in Verbindung mit Art. 47 Abs. 2 GLKrWG und § 95 Abs. 3 GLKrWO)"
+        ),
+        "{offer}"
+    );
 }
 
 #[test]

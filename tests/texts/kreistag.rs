@@ -13,7 +13,8 @@ fn kreistag(name: &str, id: &str, title: &str) -> Value {
     s["body"]["id"] = json!(id);
     s["body"]["name"] = json!(title);
     s["body"]["returning_officer"] = json!({
-        "name": "Kreiswahlleiterin Karla Kreis",
+        "name": "Karla Kreis",
+        "title": "Kreiswahlleiterin",
         "email": "kreiswahlleitung@musterkreis.de",
         "address": "Kreishaus, Kreisplatz 1, 12399 Musterkreisstadt"
     });
@@ -40,7 +41,7 @@ fn nw_kwahlg_45_abs_6_kreistag_offer_and_announcement() {
     render(&e, "kreistag-nrw-successor-offer");
     let offer = text_of(&e, "mail");
     assert_kreistag_words(&offer);
-    assert!(offer.contains("Kreiswahlleiterin oder Kreiswahlleiter für die Wahl des Kreistags"), "{offer}");
+    assert!(offer.contains("Karla Kreis\nKreiswahlleiterin für die Wahl des Kreistags"), "{offer}");
     let case = b.cases.keys().next().expect("case").clone();
     let sent = Command::NotificationSent {
         case: case.clone(),

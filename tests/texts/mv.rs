@@ -59,7 +59,7 @@ fn mv_lkwg_34_offer_and_announcement_texts() {
     render(&e, "mv-successor-member");
     let text = text_of(&e, "successor");
     assert!(text.contains("Die Mitgliedschaft in der Vertretung beginnt am 08.12.2026; sie ist nach § 34 Satz 1 LKWG M-V mit Ablauf der Woche erworben"), "{text}");
-    assert!(text.contains("innerhalb von zwei Wochen nach dieser Bekanntmachung unter Angabe der Gründe bei der Wahlleitung zu erheben"), "{text}");
+    assert!(text.contains("innerhalb von zwei Wochen nach dieser Bekanntmachung unter Angabe der Gründe bei der Wahlleitung, Markt 1, 17999 Musterhagen, zu erheben"), "{text}");
     assert!(text.contains("Der Einspruch hat keine aufschiebende Wirkung"), "{text}");
 }
 

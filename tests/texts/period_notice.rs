@@ -82,13 +82,24 @@ fn he_23_abs_2_period_notice_of_a_barred_successor() {
     assert!(text.contains("rückwirkend als nicht erworben (§ 23 Abs. 2 Satz 3 KWG)"), "{text}");
 }
 
+/// A Kreistag's notice is signed by its Kreiswahlleitung, with the Kreistag's file number — not by the town's
+/// Wahlleitung with the town's (issue 27).
 #[test]
 fn kwahlg_nrw_45_abs_6_period_notice_of_a_kreistag() {
+    const KT: &str = "musterkreis-kreistag";
     let mut s = example("nrw-election.json");
     s["body"]["kind"] = json!("kreistag");
+    s["body"]["id"] = json!(KT);
     s["body"]["name"] = json!("Kreistag des Kreises Musterkreis");
-    let text =
-        serve_and_render(s, example("nrw-vacancy-list-member.json"), "certificate", "kreistag-nrw-period-notice");
+    s["body"]["returning_officer"] = json!({
+        "name": "Karla Kreis", "title": "Kreiswahlleiterin",
+        "email": "kreiswahlleitung@musterkreis.de", "address": "Kreishaus, Kreisplatz 1, 12399 Musterkreisstadt"
+    });
+    let mut v = example("nrw-vacancy-list-member.json");
+    v["body"] = json!(KT);
+    let text = serve_and_render(s, v, "certificate", "kreistag-nrw-period-notice");
     assert!(text.contains("in den Kreistag „Kreistag des Kreises Musterkreis“"), "{text}");
     assert!(!text.contains("Vertretung"), "{text}");
+    assert!(text.contains("Karla Kreis\nKreiswahlleiterin für die Wahl des Kreistags"), "{text}");
+    assert!(text.contains("Aktenzeichen: musterkreis-kreistag-1") && !text.contains("musterstadt"), "{text}");
 }

@@ -56,7 +56,7 @@ fn sh_gkwg_37_satz_1_offer_and_announcement_texts() {
     assert!(text.contains("Die Mitgliedschaft in der Vertretung beginnt am 08.12.2026; sie ist nach § 37 Satz 1 GKWG mit Ablauf der Wochenfrist erworben"), "{text}");
     assert!(text.contains("binnen eines Monats nach dieser Bekanntmachung Einspruch erheben"), "{text}");
     assert!(
-        text.contains("bleibt im Amt, bis über den Einspruch unanfechtbar entschieden ist (§ 44 Abs. 3 Satz 4 GKWG)"),
+        text.contains("bleibt im Amt, bis über einen Einspruch unanfechtbar entschieden ist (§ 44 Abs. 3 Satz 4 GKWG)"),
         "{text}"
     );
 }
@@ -103,13 +103,14 @@ fn sh_gkwg_39_review_texts() {
     let e = run(&mut b, "review.decided", review(&case, SH, "confirmed", None, Some("council")), later());
     render(&e, "sh-review-confirmed");
     let mut b = filled.clone();
-    let mut open = review(&case, SH, "amended", Some("K1-06"), Some("council"));
-    open["final"] = json!(false);
+    let open = not_final(review(&case, SH, "amended", Some("K1-06"), Some("council")));
     let e = run(&mut b, "review.decided", open, later());
     render(&e, "sh-review-amended");
     let text = text_of(&e, "review");
     assert!(text.contains("Über die Einsprüche gegen meine Feststellung"), "{text}");
-    assert!(text.contains("Klage vor dem Verwaltungsgericht erhoben werden"), "{text}");
+    // § 58 Abs. 1 VwGO: the court with its seat and the period, not a pointer to another Belehrung
+    assert!(text.contains("innerhalb eines Monats nach ihrer Zustellung Klage vor dem Verwaltungsgericht (Verwaltungsgericht Musterwik, Gerichtsstraße 1, 24990 Musterwik) erhoben werden"), "{text}");
+    assert!(!text.contains("ergibt sich aus der Rechtsbehelfsbelehrung"), "{text}");
     let mut b = filled.clone();
     let e = run(&mut b, "review.decided", review(&case, SH, "amended", Some("K1-06"), Some("council")), later());
     let text = text_of(&e, "review");

@@ -107,11 +107,10 @@ fn st_kwg_lsa_52_abs_2_review_texts() {
     render(&e, "st-review-confirmed");
     let mut b = filled.clone();
     // the Vertretung's decision while the Klage is still open (§ 53 KWG LSA)
-    let mut open = review(&case, ST, "amended", Some("S1-07"), Some("council"));
-    open["final"] = json!(false);
+    let open = not_final(review(&case, ST, "amended", Some("S1-07"), Some("council")));
     let e = run(&mut b, "review.decided", open, later());
     render(&e, "st-review-amended");
     let text = text_of(&e, "review");
     assert!(text.contains("Über die Wahleinsprüche gegen meine Feststellung"), "{text}");
-    assert!(text.contains("Klage vor dem Verwaltungsgericht erhoben werden (§ 53 KWG LSA)"), "{text}");
+    assert!(text.contains("Klage vor dem Verwaltungsgericht (Verwaltungsgericht Musterstedt, Justizzentrum 1, 06100 Musterstedt) erhoben werden (§ 53 KWG LSA)"), "{text}");
 }

@@ -103,6 +103,8 @@ pub struct ActionForm {
     pub(super) decided_at: String,
     #[serde(rename = "final")]
     pub(super) is_final: String,
+    /// With `final`: the day the decision became unanfechtbar (`YYYY-MM-DD`); ignored otherwise.
+    pub(super) final_on: String,
     /// The proof that a bar ended.
     pub(super) proven_at: String,
     #[serde(skip_serializing)]
@@ -124,6 +126,7 @@ impl ActionForm {
             drawn_at: at.clone(),
             confirmed_at: at.clone(),
             decided_at: at,
+            final_on: crate::calendar::local_date(now).to_string(),
             proven_at: to_the_second,
             ..ActionForm::default()
         };
@@ -364,6 +367,15 @@ pub(super) fn command(
                 _ => return Err("Bitte geben Sie an, ob die Entscheidung unanfechtbar ist.".into()),
             };
             let decided_at = instant(&f.decided_at, "Bitte geben Sie Tag und Uhrzeit der Entscheidung an.")?;
+            // the change is dated at the day it became unanfechtbar (docs/legal.md, "Review decisions take effect
+            // when final"); a decision not yet final has no such day
+            let final_on = match is_final {
+                true => Some(NaiveDate::parse_from_str(f.final_on.trim(), "%Y-%m-%d").map_err(|_| {
+                    "Bitte geben Sie den Tag an, an dem die Entscheidung unanfechtbar geworden ist (TT.MM.JJJJ)."
+                        .to_owned()
+                })?),
+                false => None,
+            };
             Ok(Inbound::ReviewDecided(ReviewDecided {
                 body,
                 case,
@@ -372,6 +384,7 @@ pub(super) fn command(
                 decided_at,
                 decided_by: Some(decided_by.to_owned()),
                 is_final,
+                final_on,
             }))
         }
         Action::BarProof => {
@@ -499,6 +512,7 @@ mod tests {
             decided_by: "officer".into(),
             is_final: "true".into(),
             decided_at: "2026-12-01T09:30".into(),
+            final_on: "2027-01-04".into(),
             ..ActionForm::default()
         };
         assert!(command(Action::Review, "b", Some("b-1"), "Wahlleitung", &f).unwrap_err().contains("Änderung"));
@@ -507,9 +521,19 @@ mod tests {
             panic!("a review")
         };
         assert_eq!(
-            (r.successor.as_deref(), r.decided_by.as_deref(), r.is_final),
-            (Some("L1-05"), Some("Wahlleitung"), true)
+            (r.successor.as_deref(), r.decided_by.as_deref(), r.is_final, r.final_on.map(|d| d.to_string())),
+            (Some("L1-05"), Some("Wahlleitung"), true, Some("2027-01-04".to_owned()))
         );
+        // a final decision names the day it became unanfechtbar; one not yet final has none
+        let without = ActionForm { final_on: String::new(), ..f.clone() };
+        assert!(command(Action::Review, "b", Some("b-1"), "Wahlleitung", &without)
+            .unwrap_err()
+            .contains("unanfechtbar geworden"));
+        let open = ActionForm { is_final: "false".into(), ..f.clone() };
+        let Ok(Inbound::ReviewDecided(r)) = command(Action::Review, "b", Some("b-1"), "Wahlleitung", &open) else {
+            panic!("a review")
+        };
+        assert_eq!(r.final_on, None);
         // a Kreistag's office decides as the Kreiswahlleitung, as its announcement names it
         let Ok(Inbound::ReviewDecided(r)) = command(Action::Review, "b", Some("b-1"), "Kreiswahlleitung", &f) else {
             panic!("a review")

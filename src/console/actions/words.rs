@@ -88,8 +88,12 @@ pub(super) fn summary(council: &Council, inbound: &Inbound) -> Vec<(String, Stri
             }
             rows.push(("Entschieden durch".into(), by));
             rows.push(("Zeitpunkt der Entscheidung".into(), at(r.decided_at)));
-            let text = if r.is_final { "ja" } else { "nein (wird erst mit Unanfechtbarkeit wirksam)" };
-            rows.push(("Unanfechtbar".into(), text.into()));
+            let text = match r.final_on {
+                Some(day) if r.is_final => format!("ja, seit dem {}", crate::calendar::german_date(day)),
+                _ if r.is_final => "ja".to_owned(),
+                _ => "nein (wird erst mit Unanfechtbarkeit wirksam)".to_owned(),
+            };
+            rows.push(("Unanfechtbar".into(), text));
             rows
         }
         Inbound::BarCured(b) => {

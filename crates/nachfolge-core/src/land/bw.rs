@@ -47,7 +47,7 @@ const COUNCIL: Procedure = Procedure {
         party_ban_basis: None,
         announcement_remedy: "Widerspruch binnen eines Monats nach Bekanntgabe (§ 70 Abs. 1 VwGO)",
         review_basis: "§ 31 Abs. 2 GemO i. V. m. §§ 68 ff. VwGO",
-        review_remedy: "Klage vor dem Verwaltungsgericht binnen eines Monats nach Zustellung des Widerspruchsbescheids (§ 74 Abs. 1 VwGO)",
+        review_remedy: "Klage vor dem Verwaltungsgericht{court} binnen eines Monats nach Zustellung des Widerspruchsbescheids (§ 74 Abs. 1 VwGO)",
         court_review_remedy: "keine Klage: die Entscheidung vollzieht eine gerichtliche Entscheidung",
         review_final_remedy: "keiner: die Entscheidung ist unanfechtbar",
         successor_title: "Nachrücken in den Gemeinderat „{name}“",

@@ -41,13 +41,13 @@ const COUNCIL: Procedure = Procedure {
     },
     texts: Texts {
         template_prefix: "by",
-        determination_subject: "Nachrücken als Listennachfolger, „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
-        barred_subject: "Nachrücken als Listennachfolger, „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl und zum Nachweis über die Beendigung des Hinderungsgrundes",
+        determination_subject: "Listennachfolge, „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
+        barred_subject: "Listennachfolge, „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl und zum Nachweis über die Beendigung des Hinderungsgrundes",
         announcement_basis: "Art. 48 Abs. 3 Satz 2 GLKrWG",
         party_ban_basis: None,
-        announcement_remedy: "Klage vor dem Bayerischen Verwaltungsgericht binnen eines Monats nach Bekanntgabe (§ 74 Abs. 1 Satz 2 VwGO)",
+        announcement_remedy: "Klage vor dem Bayerischen Verwaltungsgericht{court} binnen eines Monats nach Bekanntgabe (§ 74 Abs. 1 Satz 2 VwGO)",
         review_basis: "§ 113 Abs. 1 VwGO",
-        review_remedy: "Antrag auf Zulassung der Berufung binnen eines Monats nach Zustellung des Urteils (§ 124a Abs. 4 VwGO)",
+        review_remedy: "Antrag auf Zulassung der Berufung binnen eines Monats nach Zustellung des Urteils, zu stellen beim Verwaltungsgericht{court} (§ 124a Abs. 4 Satz 1 und 2 VwGO)",
         court_review_remedy: "keine Klage: die Entscheidung vollzieht eine gerichtliche Entscheidung",
         review_final_remedy: "keiner: die Entscheidung ist unanfechtbar",
         successor_title: "Bekanntmachung über das Nachrücken eines Listennachfolgers in „{name}“",
@@ -69,8 +69,8 @@ const KREISTAG_BAR: &str = "Art. 37 Abs. 2 Satz 2 Halbsatz 2 GLKrWG i. V. m. Art
 static KREISTAG: Procedure = Procedure {
     bar_citation: KREISTAG_BAR,
     texts: Texts {
-        determination_subject: "Nachrücken als Listennachfolger, Kreistag „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
-        barred_subject: "Nachrücken als Listennachfolger, Kreistag „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl und zum Nachweis über die Beendigung des Hinderungsgrundes",
+        determination_subject: "Listennachfolge, Kreistag „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
+        barred_subject: "Listennachfolge, Kreistag „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl und zum Nachweis über die Beendigung des Hinderungsgrundes",
         successor_title: "Bekanntmachung über das Nachrücken eines Listennachfolgers in den Kreistag „{name}“",
         vacancy_title: "Bekanntmachung über das Unbesetztbleiben eines Sitzes im Kreistag „{name}“",
         not_acquired_title: "Bekanntmachung über den Nichtantritt des Amts im Kreistag „{name}“",

@@ -39,10 +39,10 @@ const COUNCIL: Procedure = Procedure {
         party_ban_basis: None,
         // § 25 KWG: only the voters of the Wahlkreis; supporters only for one who does not claim his own rights;
         // reasons in detail within the period (docs/legal.md, "Remedies")
-        announcement_remedy: "Einspruch jeder wahlberechtigten Person des Wahlkreises binnen einer Ausschlussfrist von zwei Wochen nach der öffentlichen Bekanntmachung, schriftlich oder zur Niederschrift bei der Wahlleitung und innerhalb der Frist im Einzelnen zu begründen; wer nicht die Verletzung eigener Rechte geltend macht, braucht die Unterstützung von eins vom Hundert der Wahlberechtigten, mindestens fünf, höchstens 100 (§ 34 Abs. 4 Satz 1 i. V. m. § 25 KWG)",
+        announcement_remedy: "Einspruch jeder wahlberechtigten Person des Wahlkreises binnen einer Ausschlussfrist von zwei Wochen nach der öffentlichen Bekanntmachung, schriftlich oder zur Niederschrift bei der Wahlleitung{office} und innerhalb der Frist im Einzelnen zu begründen; wer nicht die Verletzung eigener Rechte geltend macht, braucht die Unterstützung von eins vom Hundert der Wahlberechtigten, mindestens fünf, höchstens 100 (§ 34 Abs. 4 Satz 1 i. V. m. § 25 KWG)",
         review_basis: "§ 34 Abs. 4 KWG i. V. m. § 26 KWG",
         court_review_remedy: "keine Klage nach § 27 KWG: die Entscheidung vollzieht eine gerichtliche Entscheidung",
-        review_remedy: "Klage der Beteiligten und der Aufsichtsbehörde im Verwaltungsstreitverfahren binnen eines Monats nach Zustellung oder Verkündung des Beschlusses, ohne Widerspruch (§ 34 Abs. 4 Satz 1 i. V. m. § 27 KWG)",
+        review_remedy: "Klage der Beteiligten und der Aufsichtsbehörde im Verwaltungsstreitverfahren vor dem Verwaltungsgericht{court} binnen eines Monats nach Zustellung oder Verkündung des Beschlusses, ohne Widerspruch (§ 34 Abs. 4 Satz 1 i. V. m. § 27 KWG)",
         review_final_remedy: "keiner: im Wahlprüfungsverfahren ist rechtskräftig entschieden (§ 34 Abs. 5 KWG)",
         successor_title: "Bekanntmachung über das Nachrücken in die Vertretung „{name}“",
         vacancy_title: "Bekanntmachung über das Leerbleiben eines Sitzes in der Vertretung „{name}“",
@@ -61,7 +61,7 @@ static KREISTAG: Procedure = Procedure {
     texts: Texts {
         determination_subject: "Feststellung des Nachrückens, Kreistag „{name}“",
         barred_subject: "Feststellung des Nachrückens, Kreistag „{name}“ – Nachweis über die Beseitigung des Hinderungsgrundes",
-        announcement_remedy: "Einspruch jeder wahlberechtigten Person des Wahlkreises binnen einer Ausschlussfrist von zwei Wochen nach der öffentlichen Bekanntmachung, schriftlich oder zur Niederschrift bei der Kreiswahlleitung und innerhalb der Frist im Einzelnen zu begründen; wer nicht die Verletzung eigener Rechte geltend macht, braucht die Unterstützung von eins vom Hundert der Wahlberechtigten, mindestens fünf, höchstens 100 (§ 34 Abs. 4 Satz 1 i. V. m. § 25 KWG)",
+        announcement_remedy: "Einspruch jeder wahlberechtigten Person des Wahlkreises binnen einer Ausschlussfrist von zwei Wochen nach der öffentlichen Bekanntmachung, schriftlich oder zur Niederschrift bei der Kreiswahlleitung{office} und innerhalb der Frist im Einzelnen zu begründen; wer nicht die Verletzung eigener Rechte geltend macht, braucht die Unterstützung von eins vom Hundert der Wahlberechtigten, mindestens fünf, höchstens 100 (§ 34 Abs. 4 Satz 1 i. V. m. § 25 KWG)",
         successor_title: "Bekanntmachung über das Nachrücken in den Kreistag „{name}“",
         vacancy_title: "Bekanntmachung über das Leerbleiben eines Sitzes im Kreistag „{name}“",
         not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft im Kreistag „{name}“",

@@ -26,7 +26,7 @@ pub use fassung::Fassung;
 
 use crate::calendar::{berlin, holiday_in, local_date, Holiday};
 pub use crate::model::Land;
-use crate::model::{Body, BodyKind, SeatVia, Snapshot, ValidationError};
+use crate::model::{Authority, Body, BodyInfo, BodyKind, SeatVia, Snapshot, ValidationError};
 use crate::rules::{Cause, DecideError, Decision, ListOrder, Query, Standing, SuccessionOrder};
 use crate::trail::{TrailStep, Verdict};
 
@@ -294,6 +294,12 @@ pub trait LandLaw: Sync {
     fn kreistag_citations(&self) -> &'static [(&'static str, &'static str)] {
         &[]
     }
+
+    /// Whether a remedy against the Land's determinations is lodged with the Rechtsaufsichtsbehörde, so that its
+    /// texts name it with its seat (`body.supervisory_authority`; Thüringen, § 31 Abs. 1 ThürKWG). Default `false`.
+    fn remedy_at_supervisory_authority(&self) -> bool {
+        false
+    }
 }
 
 /// A gesetzlicher Feiertag that holds only in some municipalities of a Land (Bayern: Mariä Himmelfahrt in
@@ -534,5 +540,147 @@ impl Texts {
     /// A text with `{name}` replaced by the council's name.
     pub fn with_name(text: &str, name: &str) -> String {
         text.replace("{name}", name)
+    }
+
+    /// A remedy with its venues and their seats named (§ 58 Abs. 1 VwGO): `{court}` becomes „ (Verwaltungsgericht
+    /// Düsseldorf, Bastionstraße 39, 40213 Düsseldorf)“ from `body.remedy_court`, `{office_name}` „Wahlleitung“ or
+    /// „Kreiswahlleitung“, `{office}` „ (Rathausplatz 1, 12345 Musterstadt)“ from `returning_officer.address`, `{authority}` „ (name, address)“ from
+    /// `body.supervisory_authority`; a venue the snapshot lacks (a body stored before they were required) leaves
+    /// nothing (docs/legal.md, "Remedies: court, authority and seat").
+    pub fn with_venues(text: &str, info: &BodyInfo) -> String {
+        let of = |a: Option<&Authority>| a.map(|a| format!(" ({}, {})", a.name, a.address)).unwrap_or_default();
+        let office = info.returning_officer.address.as_deref().map(|a| format!(" ({a})")).unwrap_or_default();
+        text.replace("{court}", &of(info.remedy_court.as_ref()))
+            .replace("{authority}", &of(info.supervisory_authority.as_ref()))
+            .replace("{office_name}", info.kind.office())
+            .replace("{office}", &office)
+    }
+}
+
+/// Which venues a Land's Rechtsbehelfsbelehrungen name, so that registration asks for their seats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RemedyVenues {
+    /// The Wahlleitung (an objection is lodged with it) and the Verwaltungsgericht (`body.remedy_court`).
+    pub office_and_court: bool,
+    /// The Rechtsaufsichtsbehörde (Thüringen, § 31 ThürKWG; `body.supervisory_authority`).
+    pub supervisory_authority: bool,
+}
+
+/// The venues the Rechtsbehelfsbelehrungen of a body of `land` and `kind` name: none where nothing is announced
+/// and no remedy is taught (Baden-Württemberg, Sachsen), the Wahlleitung and the Verwaltungsgericht elsewhere,
+/// and Thüringen's Rechtsaufsichtsbehörde.
+pub fn remedy_venues(land: Land, kind: BodyKind) -> RemedyVenues {
+    let law = land.law();
+    let taught = !matches!(law.procedure(kind).acceptance, Acceptance::ByLaw { announced: false, .. });
+    RemedyVenues { office_and_court: taught, supervisory_authority: taught && law.remedy_at_supervisory_authority() }
+}
+
+/// The check at registration (`procedure::register`, not `Body::from_snapshot`: the offline `decide` writes no
+/// Belehrung, and stored bodies load as they are): every court and authority a Rechtsbehelfsbelehrung of the
+/// body names is given with its seat (§ 58 Abs. 1 VwGO), else the snapshot is refused naming the field
+/// (docs/legal.md, "Remedies: court, authority and seat").
+pub fn validate_remedy_venues(info: &BodyInfo) -> Result<(), ValidationError> {
+    let needs = remedy_venues(info.land, info.kind);
+    let blank = |t: &str| t.trim().is_empty();
+    let why = "a Rechtsbehelfsbelehrung must name the authority or court a remedy is lodged with and its seat, or the remedy period does not run (§ 58 Abs. 1 VwGO)";
+    if needs.office_and_court {
+        if info.returning_officer.address.as_deref().is_none_or(blank) {
+            return Err(ValidationError::new(
+                "body.returning_officer.address",
+                format!("required: the Wahlleitung's postal address with the place; {why}"),
+            ));
+        }
+        match &info.remedy_court {
+            None => {
+                return Err(ValidationError::new(
+                    "body.remedy_court",
+                    format!("required: the Verwaltungsgericht with its address, e.g. {{\"name\": \"Verwaltungsgericht Düsseldorf\", \"address\": \"Bastionstraße 39, 40213 Düsseldorf\"}}; {why}"),
+                ))
+            }
+            Some(c) if blank(&c.name) || blank(&c.address) => {
+                return Err(ValidationError::new("body.remedy_court", "name and address must not be empty"))
+            }
+            Some(_) => {}
+        }
+    }
+    match (&info.supervisory_authority, needs.supervisory_authority) {
+        (None, true) => Err(ValidationError::new(
+            "body.supervisory_authority",
+            format!("required in Thüringen: the Rechtsaufsichtsbehörde a Wahlanfechtung is lodged with (§ 31 Abs. 1 ThürKWG), with its address; {why}"),
+        )),
+        (Some(a), true) if blank(&a.name) || blank(&a.address) => {
+            Err(ValidationError::new("body.supervisory_authority", "name and address must not be empty"))
+        }
+        (Some(_), false) => Err(ValidationError::new(
+            "body.supervisory_authority",
+            "no text of this Land names the Rechtsaufsichtsbehörde as a venue (only Thüringen, § 31 ThürKWG)",
+        )),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn info(court: bool) -> BodyInfo {
+        let mut info: BodyInfo = serde_json::from_value(serde_json::json!({
+            "id": "rat", "name": "Rat", "land": "NW", "statutory_size": 10,
+            "term": {"start": "2025-11-01", "end": "2030-10-31"},
+            "returning_officer": {"name": "Erika Beispiel", "email": "w@example.org", "address": "Markt 1, 12345 Musterstadt"}
+        }))
+        .expect("body info");
+        if court {
+            info.remedy_court = Some(Authority {
+                name: "Verwaltungsgericht Musterstadt".into(),
+                address: "Justizplatz 1, 12340 Musterstadt".into(),
+            });
+        }
+        info
+    }
+
+    /// § 58 Abs. 1 VwGO: the remedy names the venue with its seat; a body stored before registration asked for the
+    /// court keeps a readable sentence, without an empty bracket.
+    #[test]
+    fn vwgo_58_abs_1_the_remedy_names_its_venues() {
+        let text = "Klage vor dem Verwaltungsgericht{court}, Einspruch bei der {office_name}{office}";
+        assert_eq!(
+            Texts::with_venues(text, &info(true)),
+            "Klage vor dem Verwaltungsgericht (Verwaltungsgericht Musterstadt, Justizplatz 1, 12340 Musterstadt), Einspruch bei der Wahlleitung (Markt 1, 12345 Musterstadt)"
+        );
+        assert_eq!(
+            Texts::with_venues(text, &info(false)),
+            "Klage vor dem Verwaltungsgericht, Einspruch bei der Wahlleitung (Markt 1, 12345 Musterstadt)"
+        );
+        assert!(validate_remedy_venues(&info(false)).is_err_and(|e| e.field == "body.remedy_court"));
+        assert!(validate_remedy_venues(&info(true)).is_ok());
+    }
+
+    /// Every remedy a Land's texts give has its markers replaced: no `{…}` reaches a reader.
+    #[test]
+    fn every_remedy_of_every_land_and_kind_is_said_without_markers() {
+        let info = info(true);
+        for land in [
+            Land::Nw,
+            Land::He,
+            Land::Rp,
+            Land::Ni,
+            Land::St,
+            Land::Th,
+            Land::Sh,
+            Land::By,
+            Land::Bw,
+            Land::Sn,
+            Land::Mv,
+            Land::Bb,
+        ] {
+            for kind in [BodyKind::Council, BodyKind::Kreistag] {
+                let t = &land.law().procedure(kind).texts;
+                for remedy in [t.announcement_remedy, t.review_remedy, t.court_review_remedy, t.review_final_remedy] {
+                    let said = Texts::with_venues(remedy, &info);
+                    assert!(!said.contains('{') && !said.contains('}'), "{land:?} {kind:?}: {said}");
+                }
+            }
+        }
     }
 }

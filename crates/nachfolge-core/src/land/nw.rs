@@ -37,19 +37,19 @@ const COUNCIL: Procedure = Procedure {
     },
     texts: Texts {
         template_prefix: "nrw",
-        determination_subject: "Feststellung als Listennachfolger, Vertretung „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
-        barred_subject: "Feststellung als Listennachfolger, Vertretung „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
+        determination_subject: "Feststellung der Listennachfolge, Vertretung „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
+        barred_subject: "Feststellung der Listennachfolge, Vertretung „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
         announcement_basis: "§ 45 Abs. 6 Satz 7 KWahlG NRW",
         // § 46 Abs. 4 Satz 2 "§ 45 Abs. 2 findet Anwendung": the procedure, today in § 45 Abs. 6 (docs/legal.md)
         party_ban_basis: Some("§ 46 Abs. 4 i. V. m. § 45 Abs. 6 Satz 7 KWahlG NRW"),
-        announcement_remedy: "Einspruch binnen eines Monats nach der Bekanntmachung (§ 45 Abs. 6 Satz 8 i. V. m. § 39 Abs. 1 KWahlG NRW)",
+        announcement_remedy: "Einspruch bei der {office_name}{office} binnen eines Monats nach der Bekanntmachung (§ 45 Abs. 6 Satz 8 i. V. m. § 39 Abs. 1 KWahlG NRW)",
         review_basis: "§ 45 Abs. 6 Satz 8 KWahlG NRW",
         // § 41 Abs. 1 Satz 1: "binnen eines Monats nach Bekanntgabe" (§ 65 Satz 4 KWahlO: the announcement is
         // the Bekanntgabe for those not served)
-        review_remedy: "Klage vor dem Verwaltungsgericht binnen eines Monats nach Bekanntgabe der Entscheidung (§ 45 Abs. 6 Satz 8 i. V. m. § 41 Abs. 1 KWahlG NRW)",
+        review_remedy: "Klage vor dem Verwaltungsgericht{court} binnen eines Monats nach Bekanntgabe der Entscheidung (§ 45 Abs. 6 Satz 8 i. V. m. § 41 Abs. 1 KWahlG NRW)",
         court_review_remedy: "keine Klage nach § 41 KWahlG NRW: die Entscheidung vollzieht eine gerichtliche Entscheidung",
         review_final_remedy: "keiner: die Entscheidung ist unanfechtbar (§ 45 Abs. 6 Satz 8 i. V. m. § 40 Abs. 3 KWahlG NRW)",
-        successor_title: "Bekanntmachung über die Feststellung eines Listennachfolgers für die Vertretung „{name}“",
+        successor_title: "Bekanntmachung über die Feststellung der Listennachfolge für die Vertretung „{name}“",
         vacancy_title: "Bekanntmachung über das Freibleiben eines Sitzes in der Vertretung „{name}“",
         not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft in der Vertretung „{name}“",
         not_acquired_subject: None,
@@ -64,9 +64,9 @@ static PROCEDURE: Procedure = COUNCIL;
 /// A Kreistag: the council's procedure with the Kreistag's norms and words (docs/legal.md, "Kreistage").
 static KREISTAG: Procedure = Procedure {
     texts: Texts {
-        determination_subject: "Feststellung als Listennachfolger, Kreistag „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
-        barred_subject: "Feststellung als Listennachfolger, Kreistag „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
-        successor_title: "Bekanntmachung über die Feststellung eines Listennachfolgers für den Kreistag „{name}“",
+        determination_subject: "Feststellung der Listennachfolge, Kreistag „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
+        barred_subject: "Feststellung der Listennachfolge, Kreistag „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
+        successor_title: "Bekanntmachung über die Feststellung der Listennachfolge für den Kreistag „{name}“",
         vacancy_title: "Bekanntmachung über das Freibleiben eines Sitzes im Kreistag „{name}“",
         not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft im Kreistag „{name}“",
         review_title: "Bekanntmachung der Entscheidung über Einsprüche gegen die Feststellung der Listennachfolge für den Kreistag „{name}“",

@@ -37,13 +37,13 @@ const COUNCIL: Procedure = Procedure {
     },
     texts: Texts {
         template_prefix: "th",
-        determination_subject: "Feststellung als Nachrücker, „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
-        barred_subject: "Feststellung als Nachrücker, „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl und zum Nachweis über die Beendigung der Unvereinbarkeit",
+        determination_subject: "Feststellung des Nachrückens, „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
+        barred_subject: "Feststellung des Nachrückens, „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl und zum Nachweis über die Beendigung der Unvereinbarkeit",
         announcement_basis: "§ 23 Abs. 4 ThürKWG",
         party_ban_basis: None,
-        announcement_remedy: "Wahlanfechtung jeder wahlberechtigten Person binnen zwei Wochen nach der Bekanntmachung, schriftlich mit Begründung bei der Rechtsaufsichtsbehörde (§ 31 Abs. 1 ThürKWG)",
+        announcement_remedy: "Wahlanfechtung jeder wahlberechtigten Person binnen zwei Wochen nach der Bekanntmachung, schriftlich mit Begründung bei der Rechtsaufsichtsbehörde{authority} (§ 31 Abs. 1 ThürKWG)",
         review_basis: "§ 31 Abs. 2 ThürKWG",
-        review_remedy: "Klage vor dem Verwaltungsgericht nach der Rechtsbehelfsbelehrung der Entscheidung der Rechtsaufsichtsbehörde",
+        review_remedy: "Klage vor dem Verwaltungsgericht{court} binnen eines Monats nach Bekanntgabe der Entscheidung der Rechtsaufsichtsbehörde (§ 74 Abs. 1 Satz 2 VwGO)",
         court_review_remedy: "keine Klage: die Entscheidung vollzieht eine gerichtliche Entscheidung",
         review_final_remedy: "keiner: die Entscheidung ist unanfechtbar",
         successor_title: "Bekanntmachung über die Feststellung eines Nachrückers für „{name}“",
@@ -65,8 +65,8 @@ const KREISTAG_BAR: &str = "§ 102 Abs. 4 ThürKO i. V. m. § 30 Abs. 2 Nr. 2 Th
 static KREISTAG: Procedure = Procedure {
     bar_citation: KREISTAG_BAR,
     texts: Texts {
-        determination_subject: "Feststellung als Nachrücker, Kreistag „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
-        barred_subject: "Feststellung als Nachrücker, Kreistag „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl und zum Nachweis über die Beendigung der Unvereinbarkeit",
+        determination_subject: "Feststellung des Nachrückens, Kreistag „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
+        barred_subject: "Feststellung des Nachrückens, Kreistag „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl und zum Nachweis über die Beendigung der Unvereinbarkeit",
         successor_title: "Bekanntmachung über die Feststellung eines Nachrückers für den Kreistag „{name}“",
         vacancy_title: "Bekanntmachung über das Unbesetztbleiben eines Sitzes im Kreistag „{name}“",
         not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft im Kreistag „{name}“",
@@ -176,5 +176,10 @@ impl LandLaw for Th {
 
     fn kreistag_citations(&self) -> &'static [(&'static str, &'static str)] {
         KREISTAG_CITATIONS
+    }
+
+    /// The Wahlanfechtung is lodged with the Rechtsaufsichtsbehörde (§ 31 Abs. 1 ThürKWG).
+    fn remedy_at_supervisory_authority(&self) -> bool {
+        true
     }
 }

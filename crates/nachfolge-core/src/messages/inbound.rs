@@ -137,8 +137,8 @@ pub struct ReviewDecided {
     /// The successor the decision installs; required with `amended`, refused otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub successor: Option<CandidateId>,
-    /// When the decision was taken; every change it causes is dated here (Hessen § 34 Abs. 6: nothing earlier
-    /// is rolled back).
+    /// When the decision was taken (the announcement names this day; a change it causes is dated at
+    /// `final_on`, not here).
     pub decided_at: DateTime<FixedOffset>,
     /// Who decided (text). `council`: the council's own determination (Hessen § 34 Abs. 4 Satz 2/3 KWG);
     /// refused in NRW, where the returning officer decides in place of the council (§ 45 Abs. 6 Satz 8).
@@ -149,6 +149,13 @@ pub struct ReviewDecided {
     /// membership or seat; a later `review.decided` with `final: true` applies it.
     #[serde(rename = "final")]
     pub is_final: bool,
+    /// With `final: true`, required: the day the decision became unanfechtbar / rechtskräftig (e.g. the day
+    /// after the Klage period ended unused, or the day the judgment became final). Every change the decision
+    /// causes is dated at the start of this day (Europe/Berlin), and the texts name it (Hessen § 34 Abs. 5 KWG:
+    /// the seat is kept "bis … rechtskräftig entschieden ist"; docs/legal.md, "Review decisions take effect when
+    /// final"). Not before the decision's day, not after today; refused with `final: false`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_on: Option<NaiveDate>,
 }
 
 /// `determination.confirmed`: the returning officer determines the successor the worker proposed

@@ -96,8 +96,28 @@ pub struct Term {
 pub struct ReturningOfficer {
     pub name: String,
     pub email: String,
+    /// Postal address with the place („Rathausplatz 1, 12345 Musterstadt“): where declarations go, and the
+    /// seat of the Wahlleitung a Rechtsbehelfsbelehrung names where an objection is lodged with it (§ 58 Abs. 1
+    /// VwGO). Required at registration in every Land whose texts carry a Rechtsbehelfsbelehrung
+    /// (docs/legal.md, "Remedies: court, authority and seat").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub address: Option<String>,
+    /// The officer's own title under a signature and in the letterhead, as the officer holds it
+    /// („Wahlleiterin“, „Kreiswahlleiter“, „Erster Bürgermeister“); absent, the texts sign with the office
+    /// („Wahlleitung“, „Kreiswahlleitung“), never with both gender forms (docs/legal.md, "Form of address").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+}
+
+/// A court or authority a Rechtsbehelfsbelehrung names, with its seat (§ 58 Abs. 1 VwGO: „die
+/// Verwaltungsbehörde oder das Gericht, bei denen der Rechtsbehelf anzubringen ist, den Sitz“).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Authority {
+    /// Its name as the Belehrung says it, e.g. „Verwaltungsgericht Düsseldorf“, „Landratsamt Musterkreis“.
+    pub name: String,
+    /// Its postal address with the place, the seat (e.g. „Bastionstraße 39, 40213 Düsseldorf“).
+    pub address: String,
 }
 
 /// Who makes the determination (Feststellung) of a successor: the worker, or the returning officer on the
@@ -268,15 +288,6 @@ impl BodyKind {
         }
     }
 
-    /// The returning officer's title under a signature: „Wahlleitung“, „Kreiswahlleiterin oder
-    /// Kreiswahlleiter“.
-    pub fn officer_title(self) -> &'static str {
-        match self {
-            BodyKind::Council => "Wahlleitung",
-            BodyKind::Kreistag => "Kreiswahlleiterin oder Kreiswahlleiter",
-        }
-    }
-
     /// The wire code (`council`, `kreistag`).
     pub fn code(self) -> &'static str {
         match self {
@@ -321,6 +332,16 @@ pub struct BodyInfo {
     /// without such holidays. A period ending on one of them is extended like over a statewide holiday.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub local_holidays: Vec<String>,
+    /// The Verwaltungsgericht an action against this body's determinations and review decisions is brought
+    /// before, with its seat (§ 58 Abs. 1 VwGO; § 52 Nr. 3 VwGO: the court of the district where the
+    /// authority has its seat). Required at registration in every Land whose texts carry a
+    /// Rechtsbehelfsbelehrung (docs/legal.md, "Remedies: court, authority and seat").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remedy_court: Option<Authority>,
+    /// Thüringen: the Rechtsaufsichtsbehörde a Wahlanfechtung is lodged with and that decides it (§ 31 ThürKWG),
+    /// with its seat; required at registration there, refused elsewhere.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub supervisory_authority: Option<Authority>,
 }
 
 /// Kind of the Wahlvorschlag.
@@ -461,6 +482,16 @@ impl Fact {
     }
 }
 
+/// Anrede of a candidate in formal letters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FormOfAddress {
+    /// „Sehr geehrte Frau …“
+    Frau,
+    /// „Sehr geehrter Herr …“
+    Herr,
+}
+
 /// Bewerber: a candidate of a list.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -475,6 +506,14 @@ pub struct Candidate {
     pub email: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub postal_address: Option<String>,
+    /// Anrede: how a letter addresses the candidate („Sehr geehrte Frau …“, „Sehr geehrter Herr …“); absent,
+    /// the texts use a form that names the person without one (docs/legal.md, "Form of address").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub form_of_address: Option<FormOfAddress>,
+    /// Akademischer Grad the candidate bears in the Anrede and the address („Dr.“, „Prof. Dr.“): „Sehr geehrte
+    /// Frau Dr. Name“.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub academic_degree: Option<String>,
     /// Personal votes (Hessen; optional in NRW). Negative values are refused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub votes: Option<i64>,
@@ -493,6 +532,18 @@ pub struct Candidate {
     pub seat: Option<Seat>,
     #[serde(default)]
     pub facts: Vec<Fact>,
+}
+
+impl BodyInfo {
+    /// The returning officer's title under a signature and in a letterhead: the officer's own
+    /// (`returning_officer.title`, e.g. „Kreiswahlleiterin“), else the office („Wahlleitung“,
+    /// „Kreiswahlleitung“) — never both gender forms (docs/legal.md, "Form of address").
+    pub fn officer_title(&self) -> &str {
+        match self.returning_officer.title.as_deref().map(str::trim) {
+            Some(t) if !t.is_empty() => t,
+            _ => self.kind.office(),
+        }
+    }
 }
 
 impl Candidate {

@@ -250,6 +250,11 @@ pub(super) fn notice_of<'n>(
         lot: successor
             .and_then(|s| c.history.lots.iter().rev().find(|l| l.winner == s))
             .map(|l| (l.drawn_by.as_str(), l.drawn_at)),
+        // the final review decision that installed this round's successor (docs/legal.md, "Review decisions take
+        // effect when final"): his letter names it instead of offering an objection against it
+        review: c.history.installed_by_review.filter(|r| *r == c.round).and_then(|_| c.history.reviews.last()).map(
+            |r| ReviewFacts { decided_at: r.decided_at, final_on: r.final_on, decided_by: r.decided_by.as_deref() },
+        ),
     });
     Notice { case_id, case, successor, trail, now }
 }

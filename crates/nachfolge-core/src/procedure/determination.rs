@@ -99,6 +99,16 @@ impl Machine<'_> {
                 trail.insert(i + 1, step.with_detail(detail));
             }
         }
+        // Hessen: the successor of an earlier round whose membership is deemed not acquired (§ 23 Abs. 2 Satz 3
+        // KWG) was called, but "ist bereits berufen" would tell him a seat he never held: say why (issue 27)
+        if self.procedure().acceptance == Acceptance::WithDetermination {
+            for step in trail.iter_mut().filter(|s| s.verdict == Verdict::Skipped && s.reason == "already_called") {
+                if step.candidate.as_deref().is_some_and(|c| case.refused.iter().any(|r| r == c)) {
+                    step.reason = "membership_not_acquired".into();
+                    step.citation = "§ 34 Abs. 1 Satz 1, Abs. 3 Satz 2 KWG i. V. m. § 23 Abs. 2 Satz 3 KWG".into();
+                }
+            }
+        }
         // refusals in this case are irrevocable: they are already in the facts (declined); note them
         if let (false, Some(citation)) = (case.refused.is_empty(), self.procedure().next_round_citation) {
             trail.insert(0, TrailStep::new(None, Verdict::Noted, format!("round_{round}"), citation));

@@ -49,7 +49,7 @@ use crate::model::{
     SeatVia, Snapshot,
 };
 use crate::rules::{Cause, Outcome, Query, VacancyReason};
-use crate::texts::{self, AnnouncementKind, CaseFacts, Detail, Notice, Stage};
+use crate::texts::{self, AnnouncementKind, CaseFacts, Detail, Notice, ReviewFacts, Stage};
 pub use crate::texts::{Announcement, MailKind, MailRequest};
 use crate::trail::{TrailStep, Verdict};
 
@@ -208,6 +208,8 @@ pub fn register(existing: Option<&Council>, snapshot: Snapshot) -> Result<(Counc
         }
     }
     let body = Body::from_snapshot(snapshot).map_err(|e| invalid(e.to_string()))?;
+    // the courts and authorities the Rechtsbehelfsbelehrungen name, with their seats (§ 58 Abs. 1 VwGO)
+    crate::land::validate_remedy_venues(body.info()).map_err(|e| invalid(e.to_string()))?;
     let mut council = Council::new(body);
     if let Some(old) = existing {
         // keep the case history and the sequence, so case ids stay unique

@@ -20,6 +20,26 @@ impl Machine<'_> {
         if r.decided_by.as_deref().is_some_and(|b| b.trim().is_empty()) {
             return Err(invalid("decided_by: must not be empty"));
         }
+        // the day it became unanfechtbar / rechtskräftig dates every change (Hessen § 34 Abs. 5 KWG; docs/legal.md,
+        // "Review decisions take effect when final")
+        let final_at = match (r.is_final, r.final_on) {
+            (true, None) => {
+                return Err(invalid(
+                    "final_on: required with final: true — the day the decision became unanfechtbar / rechtskräftig",
+                ))
+            }
+            (false, Some(_)) => {
+                return Err(invalid("final_on: only with final: true (a decision not yet final has no such day)"))
+            }
+            (true, Some(day)) if day < local_date(at) => {
+                return Err(invalid(format!("final_on: {day} lies before the decision was taken ({})", local_date(at))))
+            }
+            (true, Some(day)) if day > local_date(self.now) => {
+                return Err(invalid(format!("final_on: {day} lies in the future")))
+            }
+            (true, Some(day)) => Some(start_of_day(day).max(at)),
+            (false, None) => None,
+        };
         if let CaseState::Vacant { reason } = &case.state {
             if !reason.is_determined() {
                 // § 33 Abs. 1 Nr. 4 Halbsatz 2 KWG: no § 34 determination was made, so none can be reviewed
@@ -87,6 +107,7 @@ impl Machine<'_> {
             citation: citation.clone(),
             recorded_at: self.now,
             is_final: r.is_final,
+            final_on: r.final_on,
         };
         let detail = Detail::Review {
             outcome: r.outcome,
@@ -99,6 +120,7 @@ impl Machine<'_> {
             previous: holder.as_deref().map(|h| (h, holder_member)),
             was_vacant: matches!(case.state, CaseState::Vacant { .. }),
             is_final: r.is_final,
+            final_on: r.final_on,
         };
         if !r.is_final {
             // Not yet unappealable: recorded and announced, but the seat holder keeps the seat (or it stays
@@ -115,8 +137,9 @@ impl Machine<'_> {
             self.announce_with(&r.case, AnnouncementKind::Review, holder.as_deref(), &trail, &detail);
             return Ok(());
         }
-        // annulled or amended: the change takes effect now, dated at the decision; nothing earlier is rolled
-        // back (Hessen § 34 Abs. 6 KWG)
+        // annulled or amended: the change takes effect now, dated at the start of the day the decision became
+        // final (Hessen § 34 Abs. 5 KWG: the seat is kept until then); nothing earlier is rolled back (§ 34 Abs. 6)
+        let at = final_at.unwrap_or(at);
         self.supersede_objections(&r.case)?;
         self.effects.push(Effect::Cancel { timer: Timer::deadline(&r.case, case.round) });
         if holder_member {

@@ -177,6 +177,10 @@ pub struct ReviewRecord {
     /// Unappealable (rechtskräftig); records stored before issue #12 were all final.
     #[serde(default = "final_by_default", rename = "final")]
     pub is_final: bool,
+    /// The day it became unanfechtbar / rechtskräftig (`review.decided` `final_on`); `None` for a decision not yet
+    /// final, and for records stored before it was asked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_on: Option<NaiveDate>,
 }
 
 fn final_by_default() -> bool {

@@ -33,12 +33,13 @@ pub fn letter_frame(body: &Body, mail: &MailRequest, now: DateTime<Utc>) -> Opti
     let info = body.info();
     let officer = &info.returning_officer;
     let person = body.candidate(&mail.candidate)?;
-    let mut recipient = vec![person.full_name()];
+    // DIN 5008: „Frau“ / „Herrn“ and the academic degree before the name (docs/legal.md, "Form of address")
+    let mut recipient = vec![super::addressee(person)];
     recipient.extend(address_lines(person.postal_address.as_deref()));
     let mut sender = vec![officer.name.clone()];
     sender.extend(address_lines(officer.address.as_deref()));
     Some(LetterFrame {
-        letterhead: vec![info.name.clone(), info.kind.officer_title().to_owned()],
+        letterhead: vec![info.name.clone(), info.officer_title().to_owned()],
         return_address: sender.join(" · "),
         recipient,
         info: vec![

@@ -12,7 +12,7 @@ pub mod letter;
 pub mod period;
 mod words;
 
-pub use words::{departure_de, reason_de, reason_de_in};
+pub use words::{addressee, departure_de, gendered, gendered_phrases, reason_de, reason_de_in, salutation};
 
 use chrono::{DateTime, FixedOffset, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
@@ -154,6 +154,18 @@ pub struct CaseFacts<'a> {
     pub stage: Stage,
     /// The lot that chose the successor (§ 34 Abs. 1a KWG): who drew it, and when.
     pub lot: Option<(&'a str, DateTime<FixedOffset>)>,
+    /// The final review decision (`amended`) that installed the successor of this round, if one did.
+    pub review: Option<ReviewFacts<'a>>,
+}
+
+/// A review decision as the letter to the successor it installed tells it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ReviewFacts<'a> {
+    pub decided_at: DateTime<Utc>,
+    /// The day it became unanfechtbar / rechtskräftig (`None` for records stored before it was asked for).
+    pub final_on: Option<NaiveDate>,
+    /// `council`, `court` or the deciding office.
+    pub decided_by: Option<&'a str>,
 }
 
 /// What happened, for one e-mail or announcement: the case (`None` if unknown), the person concerned, the
@@ -194,6 +206,8 @@ pub enum Detail<'a> {
         previous: Option<(&'a str, bool)>,
         was_vacant: bool,
         is_final: bool,
+        /// the day it became unanfechtbar / rechtskräftig (with `is_final`)
+        final_on: Option<NaiveDate>,
     },
 }
 
@@ -278,7 +292,8 @@ pub fn announcement(
     objection: Option<&ObjectionPeriod>,
     detail: &Detail<'_>,
 ) -> Announcement {
-    let texts = &body.land().law().procedure(body.info().kind).texts;
+    let info = body.info();
+    let texts = &body.land().law().procedure(info.kind).texts;
     let stage = n.case.map(|c| c.stage);
     let party_ban = stage == Some(Stage::Vacant(VacancyReason::PartyBanned));
     let (legal_basis, remedy) = match (kind, detail) {
@@ -292,6 +307,8 @@ pub fn announcement(
         }
         _ => (texts.announcement_basis, texts.announcement_remedy),
     };
+    // the court and the authority with their seats (§ 58 Abs. 1 VwGO)
+    let remedy = Texts::with_venues(remedy, info);
     let title = match kind {
         AnnouncementKind::Vacancy => texts.vacancy_title,
         AnnouncementKind::NotAcquired => texts.not_acquired_title,
@@ -347,10 +364,12 @@ pub fn announcement(
                 previous,
                 was_vacant,
                 is_final,
+                final_on,
             } => {
                 let previous = previous.and_then(|(id, was_member)| {
                     let c = body.candidate(id)?;
-                    Some(json!({"id": c.id, "name": c.full_name(), "position": c.position, "was_member": was_member}))
+                    Some(json!({"id": c.id, "name": c.full_name(), "position": c.position, "was_member": was_member,
+                        "form": c.form_of_address}))
                 });
                 obj.insert(
                     "review".into(),
@@ -365,6 +384,7 @@ pub fn announcement(
                         "previous": previous,
                         "was_vacant": was_vacant,
                         "final": is_final,
+                        "final_date": final_on.map(german_date),
                     }),
                 );
             }
@@ -373,9 +393,9 @@ pub fn announcement(
     Announcement {
         case: n.case_id.to_owned(),
         kind: kind.as_str().to_owned(),
-        title: Texts::with_name(title, &body.info().name),
+        title: Texts::with_name(title, &info.name),
         legal_basis: legal_basis.to_owned(),
-        objection_period: remedy.to_owned(),
+        objection_period: remedy,
         template: format!("{}_{}", texts.template_prefix, kind.as_str()),
         issued_at: n.now,
         context,
@@ -401,8 +421,8 @@ fn context(body: &Body, n: &Notice<'_>) -> Value {
         .filter_map(|s| {
             let c = body.candidate(s.candidate.as_deref()?)?;
             Some(json!({
-                "id": c.id, "name": c.full_name(), "position": c.position,
-                "reason": reason_de_in(&s.reason, info.kind), "citation": s.citation,
+                "id": c.id, "name": c.full_name(), "position": c.position, "form": c.form_of_address,
+                "reason": gendered_phrases(&reason_de_in(&s.reason, info.kind), c.form_of_address), "citation": s.citation,
             }))
         })
         .collect();
@@ -432,18 +452,32 @@ fn context(body: &Body, n: &Notice<'_>) -> Value {
             "kind": info.kind.code(), "nom": info.kind.nominative(), "Nom": info.kind.nominative_capitalized(),
             "acc": info.kind.accusative(),
             "dat": info.kind.dative(), "gen": info.kind.genitive(),
-            "office": info.kind.office(), "officer_title": info.kind.officer_title(),
+            "office": info.kind.office(), "officer_title": info.officer_title(),
+            // `confirm`: the returning officer or (Bayern) the council determines each successor
+            "determination": info.determination,
         },
         "officer": info.returning_officer,
+        // the venues a Rechtsbehelfsbelehrung names with their seats (§ 58 Abs. 1 VwGO), and the same as the
+        // words a sentence inserts („bei der Wahlleitung{office}“, „vor dem Verwaltungsgericht{court}“): empty for a
+        // body stored before registration asked for them
+        "court": info.remedy_court,
+        "authority": info.supervisory_authority,
+        "venue": {
+            "office": info.returning_officer.address.as_deref().map(|a| format!(", {a},")).unwrap_or_default(),
+            "court": Texts::with_venues("{court}", info),
+            "authority": Texts::with_venues("{authority}", info),
+        },
         "case": n.case_id,
         "round": case.map(|c| c.round),
-        "departed": departed.map(|d| json!({"id": d.id, "name": d.full_name()})),
+        "departed": departed.map(|d| json!({"id": d.id, "name": d.full_name(), "form": d.form_of_address})),
         "departure": case.map(|c| c.reason),
         "departure_reason": case.map(|c| departure_de(c.reason)),
         "effective_date": case.map(|c| german_date(local_date(c.effective_at))),
         "list": list.map(|l| json!({"id": l.id, "name": l.name, "short_name": l.short_name, "kind": l.kind})),
+        // the Anrede of a letter to the successor (docs/legal.md, "Form of address")
+        "salutation": succ.map(salutation),
         "successor": succ.map(|s| json!({
-            "id": s.id, "name": s.full_name(), "position": s.position,
+            "id": s.id, "name": s.full_name(), "position": s.position, "form": s.form_of_address,
             "postal_address": s.postal_address, "barred": s.is_barred_at(today), "bar_reason": s.bar_at(today),
             "substitute_for": substitute_for,
         })),
@@ -451,6 +485,13 @@ fn context(body: &Body, n: &Notice<'_>) -> Value {
         "passed_over": passed_over,
         "chosen": chosen,
         "lot": lot,
+        // the final review decision that installed the successor (his letter names it, offers no objection)
+        "installed_by_review": case.and_then(|c| c.review).filter(|_| n.successor.is_some()).map(|r| json!({
+            "decided_date": german_date(local_date(r.decided_at)),
+            "final_date": r.final_on.map(german_date),
+            "by_council": r.decided_by == Some("council"),
+            "by_court": r.decided_by == Some("court"),
+        })),
         "member_since": member_since.map(|t| german_date(local_date(t))),
         "member_since_past": member_since_past,
         "today": german_date(today),

@@ -1,7 +1,73 @@
 //! The German wording of the codes the rules and the messages use: why a candidate was passed over, why a
 //! member left.
 
-use crate::model::BodyKind;
+use crate::model::{BodyKind, Candidate, FormOfAddress};
+
+/// The one of a pair of gendered words „feminine oder masculine“ that fits a person whose form of address is
+/// `form`: „Ihrer Vorgängerin oder Ihres Vorgängers“ becomes „Ihrer Vorgängerin“ for `frau`, „Ihres
+/// Vorgängers“ for `herr`; without a form of address both stay (docs/legal.md, "Form of address"). A text that
+/// is no such pair (no or more than one „ oder “) is returned as it is.
+pub fn gendered(pair: &str, form: Option<FormOfAddress>) -> String {
+    let mut parts = pair.split(" oder ");
+    match (parts.next(), parts.next(), parts.next(), form) {
+        (Some(f), Some(_), None, Some(FormOfAddress::Frau)) => f.to_owned(),
+        (Some(_), Some(m), None, Some(FormOfAddress::Herr)) => m.to_owned(),
+        _ => pair.to_owned(),
+    }
+}
+
+/// The pairs of gendered words the wording of the reasons (`reason_de`) uses for the person it is about.
+const PAIRS: &[&str] = &[
+    "Listennachfolgerin oder Listennachfolger",
+    "Ersatzbewerberin oder Ersatzbewerber",
+    "Nachfolgerin oder Nachfolger",
+    "ihre oder seine",
+    "sie oder ihn",
+    "sie oder er",
+];
+
+/// `text` with every pair of [`PAIRS`] in it said for a person whose form of address is `form` (a reason why a
+/// named candidate was passed over: „bleibt Listennachfolgerin“); unchanged without a form of address.
+pub fn gendered_phrases(text: &str, form: Option<FormOfAddress>) -> String {
+    match form {
+        None => text.to_owned(),
+        Some(_) => PAIRS.iter().fold(text.to_owned(), |t, pair| t.replace(pair, &gendered(pair, form))),
+    }
+}
+
+/// The Anrede of a letter to `c`: „Sehr geehrte Frau Dr. Name,“ / „Sehr geehrter Herr Name,“; without a form of
+/// address „Guten Tag Vorname Name,“ — the full name without a gendered form, never „Sehr geehrte(r)“
+/// (docs/legal.md, "Form of address").
+pub fn salutation(c: &Candidate) -> String {
+    let degree = c.academic_degree.as_deref().map(str::trim).filter(|d| !d.is_empty());
+    let family = match degree {
+        Some(d) => format!("{d} {}", c.family_name),
+        None => c.family_name.clone(),
+    };
+    match c.form_of_address {
+        Some(FormOfAddress::Frau) => format!("Sehr geehrte Frau {family},"),
+        Some(FormOfAddress::Herr) => format!("Sehr geehrter Herr {family},"),
+        None => match degree {
+            Some(d) => format!("Guten Tag {d} {} {},", c.given_name, c.family_name),
+            None => format!("Guten Tag {} {},", c.given_name, c.family_name),
+        },
+    }
+}
+
+/// The first line of the address block of a letter to `c` (DIN 5008: „Frau“, „Herrn“ before the name, with the
+/// academic degree): „Frau Dr. Erika Muster“, „Herrn Max Muster“, „Kim Muster“.
+pub fn addressee(c: &Candidate) -> String {
+    let degree = c.academic_degree.as_deref().map(str::trim).filter(|d| !d.is_empty());
+    let name = match degree {
+        Some(d) => format!("{d} {}", c.full_name()),
+        None => c.full_name(),
+    };
+    match c.form_of_address {
+        Some(FormOfAddress::Frau) => format!("Frau {name}"),
+        Some(FormOfAddress::Herr) => format!("Herrn {name}"),
+        None => name,
+    }
+}
 
 /// [`reason_de`] for a body of kind `kind`: a Kreistag's wording where the council's names the council or its
 /// Wahlleitung (docs/legal.md, "Kreistage").
@@ -36,6 +102,9 @@ pub fn reason_de(reason: &str) -> String {
         "former_member" => "war in dieser Wahlperiode bereits Mitglied der Vertretung",
         "pending_successor" => "ist bereits als Listennachfolger für einen anderen Sitz festgestellt",
         "already_called" => "ist bereits berufen",
+        "membership_not_acquired" => {
+            "wurde für diesen Sitz bereits als Nachfolgerin oder Nachfolger festgestellt; ihre oder seine Mitgliedschaft gilt als nicht erworben, weil sie oder er die Beseitigung des Hinderungsgrundes nicht fristgerecht nachgewiesen hat"
+        }
         "died" => "ist verstorben",
         "ineligible" => "ist nicht wählbar",
         "not_continuously_eligible" => "war während der Wahlperiode nicht durchgehend wählbar",
@@ -153,6 +222,51 @@ pub fn departure_de(reason: crate::model::DepartureReason) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn person(form: Option<FormOfAddress>, degree: Option<&str>) -> Candidate {
+        let mut c: Candidate = serde_json::from_value(serde_json::json!({
+            "id": "X", "position": 1, "given_name": "Erika", "family_name": "Muster"
+        }))
+        .expect("candidate");
+        c.form_of_address = form;
+        c.academic_degree = degree.map(str::to_owned);
+        c
+    }
+
+    /// „Sehr geehrte Frau Dr. Name,“ / „Sehr geehrter Herr Name,“ from the form of address; without one the full
+    /// name after „Guten Tag“, never „Sehr geehrte(r)“ (docs/legal.md, "Form of address").
+    #[test]
+    fn din_5008_salutation_and_address_by_form_of_address() {
+        let frau = person(Some(FormOfAddress::Frau), Some("Dr."));
+        assert_eq!(salutation(&frau), "Sehr geehrte Frau Dr. Muster,");
+        assert_eq!(addressee(&frau), "Frau Dr. Erika Muster");
+        let herr = person(Some(FormOfAddress::Herr), None);
+        assert_eq!(salutation(&herr), "Sehr geehrter Herr Muster,");
+        assert_eq!(addressee(&herr), "Herrn Erika Muster");
+        let unknown = person(None, Some("Prof. Dr."));
+        assert_eq!(salutation(&unknown), "Guten Tag Prof. Dr. Erika Muster,");
+        assert_eq!(addressee(&unknown), "Prof. Dr. Erika Muster");
+        assert!(!salutation(&person(None, None)).contains("geehrte"));
+    }
+
+    #[test]
+    fn a_gendered_pair_gives_the_persons_word_and_both_only_when_unknown() {
+        let pair = "Ihrer Vorgängerin oder Ihres Vorgängers";
+        assert_eq!(gendered(pair, Some(FormOfAddress::Frau)), "Ihrer Vorgängerin");
+        assert_eq!(gendered(pair, Some(FormOfAddress::Herr)), "Ihres Vorgängers");
+        assert_eq!(gendered(pair, None), pair);
+        assert_eq!(gendered("Ersatzperson", Some(FormOfAddress::Herr)), "Ersatzperson");
+        let two = "schriftlich oder zur Niederschrift oder elektronisch";
+        assert_eq!(gendered(two, Some(FormOfAddress::Frau)), two);
+        // a reason about a named candidate: only its pairs change
+        let reason = reason_de("barred_stays_successor");
+        assert!(gendered_phrases(&reason, Some(FormOfAddress::Frau)).ends_with("bleibt Listennachfolgerin"));
+        assert!(gendered_phrases(&reason, Some(FormOfAddress::Herr)).ends_with("bleibt Listennachfolger"));
+        assert_eq!(gendered_phrases(&reason, None), reason);
+        let party = reason_de("left_party");
+        assert!(gendered_phrases(&party, Some(FormOfAddress::Herr))
+            .contains("Partei oder Wählergruppe ausgeschieden, für die er"));
+    }
 
     /// The notes the Nachrückerliste shows (`list_order`'s `notes` of every Land) are said in German, not as
     /// their codes (the console printed `waiver_not_in_form` before).
