@@ -2406,6 +2406,34 @@ fn ni_open() -> (Council, Vec<Effect>) {
     ni_open_at("2027-05-01T00:00:00+02:00", "2027-05-03T09:00:00+02:00")
 }
 
+/// § 50 Abs. 3 Satz 1 to 3, § 52 Abs. 1 Satz 1 Nr. 7 NKomVG: a barred Ersatzperson proves within the week the
+/// declaration that ends her employment and accepts; she is a member, and the membership names the last day to
+/// prove the actual end — four months after the acceptance — or lose the seat (`bar_end_proof`).
+#[test]
+fn ni_nkomvg_52_abs_1_nr_7_barred_member_must_prove_the_end_within_four_months_after_acceptance() {
+    let mut s = ni_snapshot();
+    add_fact(&mut s, 0, 4, json!({"type": "barred", "on": "2027-01-01", "reason": "Beamtin der Gemeinde"}));
+    let mut b = body_from(s);
+    let now = "2027-05-03T09:00:00+02:00";
+    run(&mut b, vacancy(NI, "N1-02", DepartureReason::Resigned, "2027-05-01T00:00:00+02:00"), now);
+    run(&mut b, sent(NI_CASE, 1, now), now);
+    assert!(offer(&b, NI_CASE).barred);
+    run(&mut b, served(NI, NI_CASE, "N1-05", ServiceMethod::Certificate, "2027-05-03"), "2027-05-03T10:00:00+02:00");
+    run(&mut b, cured(NI, NI_CASE, "N1-05", "2027-05-05T10:00:00+02:00"), "2027-05-05T10:00:00+02:00");
+    let fx = run(
+        &mut b,
+        declare(NI, NI_CASE, "N1-05", DeclarationKind::Accept, "2027-05-05T11:00:00+02:00"),
+        "2027-05-05T11:00:00+02:00",
+    );
+    let m = event(&fx, "membership.changed");
+    assert_eq!((m["change"].as_str(), m["basis"].as_str()), (Some("joined"), Some("acceptance")));
+    // four months after Wed 5 May 2027: Sun 5 Sep 2027 → Mon 6 Sep
+    let p = &m["bar_end_proof"];
+    assert_eq!(p["last_day"], "2027-09-06", "{m}");
+    let trail = p["trail"].as_array().expect("trail");
+    assert!(trail.iter().any(|s| s["citation"] == "§ 50 Abs. 3 Satz 3, § 52 Abs. 1 Satz 1 Nr. 7 NKomVG"), "{p}");
+}
+
 #[test]
 fn ni_nkwo_77_abs_1_determination_mails_the_notification_without_membership() {
     let (b, fx) = ni_open();

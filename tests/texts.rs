@@ -562,7 +562,10 @@ fn rp_64_abs_2_kwo_barred_offer_asks_for_the_proof_within_the_week() {
     render(&e, "rp-barred-offer");
     let offer = text_of(&e, "mail");
     assert!(offer.contains("(Beschäftigte der Stadtverwaltung; § 5 KWG)"), "{offer}");
-    assert!(offer.contains("gilt die Wahl als abgelehnt (§ 66 Abs. 1 Satz 4 in Verbindung mit § 64 Abs. 2 Satz 1 KWO)"));
+    assert!(offer.contains("gilt die Wahl als abgelehnt (§ 44 Abs. 2 Satz 2 KWG, § 66 Abs. 1 Satz 4 in Verbindung mit § 64 Abs. 2 Satz 1 KWO)"), "{offer}");
+    // § 64 Abs. 1 Nr. 1 KWO: silence is acceptance only "vorbehaltlich" the proof
+    assert!(offer.contains("- Erbringen Sie den Nachweis bis zum Ablauf der Frist und geben keine Erklärung ab, gilt die Wahl als angenommen (§ 44 Abs. 2 Satz 1 KWG)."), "{offer}");
+    assert!(!offer.contains("- Geben Sie bis zum Ablauf der Frist keine Erklärung ab"), "{offer}");
 }
 
 #[test]
@@ -664,7 +667,12 @@ fn ni_nkomvg_50_barred_offer_asks_for_the_proof_within_the_week() {
     render(&e, "ni-barred-offer");
     let offer = text_of(&e, "mail");
     assert!(offer.contains("(Beamtin mit Dienstbezügen der Gemeinde; § 50 Abs. 1 NKomVG)"), "{offer}");
-    assert!(offer.contains("gilt die Wahl als abgelehnt (§ 50 Abs. 3 NKomVG)"), "{offer}");
+    // § 50 Abs. 3 Satz 1, 2 NKomVG: within the week the declaration that ends the employment, not its end
+    assert!(offer.contains("dass Sie die zur Beendigung Ihres mit der Mitgliedschaft unvereinbaren Amtes oder Beschäftigungsverhältnisses erforderliche Erklärung abgegeben haben"), "{offer}");
+    assert!(!offer.contains("beendet ist"), "{offer}");
+    assert!(offer.contains("gilt die Wahl als abgelehnt (§ 50 Abs. 3 Satz 1 und 2 NKomVG); das gilt auch, wenn Sie die Annahme erklärt oder keine Erklärung abgegeben haben."), "{offer}");
+    // the four-month step and the loss of the seat (§ 50 Abs. 3 Satz 3, § 52 Abs. 1 Satz 1 Nr. 7 NKomVG)
+    assert!(offer.contains("spätestens vier Monate nach Annahme der Wahl nachzuweisen; wird dieser Nachweis nicht geführt, verlieren Sie mit Ablauf dieser Frist Ihren Sitz (§ 50 Abs. 3 Satz 3, § 52 Abs. 1 Satz 1 Nr. 7 NKomVG)."), "{offer}");
 }
 
 #[test]
@@ -883,3 +891,7 @@ mod kreistag;
 // The period notice after service (Fristmitteilung), every Land with a period
 #[path = "texts/period_notice.rs"]
 mod period_notice;
+
+// what the successor is told on silence, a missing proof, a reservation: the procedure's own decision (issue 27)
+#[path = "texts/consequences.rs"]
+mod consequences;

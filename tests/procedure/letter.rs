@@ -47,7 +47,7 @@ fn kwg_he_34_abs_3_the_letter_to_a_barred_successor_asks_for_the_proof_within_a_
     for want in [
         "Datum 04.06.2025",
         "Bitte weisen Sie mir binnen einer Woche nach Zustellung dieser Feststellung nach, dass Sie das mit der Mitgliedschaft unvereinbare Amt oder Arbeitsverhältnis beendet haben (§ 34 Abs. 3 Satz 2 in Verbindung mit § 23 Abs. 2 KWG).",
-        "Wird der Nachweis nicht fristgerecht erbracht, gilt die Mitgliedschaft rückwirkend als nicht erworben (§ 23 Abs. 2 Satz 3 KWG)",
+        "Wird der Nachweis nicht bis zum Ablauf der Frist erbracht, gilt Ihre Mitgliedschaft rückwirkend als nicht erworben (§ 23 Abs. 2 Satz 3 KWG)",
     ] {
         assert!(pdf.contains(want), "{want:?} not in {pdf}");
     }
@@ -59,7 +59,7 @@ fn kwahlg_nrw_45_abs_6_the_letter_asks_for_the_declaration_and_ends_with_the_off
     let (pdf, _) = letter(&b, CASE, "2025-06-04T09:00:00+02:00");
     for want in [
         "Ich fordere Sie auf, binnen einer Woche nach Zustellung dieser Benachrichtigung schriftlich zu erklären, ob Sie die Wahl annehmen (§ 45 Abs. 6 Satz 2 KWahlG).",
-        "Bitte weisen Sie mir innerhalb derselben Frist nach, dass Sie dieses Amt oder Arbeitsverhältnis beendet haben.",
+        "Sie können die Wahl nur annehmen, wenn Sie mir innerhalb derselben Frist durch eine schriftliche Bescheinigung Ihres Dienstherrn oder Arbeitgebers nachweisen, dass Sie dieses Amt oder Arbeitsverhältnis beendet haben",
     ] {
         assert!(pdf.contains(want), "{want:?} not in {pdf}");
     }

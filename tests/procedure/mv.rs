@@ -157,3 +157,26 @@ fn mv_lkwg_46_abs_2_satz_3_nr_1_party_notice_is_a_fact_of_mv() {
     let fx = run(&mut b, fact(MV, "M1-06", Fact::PartyNotice { on: d("2027-01-10") }), "2027-01-11T09:00:00+01:00");
     assert!(!kinds(&fx).iter().any(|k| k.contains("rejected")), "{:?}", kinds(&fx));
 }
+
+/// § 25 Abs. 4 KV M-V: an Unvereinbarkeit holds up nothing — a barred Ersatzperson who stays silent becomes a
+/// member when the week ends like anyone (§ 34 Satz 1 LKWG M-V), not deemed to refuse for want of a proof.
+#[test]
+fn mv_kv_25_abs_4_a_barred_ersatzperson_who_stays_silent_is_a_member_when_the_week_ends() {
+    let mut s = mv_snapshot();
+    add_fact(&mut s, 0, 4, json!({"type": "barred", "on": "2026-01-01", "reason": "Bediensteter der Stadt"}));
+    let mut b = body_from(s);
+    run(
+        &mut b,
+        vacancy(MV, "M1-01", DepartureReason::Resigned, "2027-02-20T00:00:00+01:00"),
+        "2027-03-01T09:00:00+01:00",
+    );
+    run(&mut b, sent(MV_CASE, 1, "2027-03-01T09:00:00+01:00"), "2027-03-01T09:00:00+01:00");
+    assert_eq!(offer(&b, MV_CASE).successor, "M1-05");
+    mv_served(&mut b);
+    let fx = run(&mut b, expired(MV_CASE, 1), "2027-03-10T00:00:01+01:00");
+    let m = event(&fx, "membership.changed");
+    assert_eq!((m["change"].as_str(), m["basis"].as_str()), (Some("joined"), Some("deemed_acceptance")));
+    assert!(!fx
+        .iter()
+        .any(|e| matches!(e, Effect::Publish { event_type, .. } if *event_type == "declaration.recorded")));
+}

@@ -167,7 +167,7 @@ fn lzg_nrw_4_abs_2_deemed_service_is_told_and_a_later_certificate_is_mailed_agai
 }
 
 #[test]
-fn kwahlo_nrw_69_abs_2_barred_successor_is_told_both_consequences() {
+fn kwahlo_nrw_62_nr_1_5_barred_successor_is_told_silence_is_acceptance_only_with_the_proof() {
     let mut s = nrw_snapshot();
     add_fact(&mut s, 0, 2, json!({ "type": "barred", "on": "2024-01-01", "reason": "Beschäftigter der Stadt" }));
     let mut b = body_from(s);
@@ -180,8 +180,15 @@ fn kwahlo_nrw_69_abs_2_barred_successor_is_told_both_consequences() {
     );
     let lapse = &period_notice(&fx).context["period"]["lapse"];
     assert_eq!(lapse.as_array().map(Vec::len), Some(2), "{lapse}");
+    // without the proof the election counts as refused, silent or not (§ 62 Nr. 5 KWahlO) …
     assert!(
-        lapse[1].as_str().is_some_and(|s| s.contains("(§ 69 Abs. 2 in Verbindung mit § 62 Nr. 5 KWahlO)")),
+        lapse[0].as_str().is_some_and(|s| s.starts_with("Weisen Sie mir nicht bis zum Ablauf der Frist nach")
+            && s.contains("gilt die Wahl als abgelehnt (§ 69 Abs. 2 in Verbindung mit § 62 Nr. 5 KWahlO)")),
+        "{lapse}"
+    );
+    // … silence is acceptance only "vorbehaltlich" the proof (§ 62 Nr. 1 KWahlO): never told unconditionally
+    assert!(
+        lapse[1].as_str().is_some_and(|s| s.starts_with("Erbringen Sie den Nachweis bis zum Ablauf der Frist und")),
         "{lapse}"
     );
 }

@@ -167,3 +167,52 @@ fn sh_gkwg_44_abs_2_no_list_or_an_exhausted_list_the_seat_stays_empty_size_uncha
     let v = event(&fx, "seat.left_vacant");
     assert_eq!((v["reason"].as_str(), v["statutory_size"].as_u64()), (Some("individual_candidate"), Some(19)));
 }
+
+/// `sh_open` with K1-05 incompatible (§ 31a Abs. 1 GO: a Beschäftigte of the Gemeinde).
+fn sh_open_barred() -> Council {
+    let mut s = sh_snapshot();
+    add_fact(&mut s, 0, 4, json!({"type": "barred", "on": "2027-01-01", "reason": "Beschäftigte der Gemeinde"}));
+    let mut b = body_from(s);
+    run(
+        &mut b,
+        vacancy(SH, "K1-01", DepartureReason::Resigned, "2027-10-01T00:00:00+02:00"),
+        "2027-10-20T09:00:00+02:00",
+    );
+    run(&mut b, sent(SH_CASE, 1, "2027-10-20T09:00:00+02:00"), "2027-10-20T09:00:00+02:00");
+    b
+}
+
+/// § 37a Abs. 1 Satz 1 GKWG: an incompatible official or employee "erwirbt abweichend von § 37 die Mitgliedschaft
+/// … erst, wenn" he proves the leave (or another post) in writing — the end of the week alone makes him no member,
+/// nor does it count as a refusal; the proof after the week makes him a member from its receipt.
+#[test]
+fn sh_gkwg_37a_abs_1_an_incompatible_successor_becomes_a_member_only_with_the_written_proof() {
+    let mut b = sh_open_barred();
+    assert!(offer(&b, SH_CASE).barred);
+    sh_served(&mut b);
+    let fx = run(&mut b, expired(SH_CASE, 1), "2027-10-28T00:00:01+02:00");
+    assert!(!joined(&fx), "{:?}", kinds(&fx));
+    assert!(!fx
+        .iter()
+        .any(|e| matches!(e, Effect::Publish { event_type, .. } if *event_type == "declaration.recorded")));
+    assert!(matches!(state(&b, SH_CASE), CaseState::Offered(o) if o.successor == "K1-05"));
+    // the written proof of the leave, two weeks later: a member from its receipt
+    let fx = run(&mut b, cured(SH, SH_CASE, "K1-05", "2027-11-10T10:00:00+01:00"), "2027-11-10T10:00:00+01:00");
+    let m = event(&fx, "membership.changed");
+    assert_eq!((m["change"].as_str(), m["basis"].as_str()), (Some("joined"), Some("bar_cured")));
+    same_instant(&m["effective_at"], "2027-11-10T10:00:00+01:00");
+    assert!(matches!(state(&b, SH_CASE), CaseState::Filled { .. }));
+}
+
+/// § 37a Abs. 1 Satz 1 with § 37 Satz 1 GKWG: the proof within the week — a member when the week ends, not before.
+#[test]
+fn sh_gkwg_37a_abs_1_proof_within_the_week_membership_when_the_week_ends() {
+    let mut b = sh_open_barred();
+    sh_served(&mut b);
+    let fx = run(&mut b, cured(SH, SH_CASE, "K1-05", "2027-10-22T10:00:00+02:00"), "2027-10-22T10:00:00+02:00");
+    assert!(!joined(&fx), "{:?}", kinds(&fx));
+    let fx = run(&mut b, expired(SH_CASE, 1), "2027-10-28T00:00:01+02:00");
+    let m = event(&fx, "membership.changed");
+    assert_eq!((m["change"].as_str(), m["basis"].as_str()), (Some("joined"), Some("deemed_acceptance")));
+    same_instant(&m["effective_at"], "2027-10-28T00:00:00+02:00");
+}

@@ -173,3 +173,60 @@ fn st_kwg_lsa_47_abs_1_party_notice_refused_outside_sachsen_anhalt_and_niedersac
     );
     assert!(e.to_string().contains("party_notice is a fact of Sachsen-Anhalt"), "{e}");
 }
+
+/// § 42 Abs. 1 Nr. 3 KVG LSA: a barred Bewerber who stays silent and proves nothing accepts the election with
+/// the end of the week (§ 43 Abs. 1 Satz 2 KWG LSA) while the Hinderungsgrund stands, so he loses the mandate at
+/// once — no deemed refusal: joined and left at the same instant, a former member, and the next is determined.
+#[test]
+fn st_kvg_lsa_42_abs_1_nr_3_barred_bewerber_accepted_by_silence_loses_the_mandate_at_once() {
+    let mut s = st_snapshot();
+    add_fact(&mut s, 0, 5, json!({"type": "barred", "on": "2027-01-01", "reason": "Beschäftigter der Stadt"}));
+    let (mut b, _) = st_open(s);
+    assert!(offer(&b, ST_CASE).barred);
+    run(&mut b, served(ST, ST_CASE, "S1-06", ServiceMethod::Certificate, "2027-10-20"), "2027-10-20T10:00:00+02:00");
+    let fx = run(&mut b, expired(ST_CASE, 1), "2027-10-28T00:00:01+02:00");
+    let changes: Vec<(&str, &str)> = fx
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Publish { event_type, data }
+                if *event_type == "membership.changed" && data["person"]["id"] == "S1-06" =>
+            {
+                Some((data["change"].as_str().unwrap_or(""), data["basis"].as_str().unwrap_or("")))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(changes, [("joined", "deemed_acceptance"), ("left", "bar_at_acceptance")]);
+    let left = nth(&fx, "membership.changed", 1);
+    same_instant(&left["effective_at"], "2027-10-28T00:00:00+02:00");
+    // he did not refuse: no deemed refusal is recorded, no `declined` fact; he is a former member now
+    assert!(!fx
+        .iter()
+        .any(|e| matches!(e, Effect::Publish { event_type, .. } if *event_type == "declaration.recorded")));
+    assert!(!has_fact(&b, "S1-06", "declined") && has_fact(&b, "S1-06", "former_member"));
+    // the seat passes to the next nächst festgestellter Bewerber in the same case
+    assert_eq!(event(&fx, "succession.determined")["successor"]["id"], "S1-07");
+    assert_eq!(offer(&b, ST_CASE).successor, "S1-07");
+    // a declaration of his that comes later is too late, not an irrevocable refusal
+    let fx = run(
+        &mut b,
+        declare(ST, ST_CASE, "S1-06", DeclarationKind::Accept, "2027-10-29T10:00:00+02:00"),
+        "2027-10-29T10:00:00+02:00",
+    );
+    assert_eq!(event(&fx, "declaration.rejected")["reason"], "after_deadline");
+}
+
+/// § 42 Abs. 1 Nr. 3 KVG LSA: the proof that the Hinderungsgrund ended, within the week, and silence: accepted
+/// with the end of the week, a member (§ 43 Abs. 1 Satz 2 KWG LSA).
+#[test]
+fn st_kvg_lsa_42_abs_1_nr_3_barred_bewerber_who_proves_in_time_and_stays_silent_is_a_member() {
+    let mut s = st_snapshot();
+    add_fact(&mut s, 0, 5, json!({"type": "barred", "on": "2027-01-01", "reason": "Beschäftigter der Stadt"}));
+    let (mut b, _) = st_open(s);
+    run(&mut b, served(ST, ST_CASE, "S1-06", ServiceMethod::Certificate, "2027-10-20"), "2027-10-20T10:00:00+02:00");
+    run(&mut b, cured(ST, ST_CASE, "S1-06", "2027-10-22T10:00:00+02:00"), "2027-10-22T10:00:00+02:00");
+    let fx = run(&mut b, expired(ST_CASE, 1), "2027-10-28T00:00:01+02:00");
+    let m = event(&fx, "membership.changed");
+    assert_eq!((m["change"].as_str(), m["basis"].as_str()), (Some("joined"), Some("deemed_acceptance")));
+    assert!(matches!(state(&b, ST_CASE), CaseState::Filled { .. }));
+}

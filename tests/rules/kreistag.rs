@@ -152,7 +152,12 @@ fn th_thuerko_102_abs_4_a_barred_kreistag_successor_must_prove() {
 #[test]
 fn sh_kro_26a_an_unvereinbarkeit_in_a_kreistag() {
     let (c, k) = abc(schleswig_holstein, false, "K1", cand("K1-02", 2).barred("Beschäftigte des Kreises"));
-    assert_kreistag_trail(&c, &k, "K1-01", &[("§ 31a Abs. 3 GO", "§ 26a KrO")]);
+    assert_kreistag_trail(
+        &c,
+        &k,
+        "K1-01",
+        &[("§ 31a Abs. 1 GO i. V. m. § 37a Abs. 1 Satz 1 GKWG", "§ 26a KrO i. V. m. § 37a Abs. 1 Satz 1 GKWG")],
+    );
 }
 
 #[test]

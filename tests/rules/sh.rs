@@ -11,7 +11,7 @@ const SH_44_1_37_1_3: &str = "§ 44 Abs. 1 i. V. m. § 37 Satz 1 und 3 GKWG";
 const SH_44_1_6: &str = "§ 44 Abs. 1 i. V. m. § 6 GKWG";
 const SH_37_1: &str = "§ 37 Satz 1 GKWG";
 const SH_45: &str = "§ 45 GKWG";
-const SH_GO_31A_3: &str = "§ 31a Abs. 3 GO";
+const SH_37A_1: &str = "§ 31a Abs. 1 GO i. V. m. § 37a Abs. 1 Satz 1 GKWG";
 
 /// SH party list K1: K1-01 (pos. 1, seated via the list, the departed), `second` (pos. 2), K1-03 (pos. 3).
 /// Votes are recorded but play no part (closed lists).
@@ -128,12 +128,17 @@ fn sh_gkwg_44_abs_1_a_party_notice_is_refused_by_validation() {
     assert_eq!(e.field, "lists[0].candidates[1].facts[0].type");
 }
 
+/// § 37a Abs. 1 Satz 1 GKWG: an Unvereinbarkeit (§ 31a Abs. 1 GO) passes nobody over, but the successor is
+/// `barred`: he acquires membership only with the written proof of the leave or of another post.
 #[test]
-fn sh_go_31a_abs_3_an_unvereinbarkeit_neither_passes_over_nor_holds_up_membership() {
-    assert_sh_chosen_with(
-        cand("K1-02", 2).barred("Beschäftigte der Gemeinde"),
-        vec![noted("K1-02", "bar_found_by_supervisory_authority", SH_GO_31A_3)],
-    );
+fn sh_gkwg_37a_abs_1_an_unvereinbarkeit_passes_nobody_over_and_holds_up_membership_until_the_proof() {
+    let d = decide(&sh_abc(cand("K1-02", 2).barred("Beschäftigte der Gemeinde")), &query("K1-01")).unwrap();
+    let trail = vec![
+        skipped("K1-01", "departed", SH_44_1),
+        noted("K1-02", "barred_must_prove_leave", SH_37A_1),
+        chosen("K1-02", "next_on_list", SH_44_1),
+    ];
+    assert_decision(d, barred_successor("K1-02", "K1"), trail);
 }
 
 #[test]

@@ -144,4 +144,7 @@ fn bb_bbgkwahlg_51_abs_2_offer_to_a_barred_ersatzperson_asks_for_the_termination
     assert!(offer.contains("dass Sie die zur Beendigung Ihres Beamten- oder Arbeitnehmerverhältnisses erforderliche Erklärung abgegeben haben"), "{offer}");
     assert!(offer.contains("spätestens vier Monate nach Annahme der Wahl nachzuweisen"), "{offer}");
     assert!(offer.contains("(§ 51 Abs. 2 Satz 3, § 59 Abs. 1 Nr. 6 BbgKWahlG)"), "{offer}");
+    // § 51 Abs. 2 Satz 2: for him silence without the proof is refusal, not acceptance — one sentence, not two
+    assert!(!offer.contains("- Geben Sie bis zum Ablauf der Frist keine Erklärung ab"), "{offer}");
+    assert!(offer.contains("gilt die Wahl als abgelehnt (§ 51 Abs. 2 Satz 2 und 4 BbgKWahlG); das gilt auch, wenn Sie die Annahme erklärt oder keine Erklärung abgegeben haben."), "{offer}");
 }

@@ -62,7 +62,7 @@ fn sh_gkwg_37_satz_1_offer_and_announcement_texts() {
 }
 
 #[test]
-fn sh_go_31a_abs_3_offer_to_a_successor_with_an_unvereinbarkeit_asks_for_no_proof() {
+fn sh_gkwg_37a_abs_1_offer_to_a_successor_with_an_unvereinbarkeit_asks_for_the_written_proof_of_leave() {
     let mut s = example("sh-election.json");
     s["lists"][0]["candidates"][4]["facts"] =
         json!([{"type": "barred", "on": "2025-01-01", "reason": "Beschäftigte der Gemeinde Musterwik"}]);
@@ -71,8 +71,24 @@ fn sh_go_31a_abs_3_offer_to_a_successor_with_an_unvereinbarkeit_asks_for_no_proo
     render(&e, "sh-barred-offer");
     let offer = text_of(&e, "mail");
     assert!(offer.contains("(Beschäftigte der Gemeinde Musterwik; § 31a Abs. 1 der Gemeindeordnung (GO))"), "{offer}");
-    assert!(offer.contains("Die Unvereinbarkeit hindert den Erwerb der Mitgliedschaft nicht."), "{offer}");
-    assert!(!offer.contains("Nachweis"), "{offer}");
+    // § 37a Abs. 1 Satz 1 GKWG: membership only with the written proof, not by the end of the week alone
+    assert!(
+        offer.contains(
+            "erwerben Sie die Mitgliedschaft in der Vertretung abweichend von § 37 GKWG erst mit dem Nachweis"
+        ),
+        "{offer}"
+    );
+    assert!(
+        offer.contains(
+            "Bitte weisen Sie mir schriftlich nach, dass Sie von Ihrem Dienst- oder Arbeitsverhältnis beurlaubt sind"
+        ),
+        "{offer}"
+    );
+    assert!(!offer.contains("automatisch"), "{offer}");
+    assert!(offer.contains("- Lehnen Sie die Wahl nicht bis zum Ablauf der Frist schriftlich ab, erwerben Sie die Mitgliedschaft erst, wenn Sie mir schriftlich nachweisen, dass Sie von Ihrem Dienst- oder Arbeitsverhältnis beurlaubt sind oder Ihnen eine andere, mit dem Mandat vereinbare Funktion übertragen ist, frühestens jedoch mit Ablauf der Frist (§ 37 Satz 1, § 37a Abs. 1 Satz 1 GKWG); solange dieser Nachweis fehlt, werden Sie nicht Mitglied."), "{offer}");
+    // § 31a Abs. 3 GO is for a post taken up by a member; it is no longer what the letter rests on
+    assert!(!offer.contains("hindert den Erwerb der Mitgliedschaft nicht"), "{offer}");
+    assert!(!offer.contains("§ 31a Abs. 3 GO"), "{offer}");
 }
 
 #[test]

@@ -61,7 +61,11 @@ fn st_kvg_lsa_42_abs_1_nr_3_barred_offer_asks_for_the_proof_within_the_week() {
     render(&e, "st-barred-offer");
     let offer = text_of(&e, "mail");
     assert!(offer.contains("(Beschäftigte der Stadtverwaltung; § 41 Abs. 1 KVG LSA)"), "{offer}");
-    assert!(offer.contains("verlieren Sie das Mandat sogleich wieder (§ 42 Abs. 1 Nr. 3 KVG LSA)"), "{offer}");
+    // silence is acceptance (§ 43 Abs. 1 Satz 2 KWG LSA), and with the bar the mandate is lost at once — no
+    // deemed refusal without a norm (issue 27)
+    assert!(offer.contains("- Geben Sie bis zum Ablauf der Frist keine Erklärung ab, gilt die Wahl mit Beginn des folgenden Tages als angenommen (§ 43 Abs. 1 Satz 2 KWG LSA)."), "{offer}");
+    assert!(offer.contains("Sie verlieren das Mandat dann sogleich wieder, auch wenn Sie die Annahme ausdrücklich erklärt haben (§ 42 Abs. 1 Nr. 3 KVG LSA)"), "{offer}");
+    assert!(!offer.contains("als hätten Sie die Annahme der Wahl abgelehnt"), "{offer}");
 }
 
 #[test]

@@ -282,6 +282,14 @@ pub trait LandLaw: Sync {
         None
     }
 
+    /// Declaration model only: what the Land's law attaches to the end of the period when a barred successor
+    /// (Hinderungsgrund, Unvereinbarkeit) has not proven the end of the bar (default: the election counts as
+    /// refused, [`BarEffect::Refusal`]). The procedure applies it and the letters say it, from one decision
+    /// (`procedure::lapse`; docs/legal.md, "What a barred successor is told").
+    fn bar_effect(&self) -> BarEffect {
+        BarEffect::Refusal
+    }
+
     /// How the procedure runs after a determination for a body of kind `kind` (`body.kind`), with its
     /// citations and wording. Each Land answers for both kinds in its own file: a Kreistag's procedure is the
     /// council's with the norms of the Landkreisordnung and the Kreistag's words (docs/legal.md, "Kreistage").
@@ -366,13 +374,37 @@ pub(crate) fn validate_local_holidays(s: &Snapshot) -> Result<(), ValidationErro
     Ok(())
 }
 
+/// What the end of the period means for a barred successor (Hinderungsgrund, Unvereinbarkeit) who has not
+/// proven the end of the bar, under the declaration model ([`LandLaw::bar_effect`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BarEffect {
+    /// The election counts as refused, whether he stayed silent or accepted: the proof is a condition of the
+    /// acceptance, and silence is acceptance only once it is in (NRW § 62 Nr. 1, 5 KWahlO; Rheinland-Pfalz § 44
+    /// Abs. 2 Satz 2 KWG, § 64 Abs. 1 Nr. 1, Abs. 2 KWO; Brandenburg § 51 Abs. 2 Satz 1, 2 BbgKWahlG;
+    /// Niedersachsen § 50 Abs. 3 Satz 1, 2 NKomVG).
+    Refusal,
+    /// The election counts as accepted (silence, § 43 Abs. 1 Satz 2 KWG LSA) or was accepted, and the mandate is
+    /// lost at once because the Hinderungsgrund stood when it was accepted (Sachsen-Anhalt § 42 Abs. 1 Nr. 3 KVG
+    /// LSA, "Mandatsverlust"); the seat passes to the next (§ 42 Abs. 4 KVG LSA).
+    LostAtAcceptance,
+    /// Nothing happens when the period ends: membership is acquired only with the written proof of the leave or
+    /// of another post, whenever it comes (Schleswig-Holstein § 37a Abs. 1 Satz 1 GKWG: "erwirbt abweichend von
+    /// § 37 die Mitgliedschaft … erst, wenn …").
+    AwaitsProof,
+    /// The bar holds up nothing: membership is acquired as without it, and its consequences follow from the
+    /// Kommunalverfassung later (Mecklenburg-Vorpommern § 25 Abs. 4 KV M-V: the membership rests until the
+    /// incompatible post is given up).
+    HoldsUpNothing,
+}
+
 /// How a determined successor becomes a member.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Acceptance {
     /// The successor is asked to declare within one week after service whether he accepts; silence is
     /// acceptance, a refusal (or a reservation, as [`Reservation`] says) cannot be withdrawn; membership starts with
-    /// the acceptance. A barred successor must also prove the end of the bar within the week, else he is
-    /// deemed to have refused (NRW § 45 Abs. 6 KWahlG).
+    /// the acceptance. A barred successor must also prove the end of the bar within the week; what its end
+    /// means for him without the proof is the Land's [`LandLaw::bar_effect`] (NRW: deemed refusal, § 69 Abs. 2
+    /// i. V. m. § 62 Nr. 5 KWahlO).
     Declaration,
     /// The successor is a member with the determination; a barred one without voting right, who must
     /// prove the end of the bar within one week after service, else his membership is deemed not acquired,

@@ -5,7 +5,7 @@
 
 use chrono::{Datelike, NaiveDate};
 
-use super::{Acceptance, LandLaw, Objection, Procedure, Reservation, Review, Span, Texts};
+use super::{Acceptance, BarEffect, LandLaw, Objection, Procedure, Reservation, Review, Span, Texts};
 use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
 use crate::model::{Body, BodyKind, ElectoralSystem, SeatVia, Snapshot, ValidationError};
 use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
@@ -169,6 +169,12 @@ impl LandLaw for Mv {
     /// § 34 Satz 1, 2 LKWG M-V: membership "eine Woche nach" the notice, unless refused in writing within it.
     fn membership_at_period_end(&self) -> bool {
         true
+    }
+
+    /// § 25 Abs. 4 KV M-V: an Unvereinbarkeit holds up neither the succession nor membership; the membership
+    /// rests until the incompatible post is given up (docs/legal.md, "Mecklenburg-Vorpommern").
+    fn bar_effect(&self) -> BarEffect {
+        BarEffect::HoldsUpNothing
     }
 
     fn procedure(&self, kind: BodyKind) -> &'static Procedure {

@@ -170,6 +170,14 @@ impl LandLaw for Ni {
         departed_via.unwrap_or(SeatVia::Succession)
     }
 
+    /// § 52 Abs. 1 Satz 1 Nr. 7 NKomVG: the seat is lost by "Ablauf der Frist gemäß § 50 Abs. 3 Satz 3 oder 5,
+    /// wenn der nach diesen Vorschriften erforderliche Nachweis nicht geführt ist" — the end of the employment
+    /// is proven within four months after the acceptance (§ 50 Abs. 3 Satz 3 **[verify]**, as § 51 Abs. 2 Satz 3
+    /// BbgKWahlG; docs/legal.md, "Niedersachsen").
+    fn bar_end_proof_months(&self) -> Option<(u32, &'static str)> {
+        Some((4, "§ 50 Abs. 3 Satz 3, § 52 Abs. 1 Satz 1 Nr. 7 NKomVG"))
+    }
+
     fn procedure(&self, kind: BodyKind) -> &'static Procedure {
         match kind {
             BodyKind::Council => &PROCEDURE,

@@ -4,7 +4,7 @@
 
 use chrono::{Datelike, NaiveDate};
 
-use super::{Acceptance, LandLaw, Objection, Procedure, Reservation, Review, Span, Texts};
+use super::{Acceptance, BarEffect, LandLaw, Objection, Procedure, Reservation, Review, Span, Texts};
 use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
 use crate::model::{Body, BodyKind, ElectoralSystem, SeatVia, Snapshot, ValidationError};
 use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
@@ -60,7 +60,7 @@ const COUNCIL: Procedure = Procedure {
 static PROCEDURE: Procedure = COUNCIL;
 
 /// Why a barred successor to a Kreistag is passed over or must prove the end of the bar (docs/legal.md, "Kreistage").
-const KREISTAG_BAR: &str = "§ 26a KrO";
+const KREISTAG_BAR: &str = "§ 26a KrO i. V. m. § 37a Abs. 1 Satz 1 GKWG";
 
 /// A Kreistag: the council's procedure with the Kreistag's norms and words (docs/legal.md, "Kreistage").
 static KREISTAG: Procedure = Procedure {
@@ -166,6 +166,14 @@ impl LandLaw for Sh {
     /// § 37 Satz 1 GKWG: membership "automatisch nach Ablauf der Frist von einer Woche", unless refused.
     fn membership_at_period_end(&self) -> bool {
         true
+    }
+
+    /// § 37a Abs. 1 Satz 1 GKWG: an official or employee (Abs. 4) whose post is incompatible with the mandate
+    /// "erwirbt abweichend von § 37 die Mitgliedschaft in der Vertretung erst, wenn sie oder er gleichzeitig die
+    /// Beurlaubung … oder … die Übertragung einer anderen Funktion schriftlich nachweist" — no deemed refusal
+    /// and no deemed acceptance at the end of the week (docs/legal.md, "Schleswig-Holstein").
+    fn bar_effect(&self) -> BarEffect {
+        BarEffect::AwaitsProof
     }
 
     fn procedure(&self, kind: BodyKind) -> &'static Procedure {

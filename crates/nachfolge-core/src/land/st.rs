@@ -5,7 +5,7 @@
 
 use chrono::NaiveDate;
 
-use super::{Acceptance, LandLaw, Objection, Procedure, Reservation, Review, Span, Texts};
+use super::{Acceptance, BarEffect, LandLaw, Objection, Procedure, Reservation, Review, Span, Texts};
 use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
 use crate::model::{Body, BodyKind, ElectoralSystem, Snapshot, ValidationError};
 use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
@@ -149,6 +149,13 @@ impl LandLaw for St {
     /// [decision] § 31 Abs. 3 Satz 1 VwVfG, applied by § 1 Abs. 1 VwVfG LSA (docs/legal.md, "Sachsen-Anhalt").
     fn extension_citation(&self) -> String {
         "§ 31 Abs. 3 Satz 1 VwVfG i. V. m. § 1 Abs. 1 VwVfG LSA".to_owned()
+    }
+
+    /// § 42 Abs. 1 Nr. 3 KVG LSA: "verliert … sein Mandat, wenn … ein Hinderungsgrund nach § 41 Abs. 1, 2 oder 3
+    /// bereits zum Zeitpunkt der Annahme der Wahl vorliegt" — no deemed refusal; silence is acceptance (§ 43
+    /// Abs. 1 Satz 2 KWG LSA), and the mandate is lost at once (docs/legal.md, "Sachsen-Anhalt").
+    fn bar_effect(&self) -> BarEffect {
+        BarEffect::LostAtAcceptance
     }
 
     fn procedure(&self, kind: BodyKind) -> &'static Procedure {

@@ -253,6 +253,9 @@ pub enum MembershipBasis {
     /// A record corrected after a timely declaration was entered late (docs/legal.md, "A declaration that
     /// arrived in time always wins").
     Correction,
+    /// Sachsen-Anhalt: the mandate is lost at once because a Hinderungsgrund stood when the election was accepted
+    /// (§ 42 Abs. 1 Nr. 3 KVG LSA, "Mandatsverlust"): `left` at the instant of the `joined`.
+    BarAtAcceptance,
 }
 
 /// OParl 1.1 `Membership` (https://schema.oparl.org/1.1/Membership).

@@ -241,7 +241,9 @@ pub(super) fn notice_of<'n>(
         reason: c.reason,
         effective_at: c.effective_at,
         stage: match &c.state {
-            CaseState::Offered(o) => Stage::Offered { determined_at: o.determined_at, member_since: o.member_since },
+            CaseState::Offered(o) => {
+                Stage::Offered { determined_at: o.determined_at, member_since: o.member_since, barred: o.barred }
+            }
             CaseState::Filled { since, basis, .. } => Stage::Filled { since: *since, basis: *basis },
             CaseState::Vacant { reason } => Stage::Vacant(*reason),
             _ => Stage::Open,

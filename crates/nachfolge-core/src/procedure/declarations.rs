@@ -30,7 +30,10 @@ impl Machine<'_> {
             return Ok(None);
         }
         if case.refused.iter().any(|r| r == candidate) {
+            // Sachsen-Anhalt: he lost the mandate when the period ended (§ 42 Abs. 1 Nr. 3 KVG LSA), he did not refuse
+            let lost = case.history.deemed.iter().any(|r| r.offer.successor == candidate && r.kind == "mandate_lost");
             let reason = match self.procedure().acceptance {
+                _ if lost => "after_deadline",
                 // § 45 Abs. 6 Satz 6 KWahlG NRW: a refusal cannot be withdrawn
                 // [decision] Bayern likewise (docs/legal.md, "Bayern": § 95 Abs. 1 GLKrWO not applied)
                 Acceptance::Declaration | Acceptance::ExpressDeclaration => "refusal_irrevocable",
@@ -67,7 +70,9 @@ impl Machine<'_> {
             self.reject_declaration(case_id, candidate, "before_notification")?;
             return Ok(None);
         }
-        if offer.deadline.as_ref().is_some_and(|d| at >= d.ends_at) {
+        // § 37a Abs. 1 Satz 1 GKWG: a barred successor's written proof still makes him a member after the week
+        let proof_awaited = kind == "bar_cured" && offer.barred && self.law.bar_effect() == BarEffect::AwaitsProof;
+        if offer.deadline.as_ref().is_some_and(|d| at >= d.ends_at) && !proof_awaited {
             self.reject_declaration(case_id, candidate, "after_deadline")?;
             return Ok(None);
         }
@@ -127,7 +132,7 @@ impl Machine<'_> {
         let changes = (matches!(
             (rec.kind.as_str(), kind),
             ("deemed_acceptance", "accept" | "refuse" | "accept_with_reservation")
-                | ("deemed_refusal" | "deemed_not_acquired", "bar_cured")
+                | ("deemed_refusal" | "deemed_not_acquired" | "mandate_lost", "bar_cured")
         ) && !self.acceptance_without_effect(kind))
             || (self.procedure().acceptance == Acceptance::ExpressDeclaration
                 // Bayern: silence was deemed a refusal; a timely acceptance changes it (the returning officer decides)
@@ -419,6 +424,9 @@ impl Machine<'_> {
             Acceptance::Declaration | Acceptance::ExpressDeclaration => {
                 if let Some(accepted) = offer.accepted_at {
                     self.nrw_membership(&b.case, accepted.max(at), MembershipBasis::Acceptance)?;
+                } else if let Some(ends) = offer.deadline.as_ref().map(|d| d.ends_at).filter(|ends| at >= *ends) {
+                    // § 37a Abs. 1 Satz 1 GKWG: the week passed without a refusal; membership with the written proof
+                    self.nrw_membership(&b.case, at.max(ends), MembershipBasis::BarCured)?;
                 }
             }
             Acceptance::WithDetermination => {
@@ -453,38 +461,34 @@ impl Machine<'_> {
             return Ok(()); // a stale or early timer
         }
         let ends = deadline.ends_at;
-        let unproven = offer.barred && offer.proven_at.is_none();
-        let deemed = match self.procedure().acceptance {
-            Acceptance::Declaration if unproven => Some("deemed_refusal"),
-            Acceptance::Declaration if offer.accepted_at.is_none() => Some("deemed_acceptance"),
-            Acceptance::ExpressDeclaration if unproven || offer.accepted_at.is_none() => Some("deemed_refusal"),
-            Acceptance::WithDetermination if unproven => Some("deemed_not_acquired"),
-            _ => None,
+        // the one decision the letters announced (`lapse::outlook`)
+        let standing = lapse::Standing {
+            barred: offer.barred,
+            proven: offer.proven_at.is_some(),
+            accepted: offer.accepted_at.is_some(),
         };
-        if let Some(kind) = deemed {
-            let rec = DeemedRecord { round, kind: kind.to_owned(), offer: offer.clone(), settled: false };
+        let effect = lapse::lapse(self.law, self.body.info().kind, standing);
+        if matches!(
+            effect,
+            Lapse::DeemedAcceptance | Lapse::DeemedRefusal | Lapse::DeemedNotAcquired | Lapse::MandateLost
+        ) {
+            let rec = DeemedRecord { round, kind: effect.as_str().to_owned(), offer: offer.clone(), settled: false };
             self.case_mut(case_id)?.history.deemed.push(rec);
         }
-        match self.procedure().acceptance {
-            Acceptance::ExpressDeclaration if unproven || offer.accepted_at.is_none() => {
-                // Art. 47 Abs. 2 Satz 2 GLKrWG: not accepted (or the bar not proven ended) within the period →
-                // deemed refused
+        match effect {
+            Lapse::DeemedRefusal => {
+                // Art. 47 Abs. 2 Satz 2 GLKrWG: not accepted within the period; a barred successor without the
+                // proof: § 62 Nr. 5, § 69 Abs. 2 KWahlO NRW, § 64 Abs. 2 KWO RP, § 51 Abs. 2 Satz 2 BbgKWahlG,
+                // § 50 Abs. 3 NKomVG (`BarEffect::Refusal`)
                 self.recorded(case_id, &offer.successor, "deemed_refusal", ends)?;
                 self.refused(case_id, &offer.successor, ends)?;
             }
-            Acceptance::ExpressDeclaration => {}
-            Acceptance::Declaration if unproven => {
-                // § 69 Abs. 2 i. V. m. § 62 Nr. 5 KWahlO: no proof within the week counts as refusal
-                self.recorded(case_id, &offer.successor, "deemed_refusal", ends)?;
-                self.refused(case_id, &offer.successor, ends)?;
+            Lapse::DeemedAcceptance => {
+                // § 45 Abs. 6 Satz 4 KWahlG NRW and its parallels: silence → deemed accepted when the period ends
+                self.nrw_membership(case_id, ends, MembershipBasis::DeemedAcceptance)?;
             }
-            Acceptance::Declaration => {
-                if offer.accepted_at.is_none() {
-                    // § 45 Abs. 6 Satz 4: silence → deemed accepted when the period ends
-                    self.nrw_membership(case_id, ends, MembershipBasis::DeemedAcceptance)?;
-                }
-            }
-            Acceptance::WithDetermination if unproven => {
+            Lapse::MandateLost => self.mandate_lost(case_id, offer, ends)?,
+            Lapse::DeemedNotAcquired => {
                 // § 23 Abs. 2 Satz 3 KWG: membership deemed not acquired, retroactively → a new trigger
                 let since = offer.member_since.unwrap_or(offer.determined_at);
                 if let Some(c) = self.body.candidate_mut(&offer.successor) {
@@ -507,8 +511,42 @@ impl Machine<'_> {
                 self.announce(case_id, AnnouncementKind::NotAcquired, Some(&offer.successor), &offer.trail);
                 self.determine(case_id, None)?;
             }
-            Acceptance::WithDetermination | Acceptance::ByLaw { .. } => {}
+            // § 37a Abs. 1 Satz 1 GKWG: membership waits for the written proof (`bar_cured` after the period)
+            Lapse::AwaitsProof | Lapse::Nothing => {}
         }
         Ok(())
+    }
+
+    /// Sachsen-Anhalt: the election of a barred successor without the proof is accepted — by his declaration
+    /// or by silence when the period ends (§ 43 Abs. 1 Satz 2 KWG LSA) — while the Hinderungsgrund stands, so
+    /// he loses the mandate at once (§ 42 Abs. 1 Nr. 3 KVG LSA): joined and left at the same instant, a former
+    /// member from then on, and the seat passes to the next (§ 42 Abs. 4 KVG LSA, § 47 Abs. 1 Satz 1 KWG LSA) in
+    /// the same case. Nothing is announced for him: the announcement names the one the seat passes to.
+    fn mandate_lost(&mut self, case_id: &str, offer: &Offer, ends: DateTime<Utc>) -> Result<(), Rejection> {
+        let case = self.case(case_id)?.clone();
+        let (at, basis) = match offer.accepted_at {
+            Some(accepted) => (accepted, MembershipBasis::Acceptance),
+            None => (ends, MembershipBasis::DeemedAcceptance),
+        };
+        let since = at.max(case.effective_at);
+        let joined = self.membership(case_id, &offer.successor, MembershipChange::Joined, basis, since, true, None);
+        self.emit(&joined)?;
+        let left = self.membership(
+            case_id,
+            &offer.successor,
+            MembershipChange::Left,
+            MembershipBasis::BarAtAcceptance,
+            since,
+            false,
+            Some(local_date(since)),
+        );
+        self.emit(&left)?;
+        if let Some(c) = self.body.candidate_mut(&offer.successor) {
+            c.seat = None;
+            c.facts.push(Fact::FormerMember { on: local_date(since) });
+        }
+        self.case_mut(case_id)?.refused.push(offer.successor.clone());
+        self.effects.push(Effect::Cancel { timer: Timer::deadline(case_id, case.round) });
+        self.determine(case_id, None)
     }
 }

@@ -20,12 +20,14 @@ mod announce;
 mod declarations;
 mod determination;
 mod facts;
+pub mod lapse;
 mod letter;
 mod review;
 mod service;
 mod state;
 
 use determination::Installation;
+use lapse::Lapse;
 use state::pending_successors;
 pub use state::{
     AnnouncementRecord, Case, CaseHistory, CaseState, Council, DeemedRecord, HeldDeclaration, LotRecord, Offer,
@@ -42,7 +44,7 @@ use crate::calendar::{berlin, local_date, start_of_day};
 use crate::deadline::{
     acceptance_deadline, objection_period_in, Deadline, ObjectionPeriod, PeriodEnd, PeriodRules, ServiceBasis,
 };
-use crate::land::{Acceptance, LandLaw, LocalHolidays, Procedure, Reservation};
+use crate::land::{Acceptance, BarEffect, LandLaw, LocalHolidays, Procedure, Reservation};
 use crate::messages::*;
 use crate::model::{
     AnnouncementTime, Body, BodyId, Candidate, CandidateId, CaseId, DeterminationMode, Fact, ListKind, Readings, Seat,

@@ -39,7 +39,7 @@ pub struct HeldDeclaration {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DeemedRecord {
     pub round: u32,
-    /// `deemed_acceptance`, `deemed_refusal` or `deemed_not_acquired`
+    /// `deemed_acceptance`, `deemed_refusal`, `deemed_not_acquired` or `mandate_lost` (`lapse::Lapse`)
     pub kind: String,
     /// The offer as it stood when the period ended.
     pub offer: Offer,

@@ -7,12 +7,13 @@
 //! whatever party he belongs to now. Passed over: who holds a seat (a Wahlkreis winner) or held one in this term,
 //! who is called to another vacancy, who refused (**[decision]**, § 37 Satz 3: irrevocable) or refused in advance
 //! in writing (**[decision]**, a written waiver), who died and who is not eligible on the reference day (§ 6).
-//! Leaving or changing the party has no effect: § 44 names no such exclusion. An Unvereinbarkeit (§ 31a GO)
-//! passes nobody over and does not hold up membership: the Kommunalaufsichtsbehörde finds it and the seat is lost
-//! when the finding is unanfechtbar (§ 31a Abs. 3 GO) — it is noted. No list (an Einzelbewerber) or an exhausted
-//! list: "so bleibt der Sitz leer" (§ 44 Abs. 2), the statutory size unchanged (**[decision]**). A party ban: the
-//! seat of a member elected on the banned party's list stays empty (§ 45 GKWG); a directly elected member's
-//! Wahlkreis goes to a Nachwahl, which is not a succession and is refused. Readings taken: docs/legal.md,
+//! Leaving or changing the party has no effect: § 44 names no such exclusion. An Unvereinbarkeit (§ 31a Abs. 1
+//! GO) passes nobody over, but an official or employee whose post is incompatible acquires membership only with
+//! the written proof of the leave or of another post (§ 37a Abs. 1 Satz 1, Abs. 4 GKWG): the outcome is
+//! `barred` and the procedure waits for the proof (`BarEffect::AwaitsProof`). No list (an Einzelbewerber) or an
+//! exhausted list: "so bleibt der Sitz leer" (§ 44 Abs. 2), the statutory size unchanged (**[decision]**). A
+//! party ban: the seat of a member elected on the banned party's list stays empty (§ 45 GKWG); a directly elected
+//! member's Wahlkreis goes to a Nachwahl, which is not a succession and is refused. Readings taken: docs/legal.md,
 //! "Schleswig-Holstein".
 
 use super::order::passed;
@@ -34,8 +35,9 @@ const EMPTY: &str = "§ 44 Abs. 2 GKWG";
 /// A seat won on a banned party's list stays empty.
 pub const PARTY_BAN_CITATION: &str = "§ 45 GKWG";
 
-/// An Unvereinbarkeit does not hold up membership; the Kommunalaufsichtsbehörde finds it (§ 31a Abs. 3 GO).
-pub const BAR_CITATION: &str = "§ 31a Abs. 3 GO";
+/// An Unvereinbarkeit (§ 31a Abs. 1 GO) holds up membership until the written proof of the leave or of another
+/// post (§ 37a Abs. 1 Satz 1 GKWG; § 31a Abs. 3 GO covers a post taken up by a member, docs/legal.md).
+pub const BAR_CITATION: &str = "§ 31a Abs. 1 GO i. V. m. § 37a Abs. 1 Satz 1 GKWG";
 
 /// The reason a candidate is passed over, with its citation; `None` if he can succeed.
 pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<Exclusion> {
@@ -80,7 +82,7 @@ pub(super) fn notes(s: &Standing, c: &Candidate, trail: &mut Vec<TrailStep>) {
         note("waiver_not_written", cite("§ 37 Satz 1"));
     }
     if s.barred(c) {
-        note("bar_found_by_supervisory_authority", BAR_CITATION.to_owned());
+        note("barred_must_prove_leave", BAR_CITATION.to_owned());
     }
 }
 
@@ -125,8 +127,9 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
             None => {
                 notes(&s, c, &mut trail);
                 trail.push(TrailStep::new(Some(&c.id), Verdict::Chosen, "next_on_list", NEXT));
-                // an Unvereinbarkeit does not hold up membership (see the module docs)
-                let outcome = Outcome::Successor { candidate: c.id.clone(), list: list.id.clone(), barred: false };
+                // an Unvereinbarkeit holds up membership until the proof (§ 37a GKWG, see the module docs)
+                let outcome =
+                    Outcome::Successor { candidate: c.id.clone(), list: list.id.clone(), barred: s.barred(c) };
                 return Ok(Decision { outcome, trail });
             }
         }

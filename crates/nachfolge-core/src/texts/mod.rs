@@ -7,6 +7,7 @@
 //! per Land is [`crate::land::Texts`] (subjects, titles, remedies) and the templates under
 //! `config/templates/` (sentences); how the facts reach the templates is here.
 
+pub mod consequence;
 pub mod ics;
 pub mod letter;
 pub mod period;
@@ -132,8 +133,9 @@ impl AnnouncementKind {
 /// Where a case stood when the notice was issued, as far as the texts tell it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Stage {
-    /// Offered (NRW) or determined pending the proof (Hessen): when, and from when the successor is a member.
-    Offered { determined_at: DateTime<Utc>, member_since: Option<DateTime<Utc>> },
+    /// Offered (NRW) or determined pending the proof (Hessen): when, from when the successor is a member, and
+    /// whether a Hinderungsgrund or Unvereinbarkeit was recorded at the determination (`Offer::barred`).
+    Offered { determined_at: DateTime<Utc>, member_since: Option<DateTime<Utc>>, barred: bool },
     /// The seat is filled.
     Filled { since: DateTime<Utc>, basis: MembershipBasis },
     /// The seat stays vacant.
@@ -411,9 +413,15 @@ fn context(body: &Body, n: &Notice<'_>) -> Value {
     let list = case.and_then(|c| body.list_of(c.departed));
     let succ = n.successor.and_then(|s| body.candidate(s));
     let offer = case.and_then(|c| match c.stage {
-        Stage::Offered { determined_at, member_since } => Some((determined_at, member_since)),
+        Stage::Offered { determined_at, member_since, .. } => Some((determined_at, member_since)),
         _ => None,
     });
+    // what the end of the period will do, as the procedure decides it (the offer's bar, else the candidate's)
+    let barred = match case.map(|c| c.stage) {
+        Some(Stage::Offered { barred, .. }) => barred,
+        _ => succ.is_some_and(|s| s.is_barred_at(today)),
+    };
+    let consequences = succ.map(|_| consequence::context(&consequence::consequences(body, barred)));
     let passed_over: Vec<Value> = n
         .trail
         .iter()
@@ -492,6 +500,7 @@ fn context(body: &Body, n: &Notice<'_>) -> Value {
             "by_council": r.decided_by == Some("council"),
             "by_court": r.decided_by == Some("court"),
         })),
+        "consequences": consequences,
         "member_since": member_since.map(|t| german_date(local_date(t))),
         "member_since_past": member_since_past,
         "today": german_date(today),

@@ -4,9 +4,8 @@
 //! as an RFC 5545 calendar entry, the same text the console's `frist.ics` gives (docs/console.md, "Period as a
 //! calendar entry"; docs/legal.md, "The period notice to the successor").
 //!
-//! The sentences on what happens when the period passes are the ones the Land's letter to the successor
-//! already writes (`config/templates/mail/<land>_offer`, `he_determination`, `law/<land>.txt`), with their
-//! citations: no new reading of a statute.
+//! The sentences on what happens when the period passes are the letter's (`texts::consequence`), chosen by the
+//! effect the procedure applies when the period ends (`procedure::lapse`).
 
 use chrono::{DateTime, NaiveDate, Utc};
 use serde_json::json;
@@ -83,7 +82,7 @@ pub fn period_notice_mail(body: &Body, n: &Notice<'_>, p: &PeriodFacts) -> Optio
                 "citation": citation,
                 "last_day": german_date(p.last_day),
                 "end_time": end_time,
-                "lapse": lapse(land, body_kind, kind, p.barred),
+                "lapse": lapse(body, p.barred),
                 "barred": p.barred,
             }),
         );
@@ -142,46 +141,11 @@ fn what(kind: PeriodKind) -> &'static str {
     }
 }
 
-/// What happens when the period passes, sentence by sentence, as the Land's letter says it: silence first,
-/// then, for a barred successor, the missing proof. Hessen runs a period only for a barred successor.
-pub fn lapse(land: Land, body_kind: BodyKind, kind: PeriodKind, barred: bool) -> Vec<&'static str> {
-    let mut out = Vec::new();
-    if kind == PeriodKind::BarProof {
-        out.push(
-            "Wird der Nachweis nicht bis zum Ablauf der Frist erbracht, gilt Ihre Mitgliedschaft rückwirkend als nicht erworben (§ 23 Abs. 2 Satz 3 KWG); an Ihre Stelle rückt dann die nächste Bewerberin oder der nächste Bewerber nach.",
-        );
-        return out;
-    }
-    let silence = match land {
-        Land::Nw => "Geben Sie bis zum Ablauf der Frist keine Erklärung ab, gilt die Wahl mit Ablauf der Frist als angenommen (§ 45 Abs. 6 Satz 4 KWahlG).",
-        Land::Rp => "Geben Sie bis zum Ablauf der Frist keine Erklärung ab, gilt die Wahl als angenommen (§ 44 Abs. 2 Satz 1 KWG).",
-        Land::Ni => "Geben Sie bis zum Ablauf der Frist keine Erklärung ab, gilt die Wahl mit Beginn des nächsten Tages nach Ablauf der Frist als angenommen (§ 40 Abs. 1 Satz 4 NKWG).",
-        Land::St => "Geben Sie bis zum Ablauf der Frist keine Erklärung ab, gilt die Wahl mit Beginn des folgenden Tages als angenommen (§ 43 Abs. 1 Satz 2 KWG LSA).",
-        Land::Th => "Geben Sie bis zum Ablauf der Frist keine Erklärung ab, gilt die Wahl als angenommen (§ 29 Satz 2 ThürKWG); eine Ablehnung muss innerhalb der Frist schriftlich erklärt werden.",
-        Land::Bb => "Geben Sie bis zum Ablauf der Frist keine Erklärung ab, gilt die Wahl mit Beginn des folgenden Tages als angenommen (§ 51 Abs. 1 Satz 2 BbgKWahlG).",
-        Land::Mv => "Lehnen Sie die Wahl nicht bis zum Ablauf der Frist schriftlich ab, erwerben Sie die Mitgliedschaft mit Ablauf der Woche (§ 34 Satz 1 LKWG M-V); auch eine Annahmeerklärung lässt die Mitgliedschaft nicht früher beginnen.",
-        Land::Sh => "Lehnen Sie die Wahl nicht bis zum Ablauf der Frist schriftlich ab, erwerben Sie die Mitgliedschaft mit Ablauf der Frist (§ 37 Satz 1 GKWG); auch eine Annahmeerklärung lässt die Mitgliedschaft nicht früher beginnen.",
-        Land::By => match body_kind {
-            BodyKind::Council => "Nehmen Sie die Wahl nicht bis zum Ablauf der Frist schriftlich oder zur Niederschrift bei der Gemeindeverwaltung an, gilt sie als abgelehnt (Art. 47 Abs. 2 Satz 2 GLKrWG); es rückt dann die nächste Listennachfolgerin oder der nächste Listennachfolger nach.",
-            BodyKind::Kreistag => "Nehmen Sie die Wahl nicht bis zum Ablauf der Frist schriftlich oder zur Niederschrift beim Landratsamt an, gilt sie als abgelehnt (Art. 47 Abs. 2 Satz 2 GLKrWG); es rückt dann die nächste Listennachfolgerin oder der nächste Listennachfolger nach.",
-        },
-        Land::He | Land::Bw | Land::Sn => return out,
-    };
-    out.push(silence);
-    if barred {
-        // MV and SH: an Unvereinbarkeit holds up nothing; Bayern passes a barred successor over
-        let proof = match land {
-            Land::Nw => Some("Weisen Sie mir nicht bis zum Ablauf der Frist nach, dass Sie das mit der Mitgliedschaft unvereinbare Amt oder Arbeitsverhältnis beendet haben, gilt die Wahl als abgelehnt (§ 69 Abs. 2 in Verbindung mit § 62 Nr. 5 KWahlO)."),
-            Land::Rp => Some("Weisen Sie mir nicht bis zum Ablauf der Frist die Beendigung Ihres Dienst- oder Beschäftigungsverhältnisses oder Ihre Beurlaubung ohne Bezüge nach, gilt die Wahl als abgelehnt (§ 66 Abs. 1 Satz 4 in Verbindung mit § 64 Abs. 2 Satz 1 KWO)."),
-            Land::Ni => Some("Weisen Sie mir nicht bis zum Ablauf der Frist nach, dass das mit der Mitgliedschaft unvereinbare Dienst- oder Beschäftigungsverhältnis beendet ist, gilt die Wahl als abgelehnt (§ 50 Abs. 3 NKomVG)."),
-            Land::St => Some("Weisen Sie mir nicht bis zum Ablauf der Frist nach, dass der Hinderungsgrund beseitigt ist, wird verfahren, als hätten Sie die Annahme der Wahl abgelehnt; der Sitz geht auf die nächste nächst festgestellte Bewerberin oder den nächsten nächst festgestellten Bewerber über."),
-            Land::Th => Some("Weisen Sie mir nicht bis zum Ablauf der Frist nach, dass die Unvereinbarkeit beendet ist, wird verfahren, als hätten Sie die Wahl abgelehnt; als Nachrückerin oder Nachrücker wird dann die nächste Person festgestellt."),
-            Land::Bb => Some("Weisen Sie mir nicht bis zum Ablauf der Frist nach, dass Sie die zur Beendigung Ihres Beamten- oder Arbeitnehmerverhältnisses erforderliche Erklärung abgegeben haben, gilt die Wahl als abgelehnt (§ 51 Abs. 2 Satz 1, 2 und 4 BbgKWahlG)."),
-            _ => None,
-        };
-        out.extend(proof);
-    }
-    out
+/// What happens when the period passes, sentence by sentence — the same sentences as the letter, chosen by the
+/// effect the procedure will apply ([`super::consequence`]): silence first, then, for a barred successor, the
+/// missing proof. Hessen runs a period only for a barred successor.
+pub fn lapse(body: &Body, barred: bool) -> Vec<String> {
+    super::consequence::consequences(body, barred).lapse
 }
 
 #[cfg(test)]
@@ -200,23 +164,30 @@ mod tests {
 
     #[test]
     fn every_land_with_a_period_says_what_happens_when_it_passes() {
-        for land in [Land::Nw, Land::Rp, Land::Ni, Land::St, Land::Th, Land::Bb, Land::Mv, Land::Sh, Land::By] {
-            for body_kind in [BodyKind::Council, BodyKind::Kreistag] {
-                let kind = PeriodKind::of(land, body_kind).expect("a period");
-                let words = lapse(land, body_kind, kind, false);
-                assert_eq!(words.len(), 1, "{land:?}");
-                assert!(words[0].contains("Ablauf der Frist"), "{land:?}: {}", words[0]);
+        let snapshot = |land: &str, kind: &str| {
+            let s = serde_json::json!({
+                "body": {"id": "b", "name": "Rat", "land": land, "kind": kind, "statutory_size": 10,
+                    "term": {"start": "2024-06-01", "end": "2029-05-31"},
+                    "returning_officer": {"name": "Wahlleitung", "email": "w@example.org"}},
+                "lists": [],
+            });
+            serde_json::from_value::<crate::model::Snapshot>(s).map(Body::indexed).expect("snapshot")
+        };
+        for land in ["NW", "RP", "NI", "ST", "TH", "BB", "MV", "SH", "BY"] {
+            for kind in ["council", "kreistag"] {
+                let words = lapse(&snapshot(land, kind), false);
+                assert_eq!(words.len(), 1, "{land}");
+                assert!(words[0].contains("Ablauf der Frist"), "{land}: {}", words[0]);
             }
         }
         assert_eq!(
-            lapse(Land::Nw, BodyKind::Council, PeriodKind::Acceptance, true)[1],
-            "Weisen Sie mir nicht bis zum Ablauf der Frist nach, dass Sie das mit der Mitgliedschaft unvereinbare Amt oder Arbeitsverhältnis beendet haben, gilt die Wahl als abgelehnt (§ 69 Abs. 2 in Verbindung mit § 62 Nr. 5 KWahlO)."
+            lapse(&snapshot("NW", "council"), true)[0],
+            "Weisen Sie mir nicht bis zum Ablauf der Frist nach, dass Sie das mit der Mitgliedschaft unvereinbare Amt oder Arbeitsverhältnis beendet haben, gilt die Wahl als abgelehnt (§ 69 Abs. 2 in Verbindung mit § 62 Nr. 5 KWahlO); das gilt auch, wenn Sie die Annahme erklärt oder keine Erklärung abgegeben haben."
         );
-        // an Unvereinbarkeit holds up nothing in Schleswig-Holstein and Mecklenburg-Vorpommern
-        assert_eq!(lapse(Land::Sh, BodyKind::Council, PeriodKind::Acceptance, true).len(), 1);
-        assert_eq!(lapse(Land::Mv, BodyKind::Council, PeriodKind::Acceptance, true).len(), 1);
-        let he = lapse(Land::He, BodyKind::Council, PeriodKind::BarProof, true);
+        // an Unvereinbarkeit holds up nothing in Mecklenburg-Vorpommern
+        assert_eq!(lapse(&snapshot("MV", "council"), true), lapse(&snapshot("MV", "council"), false));
+        let he = lapse(&snapshot("HE", "council"), true);
         assert!(he[0].contains("rückwirkend als nicht erworben (§ 23 Abs. 2 Satz 3 KWG)"), "{he:?}");
-        assert!(lapse(Land::Bw, BodyKind::Council, PeriodKind::Acceptance, false).is_empty());
+        assert!(lapse(&snapshot("BW", "council"), false).is_empty());
     }
 }

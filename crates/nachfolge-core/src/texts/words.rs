@@ -127,6 +127,9 @@ pub fn reason_de(reason: &str) -> String {
             "kann das Amt wegen eines Hinderungsgrundes derzeit nicht antreten und bleibt Listennachfolgerin oder Listennachfolger"
         }
         "departed" => "ist das ausgeschiedene Mitglied",
+        "barred_must_prove_leave" => {
+            "hat ein mit dem Mandat unvereinbares Amt oder Arbeitsverhältnis; die Mitgliedschaft wird erst mit dem schriftlichen Nachweis der Beurlaubung oder der Übertragung einer anderen Funktion erworben"
+        }
         "bar_found_by_supervisory_authority" => {
             "eine Unvereinbarkeit hindert den Erwerb der Mitgliedschaft nicht; der Sitz geht erst mit der unanfechtbaren Feststellung der Kommunalaufsichtsbehörde verloren"
         }
@@ -283,6 +286,7 @@ mod tests {
             "list_exhausted",
             "barred_must_prove_end",
             "bar_found_by_supervisory_authority",
+            "barred_must_prove_leave",
             "left_party_no_effect",
             "joined_other_party_no_effect",
             "joined_other_party_as_member",
