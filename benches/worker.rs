@@ -63,6 +63,25 @@ fn config(suffix: &str, smtp: &str, prefetch: u16) -> Config {
     c
 }
 
+/// The scenarios run "as if" on the day `NACHFOLGE_TEST_NOW` names, like the tests (README, "Testing as if on
+/// another day"): the workers' clock offset that puts them there, 0 when it is unset. Each scenario takes
+/// "today" from that clock and every period's end from its `deadline.set`, so it holds on any day.
+fn pinned_offset() -> i64 {
+    static OFFSET: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
+    *OFFSET.get_or_init(|| match std::env::var("NACHFOLGE_TEST_NOW") {
+        Ok(v) if !v.trim().is_empty() => {
+            let t = nachfolge::calendar::as_of(&v).unwrap_or_else(|e| panic!("NACHFOLGE_TEST_NOW: {e}"));
+            (t - chrono::Utc::now()).num_seconds()
+        }
+        _ => 0,
+    })
+}
+
+/// "Now" on the scenarios' clock ([`pinned_offset`]).
+fn bench_now() -> chrono::DateTime<chrono::Utc> {
+    chrono::Utc::now() + chrono::Duration::seconds(pinned_offset())
+}
+
 fn env_of(c: &Config, offset_secs: i64) -> Vec<(String, String)> {
     vec![
         ("NACHFOLGE__DATABASE__URL".into(), c.database.url.clone()),
@@ -347,7 +366,7 @@ async fn throughput(smtp: &str, prefetch: u16, size: &Size) -> (Stats, f64) {
     let c = config(&suffix, smtp, prefetch);
     let conn = Connection::connect(AMQP, ConnectionProperties::default()).await.expect("rabbitmq");
     let seen = observe(&conn, &c.amqp.events_exchange).await;
-    let w = Worker::start(&c, 0).await;
+    let w = Worker::start(&c, pinned_offset()).await;
     let ch = publisher(&conn).await;
     wait_consumer(&conn, &c).await;
     let councils: Vec<(String, Value)> = (0..size.councils)
@@ -569,7 +588,7 @@ async fn round(smtp: &smtp_sink::SmtpSink, size: &Size) -> (Stats, f64) {
     let c = config(&suffix, &smtp.url(), 10);
     let conn = Connection::connect(AMQP, ConnectionProperties::default()).await.expect("rabbitmq");
     let seen = observe(&conn, &c.amqp.events_exchange).await;
-    let w = Worker::start(&c, 0).await;
+    let w = Worker::start(&c, pinned_offset()).await;
     let ch = publisher(&conn).await;
     wait_consumer(&conn, &c).await;
     let councils: Vec<(String, Value)> = (0..size.councils)
@@ -589,8 +608,8 @@ async fn round(smtp: &smtp_sink::SmtpSink, size: &Size) -> (Stats, f64) {
     let start = Instant::now();
     let published = publish_all(&ch, &c.amqp.commands_exchange, vac).await;
     assert!(seen.wait("not:", n, Duration::from_secs(600)).await, "notifications did not complete");
-    let today = nachfolge::deadline::local_date(chrono::Utc::now()).to_string();
-    let now = chrono::Utc::now().to_rfc3339();
+    let today = nachfolge::deadline::local_date(bench_now()).to_string();
+    let now = bench_now().to_rfc3339();
     let mut follow = Vec::new();
     let mut case_of = HashMap::new();
     for (k, _, ev) in seen.all("det:") {
@@ -634,7 +653,7 @@ async fn bulk(smtp: &str, councils_n: usize, candidates_per: usize) -> (Duration
     let c = config(&suffix, smtp, 32);
     let conn = Connection::connect(AMQP, ConnectionProperties::default()).await.expect("rabbitmq");
     let seen = observe(&conn, &c.amqp.events_exchange).await;
-    let w = Worker::start(&c, 0).await;
+    let w = Worker::start(&c, pinned_offset()).await;
     let ch = publisher(&conn).await;
     wait_consumer(&conn, &c).await;
     // realistic: 5 lists per council, a third of each list seated
@@ -669,7 +688,7 @@ async fn germany(smtp: &str, n: usize) -> Germany {
     let c = config(&suffix, smtp, 32);
     let conn = Connection::connect(AMQP, ConnectionProperties::default()).await.expect("rabbitmq");
     let seen = observe(&conn, &c.amqp.events_exchange).await;
-    let w = Worker::start(&c, 0).await;
+    let w = Worker::start(&c, pinned_offset()).await;
     let ch = publisher(&conn).await;
     wait_consumer(&conn, &c).await;
     // serialised before the clock starts: the harness's own JSON work is not measured
@@ -725,7 +744,7 @@ async fn open_cases(smtp: &str, councils: usize, per: usize, settle: Duration) -
     let c = config(&suffix, smtp, 32);
     let conn = Connection::connect(AMQP, ConnectionProperties::default()).await.expect("rabbitmq");
     let seen = observe(&conn, &c.amqp.events_exchange).await;
-    let w = Worker::start(&c, 0).await;
+    let w = Worker::start(&c, pinned_offset()).await;
     let ch = publisher(&conn).await;
     wait_consumer(&conn, &c).await;
     let bodies: Vec<(String, Value)> =
@@ -756,7 +775,7 @@ async fn open_cases(smtp: &str, councils: usize, per: usize, settle: Duration) -
     let open: i64 =
         sqlx::query_scalar("SELECT count(*) FROM cases WHERE state = 'offered'").fetch_one(&pool).await.expect("count");
     pool.close().await;
-    let w = Worker::start(&c, 0).await;
+    let w = Worker::start(&c, pinned_offset()).await;
     wait_consumer(&conn, &c).await;
     tokio::time::sleep(settle).await;
     let (restart_peak_rss, restart_rss) = (w.peak_rss_mib(), w.rss_mib());
@@ -770,7 +789,7 @@ async fn timers(smtp: &str, due: usize, pending: usize) -> (Stats, f64) {
     let c = config(&suffix, smtp, 32);
     let conn = Connection::connect(AMQP, ConnectionProperties::default()).await.expect("rabbitmq");
     let seen = observe(&conn, &c.amqp.events_exchange).await;
-    let w = Worker::start(&c, 0).await;
+    let w = Worker::start(&c, pinned_offset()).await;
     let ch = publisher(&conn).await;
     wait_consumer(&conn, &c).await;
     let per = 50.min(due);
@@ -789,7 +808,7 @@ async fn timers(smtp: &str, due: usize, pending: usize) -> (Stats, f64) {
         .collect();
     publish_all(&ch, &c.amqp.commands_exchange, vac).await;
     assert!(seen.wait("fail:", due, Duration::from_secs(600)).await, "determinations did not complete");
-    let today = nachfolge::deadline::local_date(chrono::Utc::now()).to_string();
+    let today = nachfolge::deadline::local_date(bench_now()).to_string();
     let served: Vec<(String, &'static str, Value)> = seen
         .all("det:")
         .into_iter()

@@ -82,7 +82,7 @@ async fn sigkill_at_random_moments_nothing_lost_nothing_doubled() {
     let log = std::env::temp_dir().join(format!("nachfolge-crash-{suffix}.log"));
 
     // the killer: SIGKILL at random moments, restart at once, until enough kills are done
-    let offset = Arc::new(AtomicI64::new(0));
+    let offset = Arc::new(AtomicI64::new(config.clock.offset_secs));
     let kills = Arc::new(AtomicU64::new(0));
     let stop = Arc::new(AtomicBool::new(false));
     let killer = {
@@ -146,7 +146,7 @@ async fn sigkill_at_random_moments_nothing_lost_nothing_doubled() {
     wait("successor.notified", cases, |_| true).await;
 
     // service for every case; then accept, refuse, or stay silent
-    let today = nachfolge::deadline::local_date(chrono::Utc::now()).to_string();
+    let today = nachfolge::deadline::local_date(support::app::test_now()).to_string();
     let determined = distinct(&events.of("succession.determined"));
     let mut refused = 0;
     for e in determined.values() {
@@ -164,7 +164,7 @@ async fn sigkill_at_random_moments_nothing_lost_nothing_doubled() {
         };
         if let Some(kind) = kind {
             refused += usize::from(kind == "refuse");
-            let at = chrono::Utc::now().to_rfc3339();
+            let at = support::app::test_now().to_rfc3339();
             publish(
                 "declaration.received",
                 json!({"body": body, "case": case, "candidate": cand, "kind": kind, "received_at": at}),
@@ -188,7 +188,7 @@ async fn sigkill_at_random_moments_nothing_lost_nothing_doubled() {
     // would find its period over and apply the deemed acceptance at once, with no timer to fire
     wait("deadline.set", cases + refused, |_| true).await;
     // every remaining deadline passes: the worker's clock jumps 12 days at its next (re)start
-    offset.store(12 * 86_400, Ordering::Relaxed);
+    offset.store(config.clock.offset_secs + 12 * 86_400, Ordering::Relaxed);
     wait("membership.changed", cases, |e| e["data"]["change"] == "joined").await;
     // let the killer finish its kills, then settle
     let end = Instant::now() + Duration::from_secs(60 + kills_wanted * 2);

@@ -162,7 +162,7 @@ async fn rabbitmq_stopped_and_started_consumer_and_relay_recover_outbox_drains()
     let config = test_config(&unique(), &smtp.url());
     let _cleanup = support::app::Cleanup(config.clone());
     let events = observe(&config).await;
-    let clock = Arc::new(Clock::default());
+    let clock = Arc::new(Clock::with_offset_secs(config.clock.offset_secs));
     let worker = Worker::start(config.clone(), clock.clone()).await.expect("worker");
     send(&config, "election.registered", nrw()).await;
     events.wait("body.registered", 1, 30).await;
@@ -235,7 +235,9 @@ async fn postgresql_restarted_messages_are_retried_not_dead_lettered() {
     let config = test_config(&unique(), &smtp.url());
     let _cleanup = support::app::Cleanup(config.clone());
     let events = observe(&config).await;
-    let worker = Worker::start(config.clone(), Arc::new(Clock::default())).await.expect("worker");
+    let worker = Worker::start(config.clone(), Arc::new(Clock::with_offset_secs(config.clock.offset_secs)))
+        .await
+        .expect("worker");
     send(&config, "election.registered", nrw()).await;
     events.wait("body.registered", 1, 30).await;
 
@@ -262,7 +264,7 @@ async fn smtp_down_mail_retried_and_delivered_later() {
     let config = test_config(&unique(), &smtp.url());
     let _cleanup = support::app::Cleanup(config.clone());
     let events = observe(&config).await;
-    let clock = Arc::new(Clock::default());
+    let clock = Arc::new(Clock::with_offset_secs(config.clock.offset_secs));
     let worker = Worker::start(config.clone(), clock.clone()).await.expect("worker");
     send(&config, "election.registered", nrw()).await;
     events.wait("body.registered", 1, 30).await;
@@ -333,7 +335,7 @@ async fn scale_run(workers: usize) -> ScaleRun {
     let mut running = Vec::new();
     let mut clocks = Vec::new();
     for _ in 0..workers {
-        let clock = Arc::new(Clock::default());
+        let clock = Arc::new(Clock::with_offset_secs(config.clock.offset_secs));
         clocks.push(clock.clone());
         running.push(Worker::start(config.clone(), clock).await.expect("worker"));
     }
@@ -378,7 +380,7 @@ async fn scale_run(workers: usize) -> ScaleRun {
         }
     }
     assert_eq!(first.len(), 500);
-    let today = nachfolge::deadline::local_date(chrono::Utc::now());
+    let today = nachfolge::deadline::local_date(support::app::test_now());
     for (case, body, successor) in first.values() {
         let served = json!({"body": body, "case": case, "candidate": successor, "method": "certificate", "on": today});
         confirms.push(publish("notification.served", served).await);
@@ -396,7 +398,7 @@ async fn scale_run(workers: usize) -> ScaleRun {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     // the race: declarations received in time, published while the deadlines fall due on every worker
-    let received = chrono::Utc::now().fixed_offset();
+    let received = support::app::test_now().fixed_offset();
     for (n, (case, body, successor)) in first.values().enumerate() {
         if let Some(kind) = declaration_of(n) {
             let d = json!({"body": body, "case": case, "candidate": successor, "kind": kind, "received_at": received});
@@ -404,7 +406,8 @@ async fn scale_run(workers: usize) -> ScaleRun {
         }
     }
     for clock in &clocks {
-        clock.advance(chrono::Duration::days(8));
+        // past every period: one week, moved by up to four days off weekends and holidays (§ 193 BGB)
+        clock.advance(chrono::Duration::days(12));
     }
     for c in confirms.drain(..) {
         c.await.expect("confirm");

@@ -75,7 +75,7 @@ impl Ops {
     }
 
     async fn start_worker(mut self) -> Ops {
-        let clock = Arc::new(Clock::with_offset_secs(0));
+        let clock = Arc::new(Clock::with_offset_secs(self.config.clock.offset_secs));
         let worker = Worker::start(self.config.clone(), clock).await.expect("worker starts");
         let shared = worker.shared.clone();
         self.worker = Some(worker);
@@ -418,7 +418,7 @@ async fn cases_lists_the_open_case_with_successor_and_deadline_and_export_prints
 
     // service → the deadline shows
     ops.wait_event("successor.notified", |_| true).await;
-    let today = nachfolge::deadline::local_date(chrono::Utc::now()).to_string();
+    let today = nachfolge::deadline::local_date(support::app::test_now()).to_string();
     ops.send(
         "served-1",
         "notification.served",
@@ -446,7 +446,7 @@ async fn cases_lists_the_open_case_with_successor_and_deadline_and_export_prints
         "accept-1",
         "declaration.received",
         json!({"body": BODY, "case": case, "candidate": "L1-06", "kind": "accept",
-               "received_at": chrono::Utc::now().to_rfc3339()}),
+               "received_at": support::app::test_now().to_rfc3339()}),
         &[],
     )
     .await;

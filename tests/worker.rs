@@ -125,11 +125,11 @@ async fn nrw_45_abs_6_satz_4_silence_deemed_accepted_when_the_period_ends() {
     let ends_at = dl["data"]["ends_at"].as_str().expect("ends_at").to_owned();
 
     // one day before the end nothing happens
-    app.advance(chrono::Duration::days(6));
+    app.advance_to(support::app::period_end(&dl) - chrono::Duration::days(1));
     app.settle().await;
     assert!(app.events.of("membership.changed").iter().all(|e| e["data"]["change"] != "joined"));
 
-    app.advance(chrono::Duration::days(4));
+    app.pass_period(&dl);
     let joined = app.wait_event("membership.changed", |e| e["data"]["change"] == "joined").await;
     assert_eq!(joined["data"]["basis"], "deemed_acceptance");
     let at =
@@ -198,14 +198,14 @@ async fn nrw_barred_successor_without_proof_deemed_refusal_next_round() {
         json!({"body": "musterstadt-rat", "case": case, "candidate": det["data"]["successor"]["id"], "method": "certificate", "on": today(&app)}),
     )
     .await;
-    app.wait_event("deadline.set", |_| true).await;
+    let dl = app.wait_event("deadline.set", |_| true).await;
     app.send(
         "declaration.received",
         json!({"body": "musterstadt-rat", "case": case, "candidate": "L1-06", "kind": "accept", "received_at": app.now().to_rfc3339()}),
     )
     .await;
     app.wait_event("declaration.recorded", |e| e["data"]["kind"] == "accept").await;
-    app.advance(chrono::Duration::days(10));
+    app.pass_period(&dl);
     app.wait_event("declaration.recorded", |e| e["data"]["kind"] == "deemed_refusal").await;
     let round2 = app.wait_event("succession.determined", |e| e["data"]["round"] == 2).await;
     assert_eq!(round2["data"]["successor"]["id"], "L1-04");
@@ -267,8 +267,8 @@ async fn he_23_abs_2_barred_without_proof_deemed_not_acquired_then_next_successo
         json!({"body": "beispielstadt-stvv", "case": case, "candidate": det["data"]["successor"]["id"], "method": "acknowledgement", "on": today(&app)}),
     )
     .await;
-    app.wait_event("deadline.set", |_| true).await;
-    app.advance(chrono::Duration::days(10));
+    let dl = app.wait_event("deadline.set", |_| true).await;
+    app.pass_period(&dl);
     let left = app
         .wait_event("membership.changed", |e| {
             e["data"]["change"] == "left" && e["data"]["basis"] == "deemed_not_acquired"
@@ -294,7 +294,7 @@ async fn he_23_abs_2_barred_successor_proves_in_time_full_rights_from_the_proof(
         json!({"body": "beispielstadt-stvv", "case": case, "candidate": det["data"]["successor"]["id"], "method": "acknowledgement", "on": today(&app)}),
     )
     .await;
-    app.wait_event("deadline.set", |_| true).await;
+    let dl = app.wait_event("deadline.set", |_| true).await;
     let proven = app.now().to_rfc3339();
     app.send(
         "bar.cured",
@@ -305,7 +305,7 @@ async fn he_23_abs_2_barred_successor_proves_in_time_full_rights_from_the_proof(
     assert_eq!(upd["data"]["basis"], "bar_cured");
     assert_eq!(upd["data"]["voting_right"], true);
     // the deadline timer was cancelled: nothing happens when the period ends
-    app.advance(chrono::Duration::days(10));
+    app.pass_period(&dl);
     app.settle().await;
     assert!(app.events.of("membership.changed").iter().all(|e| e["data"]["basis"] != "deemed_not_acquired"));
 }
@@ -693,7 +693,7 @@ async fn sigkill_between_and_during_steps_loses_nothing_and_doubles_nothing() {
     wait("successor.notified", 1).await;
     let case = events.of("succession.determined")[0]["data"]["case"].as_str().expect("case").to_owned();
     // 3. service; duplicate delivery of the same message across a kill
-    let today = nachfolge::deadline::local_date(chrono::Utc::now()).to_string();
+    let today = nachfolge::deadline::local_date(support::app::test_now()).to_string();
     let successor = events.of("succession.determined")[0]["data"]["successor"]["id"].clone();
     let served =
         json!({"body": "musterstadt-rat", "case": case, "candidate": successor, "method": "certificate", "on": today});
@@ -706,7 +706,7 @@ async fn sigkill_between_and_during_steps_loses_nothing_and_doubles_nothing() {
     // 4. the worker is down while the deadline passes; it fires once when the worker comes back
     child.kill().await;
     kills += 1;
-    child.offset_secs = 12 * 86_400;
+    child.offset_secs += 12 * 86_400;
     child.start().await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     child.kill().await;
@@ -851,8 +851,9 @@ async fn he_34_abs_4_review_annulled_then_objection_period_of_the_new_determinat
     let anns = app.wait_events("announcement.issued", 3, &|_| true).await;
     assert_eq!(anns.len(), 3);
 
-    // two weeks later (§ 25 Abs. 1 KWG): only the new determination's period is reported
-    app.advance(chrono::Duration::days(16));
+    // two weeks later (§ 25 Abs. 1 KWG) — moved by up to four days when it ends on a weekend or holiday
+    // (Easter: Good Friday to Easter Monday), so three weeks on: only the new determination's period is reported
+    app.advance(chrono::Duration::days(21));
     let ended = app.wait_event("objection_period.ended", |_| true).await;
     assert_eq!(ended["data"]["case"], case.as_str());
     assert_eq!(ended["data"]["announcement"], 3);
@@ -889,10 +890,10 @@ async fn rp_45_kwg_ersatzperson_by_votes_served_silence_is_acceptance_membership
     let ends_at = dl["data"]["ends_at"].as_str().expect("ends_at").to_owned();
 
     // § 44 Abs. 2 Satz 1 KWG: no declaration → the election counts as accepted when the week ends
-    app.advance(chrono::Duration::days(6));
+    app.advance_to(support::app::period_end(&dl) - chrono::Duration::days(1));
     app.settle().await;
     assert!(app.events.of("membership.changed").iter().all(|e| e["data"]["change"] != "joined"));
-    app.advance(chrono::Duration::days(4));
+    app.pass_period(&dl);
     let joined = app.wait_event("membership.changed", |e| e["data"]["change"] == "joined").await;
     assert_eq!(joined["data"]["basis"], "deemed_acceptance");
     assert_eq!(joined["data"]["person"]["id"], "R1-04");
@@ -940,10 +941,10 @@ async fn ni_44_nkwg_ersatzperson_by_personal_votes_served_silence_is_acceptance_
     let ends_at = dl["data"]["ends_at"].as_str().expect("ends_at").to_owned();
 
     // § 40 Abs. 1 Satz 4 NKWG: no declaration → accepted with the beginning of the day after the period
-    app.advance(chrono::Duration::days(6));
+    app.advance_to(support::app::period_end(&dl) - chrono::Duration::days(1));
     app.settle().await;
     assert!(app.events.of("membership.changed").iter().all(|e| e["data"]["change"] != "joined"));
-    app.advance(chrono::Duration::days(4));
+    app.pass_period(&dl);
     let joined = app.wait_event("membership.changed", |e| e["data"]["change"] == "joined").await;
     assert_eq!(joined["data"]["basis"], "deemed_acceptance");
     assert_eq!(joined["data"]["person"]["id"], "N1-05");
@@ -994,10 +995,10 @@ async fn st_47_kwg_lsa_naechst_festgestellter_bewerber_served_silence_is_accepta
     let ends_at = dl["data"]["ends_at"].as_str().expect("ends_at").to_owned();
 
     // § 43 Abs. 1 Satz 2 KWG LSA: no declaration → accepted with the start of the next day
-    app.advance(chrono::Duration::days(6));
+    app.advance_to(support::app::period_end(&dl) - chrono::Duration::days(1));
     app.settle().await;
     assert!(app.events.of("membership.changed").iter().all(|e| e["data"]["change"] != "joined"));
-    app.advance(chrono::Duration::days(4));
+    app.pass_period(&dl);
     let joined = app.wait_event("membership.changed", |e| e["data"]["change"] == "joined").await;
     assert_eq!(joined["data"]["basis"], "deemed_acceptance");
     assert_eq!(joined["data"]["person"]["id"], "S1-06");
@@ -1098,7 +1099,7 @@ async fn sh_44_gkwg_next_on_the_list_accepts_membership_only_when_the_week_ends(
     app.wait_event("declaration.recorded", |_| true).await;
     app.settle().await;
     assert!(app.events.of("membership.changed").iter().all(|e| e["data"]["change"] != "joined"));
-    app.advance(chrono::Duration::days(10));
+    app.pass_period(&dl);
     let joined = app.wait_event("membership.changed", |e| e["data"]["change"] == "joined").await;
     assert_eq!(joined["data"]["basis"], "deemed_acceptance");
     assert_eq!(joined["data"]["person"]["id"], "K1-05");
@@ -1266,7 +1267,7 @@ async fn mv_lkwg_46_next_ersatzperson_reservation_unbeachtlich_member_when_the_w
     app.wait_event("declaration.recorded", |_| true).await;
     app.settle().await;
     assert!(app.events.of("membership.changed").iter().all(|e| e["data"]["change"] != "joined"));
-    app.advance(chrono::Duration::days(10));
+    app.pass_period(&dl);
     let joined = app.wait_event("membership.changed", |e| e["data"]["change"] == "joined").await;
     assert_eq!(joined["data"]["basis"], "deemed_acceptance");
     assert_eq!(joined["data"]["person"]["id"], "M1-05");

@@ -92,7 +92,7 @@ struct Stack {
 
 impl Stack {
     /// `nachfolge run` as an operator starts it, on plain http on loopback (`secure_cookie = false`), its clock
-    /// `offset_secs` off the real one.
+    /// `offset_secs` off the test clock (the real one, or the day `NACHFOLGE_TEST_NOW` pins).
     async fn start(offset_secs: i64) -> Stack {
         let smtp = SmtpSink::start().await;
         let suffix = unique();
@@ -284,7 +284,8 @@ fn spawn_worker(
 ) -> tokio::process::Child {
     let file = std::fs::OpenOptions::new().create(true).append(true).open(log).expect("worker log file");
     let mut child = support::child::Child::new(config.clone(), log.to_owned());
-    child.offset_secs = offset_secs;
+    // off the test clock (pinned by NACHFOLGE_TEST_NOW, else the real one), which the config carries
+    child.offset_secs = config.clock.offset_secs + offset_secs;
     tokio::process::Command::new(env!("CARGO_BIN_EXE_nachfolge"))
         .arg("run")
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -377,7 +378,7 @@ async fn a_wahlleiter_takes_cases_through_the_console_in_a_browser_accessibly() 
     stack.restart(0).await;
 
     // Hessen's acknowledgement of receipt came back dated five days ago: the period ends in about two days
-    let today = nachfolge::deadline::local_date(chrono::Utc::now());
+    let today = nachfolge::deadline::local_date(support::app::test_now());
     let he_served = today - chrono::Duration::days(5);
     let report = stack
         .browse(json!({
@@ -508,7 +509,7 @@ async fn a_wahlleiter_enters_a_lot_a_confirmation_and_a_review_decision_in_a_bro
     stack.register(example("by-election.json")).await;
     stack.register(example("nrw-election.json")).await;
     stack.add_user(LOGIN, "wahlleiter", &[TIE, BY, NRW]).await;
-    let vacancy = |body: &str, member: &str| json!({"body": body, "member": member, "reason": "resigned", "effective_at": (chrono::Utc::now() - chrono::Duration::minutes(10)).to_rfc3339()});
+    let vacancy = |body: &str, member: &str| json!({"body": body, "member": member, "reason": "resigned", "effective_at": (support::app::test_now() - chrono::Duration::minutes(10)).to_rfc3339()});
     // the municipalities' set-up on the bus: Bayern's proposal, NRW's determination
     stack.send("vacancy.reported", vacancy(BY, "B1-02")).await;
     let proposed = stack.wait_event("succession.proposed", |e| e["subject"] == BY).await;

@@ -128,7 +128,7 @@ async fn a_case_referred_for_review_says_so_until_a_decision_is_recorded() {
         json!({"body": BODY, "case": case, "candidate": "L1-06", "method": "certificate", "on": today}),
     )
     .await;
-    app.wait_event("deadline.set", |_| true).await;
+    let dl = app.wait_event("deadline.set", |_| true).await;
     app.send(
         "declaration.received",
         json!({"body": BODY, "case": case, "candidate": "L1-06", "kind": "accept", "received_at": app.now().to_rfc3339()}),
@@ -136,7 +136,7 @@ async fn a_case_referred_for_review_says_so_until_a_decision_is_recorded() {
     .await;
     app.wait_event("declaration.recorded", |e| e["data"]["kind"] == "accept").await;
     let proven_at = app.now().to_rfc3339();
-    app.advance(chrono::Duration::days(10));
+    app.pass_period(&dl);
     app.wait_event("succession.determined", |e| e["data"]["round"] == 2).await;
     // the proof had reached the office in time, but is entered only now: the worker refers the case
     app.send("bar.cured", json!({"body": BODY, "case": case, "candidate": "L1-06", "proven_at": proven_at})).await;

@@ -25,6 +25,30 @@ pub fn unique() -> String {
     uuid::Uuid::new_v4().simple().to_string()[..12].to_owned()
 }
 
+/// The environment variable that runs the suite "as if" on another day (README, "Testing as if on another
+/// day"): `YYYY-MM-DD` stands for that day at 10:00 in Berlin, an RFC 3339 instant for itself. Unset, the
+/// tests run on the real clock.
+pub const PINNED_NOW: &str = "NACHFOLGE_TEST_NOW";
+
+/// The pinned instant of [`PINNED_NOW`], if set. Panics with the variable's name on a value that is neither
+/// form: a sweep that silently ran on the real clock would prove nothing.
+pub fn pinned_now() -> Option<chrono::DateTime<chrono::Utc>> {
+    let v = std::env::var(PINNED_NOW).ok().filter(|v| !v.trim().is_empty())?;
+    Some(nachfolge::calendar::as_of(&v).unwrap_or_else(|e| panic!("{PINNED_NOW}: {e}")))
+}
+
+/// The clock offset (whole seconds) that put this test process on [`pinned_now`] when it first asked; 0 when
+/// not pinned. One offset per process: time runs on from the pinned instant as on the real clock.
+pub fn pinned_offset_secs() -> i64 {
+    static OFFSET: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
+    *OFFSET.get_or_init(|| pinned_now().map_or(0, |t| (t - chrono::Utc::now()).num_seconds()))
+}
+
+/// "Now" for a test that has no app: the real clock shifted like a test worker's (see [`PINNED_NOW`]).
+pub fn test_now() -> chrono::DateTime<chrono::Utc> {
+    chrono::Utc::now() + chrono::Duration::seconds(pinned_offset_secs())
+}
+
 /// The configuration of a test app: its own database and names.
 pub fn test_config(suffix: &str, smtp_url: &str) -> Config {
     let mut c = Config::default();
@@ -46,7 +70,14 @@ pub fn test_config(suffix: &str, smtp_url: &str) -> Config {
     c.console.secure_cookie = false;
     c.worker.poll_interval_ms = 100;
     c.worker.unknown_retry_secs = 2;
+    c.clock.offset_secs = pinned_offset_secs();
     c
+}
+
+/// The `ends_at` of a `deadline.set` event.
+pub fn period_end(deadline_set: &Value) -> chrono::DateTime<chrono::Utc> {
+    let at = deadline_set["data"]["ends_at"].as_str().unwrap_or_else(|| panic!("no ends_at in {deadline_set}"));
+    chrono::DateTime::parse_from_rfc3339(at).unwrap_or_else(|e| panic!("ends_at {at}: {e}")).with_timezone(&chrono::Utc)
 }
 
 /// Dead-lettered messages with their `x-rejection-reason`.
@@ -228,6 +259,21 @@ impl App {
 
     pub fn now(&self) -> chrono::DateTime<chrono::Utc> {
         self.clock.now()
+    }
+
+    /// Let the worker's clock reach `t` (no move when it is there already). A period's end depends on the day
+    /// of service (weekends and holidays move it, § 193 BGB), so tests move to the end a `deadline.set` names
+    /// ([`period_end`]), never by a fixed count of days.
+    pub fn advance_to(&self, t: chrono::DateTime<chrono::Utc>) {
+        let by = t - self.clock.now();
+        if by > chrono::Duration::zero() {
+            self.clock.advance(by);
+        }
+    }
+
+    /// Let the period of a `deadline.set` event end: the clock a minute past its `ends_at`.
+    pub fn pass_period(&self, deadline_set: &Value) {
+        self.advance_to(period_end(deadline_set) + chrono::Duration::minutes(1));
     }
 
     /// Stop the worker gracefully and start a new one on the same database and names.

@@ -12,7 +12,7 @@ pub struct Child {
 
 impl Child {
     pub fn new(config: nachfolge::config::Config, log: std::path::PathBuf) -> Child {
-        Child { config, offset_secs: 0, proc: None, log }
+        Child { offset_secs: config.clock.offset_secs, config, proc: None, log }
     }
 
     /// Is the process still running?

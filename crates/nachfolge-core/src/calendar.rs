@@ -67,6 +67,23 @@ pub fn add_months_bgb(day: NaiveDate, months: u32) -> NaiveDate {
     day.checked_add_months(chrono::Months::new(months)).unwrap_or(NaiveDate::MAX)
 }
 
+/// The instant a text names for "as if it were then" (the test suite's `NACHFOLGE_TEST_NOW`, README "Testing
+/// as if on another day"): `YYYY-MM-DD` is that day at 10:00 in Berlin, an RFC 3339 instant is itself.
+pub fn as_of(text: &str) -> Result<DateTime<Utc>, String> {
+    let text = text.trim();
+    if let Ok(t) = DateTime::parse_from_rfc3339(text) {
+        return Ok(t.with_timezone(&Utc));
+    }
+    let day = NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        .map_err(|_| format!("`{text}` is neither YYYY-MM-DD nor an RFC 3339 instant"))?;
+    let ten = day.and_time(NaiveTime::from_hms_opt(10, 0, 0).unwrap_or_default());
+    Berlin
+        .from_local_datetime(&ten)
+        .earliest()
+        .map(|t| t.with_timezone(&Utc))
+        .ok_or_else(|| format!("{day} 10:00 does not exist in Berlin"))
+}
+
 /// An instant as RFC 3339 with the Europe/Berlin offset.
 pub fn berlin(t: DateTime<Utc>) -> DateTime<FixedOffset> {
     t.with_timezone(&Berlin).fixed_offset()
@@ -113,4 +130,22 @@ pub fn holiday_in(tables: &[&[Holiday]], d: NaiveDate) -> Option<&'static str> {
             _ => None,
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn as_of_a_day_is_ten_in_berlin_and_an_instant_itself() {
+        let t = |s: &str| as_of(s).map(|t| t.to_rfc3339());
+        // winter and summer time, and the daylight-saving Sundays (10:00 exists on both)
+        assert_eq!(t("2026-12-06"), Ok("2026-12-06T09:00:00+00:00".into()));
+        assert_eq!(t("2027-03-28"), Ok("2027-03-28T08:00:00+00:00".into()));
+        assert_eq!(t("2027-10-31"), Ok("2027-10-31T09:00:00+00:00".into()));
+        assert_eq!(t("2028-02-29"), Ok("2028-02-29T09:00:00+00:00".into()));
+        assert_eq!(t(" 2027-03-28T02:30:00+01:00 "), Ok("2027-03-28T01:30:00+00:00".into()));
+        assert!(t("2027-02-29").is_err_and(|e| e.contains("neither")));
+        assert!(t("morgen").is_err());
+    }
 }

@@ -252,8 +252,8 @@ fn required<'a>(value: &'a str, missing: &str) -> Result<&'a str, String> {
     }
 }
 
-fn instant(value: &str, missing: &str) -> Result<DateTime<FixedOffset>, String> {
-    berlin_instant(value.trim()).ok_or_else(|| missing.to_owned())
+fn instant(value: &str, missing: &str, now: DateTime<Utc>) -> Result<DateTime<FixedOffset>, String> {
+    berlin_instant(value.trim(), now).ok_or_else(|| missing.to_owned())
 }
 
 /// The inbound command of a form, or the German reason it cannot be built. `office` is the returning
@@ -264,6 +264,7 @@ pub(super) fn command(
     case: Scope<'_>,
     office: &str,
     f: &ActionForm,
+    now: DateTime<Utc>,
 ) -> Result<Inbound, String> {
     let body = BodyId::new(body);
     let case = || case.map(CaseId::new).ok_or_else(|| "Diese Erfassung gehört zu einem Fall.".to_owned());
@@ -281,7 +282,7 @@ pub(super) fn command(
             let (case, candidate) = (case()?, candidate()?);
             let kind: DeclarationKind = serde_json::from_value(json!(f.kind))
                 .map_err(|_| "Bitte wählen Sie die Art der Erklärung.".to_owned())?;
-            let received_at = instant(&f.received_at, "Bitte geben Sie Tag und Uhrzeit des Eingangs an.")?;
+            let received_at = instant(&f.received_at, "Bitte geben Sie Tag und Uhrzeit des Eingangs an.", now)?;
             Ok(Inbound::DeclarationReceived(DeclarationReceived { body, case, candidate, kind, received_at }))
         }
         Action::Fact => {
@@ -312,14 +313,14 @@ pub(super) fn command(
                 }
                 _ => None,
             };
-            let effective_at = instant(&f.effective_at, "Bitte geben Sie Tag und Uhrzeit des Ausscheidens an.")?;
+            let effective_at = instant(&f.effective_at, "Bitte geben Sie Tag und Uhrzeit des Ausscheidens an.", now)?;
             Ok(Inbound::VacancyReported(VacancyReported { body, member, reason, effective_at, list_banned }))
         }
         Action::Lot => {
             let case = case()?;
             let winner =
                 CandidateId::new(required(&f.winner, "Bitte wählen Sie die Person, auf die das Los gefallen ist.")?);
-            let drawn_at = instant(&f.drawn_at, "Bitte geben Sie Tag und Uhrzeit der Ziehung an.")?;
+            let drawn_at = instant(&f.drawn_at, "Bitte geben Sie Tag und Uhrzeit der Ziehung an.", now)?;
             let drawn_by = required(&f.drawn_by, "Bitte geben Sie an, wer das Los gezogen hat.")?.to_owned();
             Ok(Inbound::LotDrawn(LotDrawn { body, case, winner, drawn_at, drawn_by }))
         }
@@ -332,7 +333,7 @@ pub(super) fn command(
                 .map_err(|_| "Die Runde des Vorschlags fehlt. Bitte beginnen Sie neu.".to_owned())?;
             let confirmed_by =
                 required(&f.confirmed_by, "Bitte geben Sie an, wer die Nachfolge feststellt.")?.to_owned();
-            let confirmed_at = instant(&f.confirmed_at, "Bitte geben Sie Tag und Uhrzeit der Feststellung an.")?;
+            let confirmed_at = instant(&f.confirmed_at, "Bitte geben Sie Tag und Uhrzeit der Feststellung an.", now)?;
             Ok(Inbound::DeterminationConfirmed(DeterminationConfirmed {
                 body,
                 case,
@@ -366,7 +367,7 @@ pub(super) fn command(
                 "false" => false,
                 _ => return Err("Bitte geben Sie an, ob die Entscheidung unanfechtbar ist.".into()),
             };
-            let decided_at = instant(&f.decided_at, "Bitte geben Sie Tag und Uhrzeit der Entscheidung an.")?;
+            let decided_at = instant(&f.decided_at, "Bitte geben Sie Tag und Uhrzeit der Entscheidung an.", now)?;
             // the change is dated at the day it became unanfechtbar (docs/legal.md, "Review decisions take effect
             // when final"); a decision not yet final has no such day
             let final_on = match is_final {
@@ -389,7 +390,8 @@ pub(super) fn command(
         }
         Action::BarProof => {
             let (case, candidate) = (case()?, candidate()?);
-            let proven_at = instant(&f.proven_at, "Bitte geben Sie Tag und Uhrzeit des Eingangs des Nachweises an.")?;
+            let proven_at =
+                instant(&f.proven_at, "Bitte geben Sie Tag und Uhrzeit des Eingangs des Nachweises an.", now)?;
             Ok(Inbound::BarCured(BarCuredReceived { body, case, candidate, proven_at }))
         }
     }
@@ -410,27 +412,60 @@ pub(super) fn payload(inbound: &Inbound) -> Result<Value, serde_json::Error> {
     }
 }
 
-/// A local time of the form's `datetime-local` field (`2026-12-01T09:30`), in Europe/Berlin.
-pub(super) fn berlin_instant(s: &str) -> Option<DateTime<FixedOffset>> {
+/// A local time of the form's `datetime-local` field (`2026-12-01T09:30`), in Europe/Berlin. The field has no
+/// offset: in the hour that comes twice when summer time ends (02:00–03:00 on the last Sunday of October) the
+/// time names the later occurrence unless that is still in the future at `now`, then the earlier one — what
+/// an official entering "now" or a time of that night afterwards means (docs/console.md, "Times"). The hour
+/// skipped when summer time begins does not exist: `None`.
+pub(super) fn berlin_instant(s: &str, now: DateTime<Utc>) -> Option<DateTime<FixedOffset>> {
     let naive = NaiveDateTime::parse_from_str(s, "%Y-%m-%dT%H:%M")
         .or_else(|_| NaiveDateTime::parse_from_str(s, "%Y-%m-%dT%H:%M:%S"))
         .ok()?;
-    chrono_tz::Europe::Berlin.from_local_datetime(&naive).earliest().map(|t| t.fixed_offset())
+    match chrono_tz::Europe::Berlin.from_local_datetime(&naive) {
+        chrono::LocalResult::Single(t) => Some(t.fixed_offset()),
+        chrono::LocalResult::Ambiguous(earlier, later) => {
+            Some(if later.to_utc() <= now { later } else { earlier }.fixed_offset())
+        }
+        chrono::LocalResult::None => None,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// A `now` after every time these tests enter.
+    const T0: DateTime<Utc> = DateTime::<Utc>::MAX_UTC;
+
+    #[test]
+    fn the_hour_that_comes_twice_names_its_later_occurrence_unless_that_is_still_ahead() {
+        // 31 October 2027: 02:30 is 00:30 UTC (summer time) and again 01:30 UTC (winter time)
+        let first = DateTime::parse_from_rfc3339("2027-10-31T02:40:00+02:00").expect("a time").to_utc();
+        let second = DateTime::parse_from_rfc3339("2027-10-31T02:40:00+01:00").expect("a time").to_utc();
+        let at = |now| berlin_instant("2027-10-31T02:30", now).map(|t| t.to_rfc3339());
+        assert_eq!(at(first), Some("2027-10-31T02:30:00+02:00".to_owned()), "during the first pass");
+        assert_eq!(at(second), Some("2027-10-31T02:30:00+01:00".to_owned()), "during the second pass");
+        assert_eq!(at(T0), Some("2027-10-31T02:30:00+01:00".to_owned()), "any day after");
+        // the hours around it are not ambiguous
+        assert_eq!(
+            berlin_instant("2027-10-31T01:59", first).map(|t| t.to_rfc3339()),
+            Some("2027-10-31T01:59:00+02:00".into())
+        );
+        assert_eq!(
+            berlin_instant("2027-10-31T03:00", T0).map(|t| t.to_rfc3339()),
+            Some("2027-10-31T03:00:00+01:00".into())
+        );
+    }
+
     #[test]
     fn the_forms_local_time_is_read_in_europe_berlin() {
-        let winter = berlin_instant("2026-12-01T09:30").expect("a time");
+        let winter = berlin_instant("2026-12-01T09:30", T0).expect("a time");
         assert_eq!(winter.to_rfc3339(), "2026-12-01T09:30:00+01:00");
-        let summer = berlin_instant("2026-07-01T09:30:15").expect("a time");
+        let summer = berlin_instant("2026-07-01T09:30:15", T0).expect("a time");
         assert_eq!(summer.to_rfc3339(), "2026-07-01T09:30:15+02:00");
-        assert!(berlin_instant("01.12.2026 09:30").is_none());
+        assert!(berlin_instant("01.12.2026 09:30", T0).is_none());
         // the hour skipped at the change to summer time does not exist
-        assert!(berlin_instant("2026-03-29T02:30").is_none());
+        assert!(berlin_instant("2026-03-29T02:30", T0).is_none());
     }
 
     #[test]
@@ -439,26 +474,26 @@ mod tests {
         let now = notified + chrono::Duration::milliseconds(20_500);
         let f = ActionForm::prefilled(now, None);
         assert_eq!((f.received_at.as_str(), f.proven_at.as_str()), ("2026-12-01T10:05:30", "2026-12-01T10:05:30"));
-        let received = berlin_instant(&f.received_at).expect("the form reads its own value").to_utc();
+        let received = berlin_instant(&f.received_at, now).expect("the form reads its own value").to_utc();
         assert!(received >= notified && received <= now, "{received} between {notified} and {now}");
         // to the minute, as before, it lay before the notification
-        assert!(berlin_instant("2026-12-01T10:05").expect("a time").to_utc() < notified);
+        assert!(berlin_instant("2026-12-01T10:05", T0).expect("a time").to_utc() < notified);
     }
 
     #[test]
     fn a_form_without_a_person_or_with_an_unknown_method_is_not_a_command() {
         let f = ActionForm { method: "certificate".into(), on: "2026-12-01".into(), ..ActionForm::default() };
-        assert!(command(Action::Service, "b", Some("b-1"), "Wahlleitung", &f).is_err());
+        assert!(command(Action::Service, "b", Some("b-1"), "Wahlleitung", &f, T0).is_err());
         let f = ActionForm { candidate: "L1-06".into(), method: "fax".into(), on: "2026-12-01".into(), ..f };
-        assert!(command(Action::Service, "b", Some("b-1"), "Wahlleitung", &f)
+        assert!(command(Action::Service, "b", Some("b-1"), "Wahlleitung", &f, T0)
             .unwrap_err()
             .contains("Art der Zustellung"));
         let f = ActionForm { method: "certificate".into(), ..f };
         assert!(matches!(
-            command(Action::Service, "b", Some("b-1"), "Wahlleitung", &f),
+            command(Action::Service, "b", Some("b-1"), "Wahlleitung", &f, T0),
             Ok(Inbound::NotificationServed(_))
         ));
-        assert!(command(Action::Service, "b", None, "Wahlleitung", &f).is_err(), "service belongs to a case");
+        assert!(command(Action::Service, "b", None, "Wahlleitung", &f, T0).is_err(), "service belongs to a case");
     }
 
     #[test]
@@ -469,7 +504,7 @@ mod tests {
             on: "2026-12-01".into(),
             ..ActionForm::default()
         };
-        let Ok(Inbound::FactRecorded(r)) = command(Action::Fact, "b", None, "Wahlleitung", &f) else {
+        let Ok(Inbound::FactRecorded(r)) = command(Action::Fact, "b", None, "Wahlleitung", &f, T0) else {
             panic!("a fact")
         };
         assert_eq!(
@@ -477,9 +512,9 @@ mod tests {
             Some(json!({"type": "waived", "on": "2026-12-01", "form": "written"}))
         );
         let f = ActionForm { fact: "barred".into(), ..f };
-        assert!(command(Action::Fact, "b", None, "Wahlleitung", &f).unwrap_err().contains("Hinderungsgrund"));
+        assert!(command(Action::Fact, "b", None, "Wahlleitung", &f, T0).unwrap_err().contains("Hinderungsgrund"));
         let f = ActionForm { fact: "ineligible".into(), ..f };
-        assert!(command(Action::Fact, "b", None, "Wahlleitung", &f).unwrap_err().contains("Art der Tatsache"));
+        assert!(command(Action::Fact, "b", None, "Wahlleitung", &f, T0).unwrap_err().contains("Art der Tatsache"));
     }
 
     #[test]
@@ -490,16 +525,16 @@ mod tests {
             effective_at: "2026-05-04T10:00".into(),
             ..ActionForm::default()
         };
-        assert!(command(Action::Vacancy, "b", None, "Wahlleitung", &f).unwrap_err().contains("verbotenen Partei"));
+        assert!(command(Action::Vacancy, "b", None, "Wahlleitung", &f, T0).unwrap_err().contains("verbotenen Partei"));
         let f = ActionForm { list_banned: "false".into(), ..f };
-        let Ok(Inbound::VacancyReported(v)) = command(Action::Vacancy, "b", None, "Wahlleitung", &f) else {
+        let Ok(Inbound::VacancyReported(v)) = command(Action::Vacancy, "b", None, "Wahlleitung", &f, T0) else {
             panic!("a vacancy")
         };
         assert_eq!(v.list_banned, Some(false));
         assert_eq!(v.effective_at.to_rfc3339(), "2026-05-04T10:00:00+02:00");
         // a value left over from choosing a ban first is not sent with another reason
         let f = ActionForm { departure: "died".into(), ..f };
-        let Ok(Inbound::VacancyReported(v)) = command(Action::Vacancy, "b", None, "Wahlleitung", &f) else {
+        let Ok(Inbound::VacancyReported(v)) = command(Action::Vacancy, "b", None, "Wahlleitung", &f, T0) else {
             panic!("a vacancy")
         };
         assert_eq!(v.list_banned, None);
@@ -515,9 +550,9 @@ mod tests {
             final_on: "2027-01-04".into(),
             ..ActionForm::default()
         };
-        assert!(command(Action::Review, "b", Some("b-1"), "Wahlleitung", &f).unwrap_err().contains("Änderung"));
+        assert!(command(Action::Review, "b", Some("b-1"), "Wahlleitung", &f, T0).unwrap_err().contains("Änderung"));
         let f = ActionForm { successor: "L1-05".into(), ..f };
-        let Ok(Inbound::ReviewDecided(r)) = command(Action::Review, "b", Some("b-1"), "Wahlleitung", &f) else {
+        let Ok(Inbound::ReviewDecided(r)) = command(Action::Review, "b", Some("b-1"), "Wahlleitung", &f, T0) else {
             panic!("a review")
         };
         assert_eq!(
@@ -535,16 +570,16 @@ mod tests {
         };
         assert_eq!(r.final_on, None);
         // a Kreistag's office decides as the Kreiswahlleitung, as its announcement names it
-        let Ok(Inbound::ReviewDecided(r)) = command(Action::Review, "b", Some("b-1"), "Kreiswahlleitung", &f) else {
+        let Ok(Inbound::ReviewDecided(r)) = command(Action::Review, "b", Some("b-1"), "Kreiswahlleitung", &f, T0) else {
             panic!("a review")
         };
         assert_eq!(r.decided_by.as_deref(), Some("Kreiswahlleitung"));
         let f = ActionForm { outcome: "confirmed".into(), ..f };
-        assert!(command(Action::Review, "b", Some("b-1"), "Wahlleitung", &f)
+        assert!(command(Action::Review, "b", Some("b-1"), "Wahlleitung", &f, T0)
             .unwrap_err()
             .contains("nur bei einer Änderung"));
         let f = ActionForm { successor: String::new(), is_final: String::new(), ..f };
-        assert!(command(Action::Review, "b", Some("b-1"), "Wahlleitung", &f).unwrap_err().contains("unanfechtbar"));
+        assert!(command(Action::Review, "b", Some("b-1"), "Wahlleitung", &f, T0).unwrap_err().contains("unanfechtbar"));
     }
 
     #[test]

@@ -268,7 +268,7 @@ pub async fn preview(
         Err(r) => return r,
     };
     let ctx = base_ctx(&user, &council, case_id, action, &f);
-    let inbound = match command(action, id, case_id, council.info().kind.office(), &f) {
+    let inbound = match command(action, id, case_id, council.info().kind.office(), &f, console.clock.now()) {
         Ok(i) => i,
         Err(error) => return refused_form(console, ctx, error),
     };
@@ -316,12 +316,14 @@ pub async fn confirm(
         Err(r) => return r,
     };
     let mut ctx = base_ctx(&user, &council, case_id, action, &f);
-    let (inbound, message_id) =
-        match (command(action, id, case_id, council.info().kind.office(), &f), uuid::Uuid::parse_str(&f.message_id)) {
-            (Ok(i), Ok(m)) => (i, m.to_string()),
-            (Err(error), _) => return refused_form(console, ctx, error),
-            (_, Err(_)) => return error_page(console, StatusCode::FORBIDDEN),
-        };
+    let (inbound, message_id) = match (
+        command(action, id, case_id, council.info().kind.office(), &f, console.clock.now()),
+        uuid::Uuid::parse_str(&f.message_id),
+    ) {
+        (Ok(i), Ok(m)) => (i, m.to_string()),
+        (Err(error), _) => return refused_form(console, ctx, error),
+        (_, Err(_)) => return error_page(console, StatusCode::FORBIDDEN),
+    };
     ctx["summary"] = json!(summary(&council, &inbound));
     let Ok(payload) = command::payload(&inbound) else { return unavailable(console) };
     let cause = Cause {

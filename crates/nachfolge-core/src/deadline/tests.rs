@@ -716,3 +716,47 @@ fn th_thuerfgtg_2_abs_2_fronleichnam_extends_the_week_only_in_the_catholic_munic
     assert_eq!(reasons(&eichsfeld), ["served", "period_one_week", "extended_public_holiday:Fronleichnam"]);
     assert_eq!(Land::Th.law().local_holidays()[0].citation, "§ 2 Abs. 2 ThürFGtG");
 }
+
+/// What holds on every day of service (the calendar sweep of issue 27, in the pure core): for every Land and
+/// every day from 2026 to 2030, a period of one or two weeks (§§ 187 Abs. 1, 188 Abs. 2 BGB) ends on the first
+/// working day on or after the day the weeks end (§ 31 Abs. 3 Satz 1 VwVfG, § 193 BGB) at 24:00 Berlin time,
+/// and the working days the console counts are 1 on the last day and 0 after it.
+#[test]
+fn bgb_188_abs_2_with_vwvfg_31_abs_3_every_day_of_service_in_every_land_ends_on_a_working_day_at_midnight() {
+    let lands = [
+        Land::Nw,
+        Land::He,
+        Land::Rp,
+        Land::Ni,
+        Land::St,
+        Land::Th,
+        Land::Sh,
+        Land::By,
+        Land::Bw,
+        Land::Sn,
+        Land::Mv,
+        Land::Bb,
+    ];
+    for land in lands {
+        for served_on in date("2026-01-01").iter_days().take_while(|d| *d <= date("2030-12-31")) {
+            for weeks in [1, 2] {
+                let d = acceptance_deadline(&ServiceBasis::Certificate, served_on, land, PeriodRules::default(), weeks);
+                let nominal = add_days(served_on, 7 * u64::from(weeks));
+                assert_eq!(d.served_on, served_on, "{land:?} {served_on}");
+                assert!(d.last_day >= nominal, "{land:?} {served_on}: {} before {nominal}", d.last_day);
+                assert!(land.is_working_day(d.last_day), "{land:?} {served_on}: {} is no working day", d.last_day);
+                assert!(
+                    nominal.iter_days().take_while(|x| *x < d.last_day).all(|x| !land.is_working_day(x)),
+                    "{land:?} {served_on}: a working day before {}",
+                    d.last_day
+                );
+                assert_eq!(d.ends_at, end_of_day(d.last_day));
+                assert_eq!(local_date(d.ends_at), d.last_day.succ_opt().expect("next day"), "24:00 of the last day");
+                let left = |today: NaiveDate| working_days_left(land, LocalHolidays::NONE, today, d.last_day);
+                assert_eq!(left(d.last_day), 1, "{land:?} {served_on}");
+                assert_eq!(left(d.last_day.succ_opt().expect("next day")), 0, "{land:?} {served_on}");
+                assert!(left(served_on) >= 2, "{land:?} {served_on}: at least two working days");
+            }
+        }
+    }
+}
