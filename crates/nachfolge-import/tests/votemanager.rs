@@ -469,6 +469,50 @@ fn ni_2021_schema_with_index_names_an_individual_and_an_unreported_cell() {
     assert_eq!(cand(s, "L2-01").full_name(), "Erika Muster", "the index names the Einzelwahlvorschlag");
 }
 
+#[test]
+fn result_json_joins_by_order_and_never_guesses_a_seat_or_a_name() {
+    // two lists with the same total (100): neither a name nor a total tells them apart, the order does
+    let whole = format!(
+        "{HEAD};D1;D1_1;D1_2;D1_3;D2;D2_1;D2_2\n14.03.2021;Gemeindewahl;06000000;0;Gemeinde;1;1;500;200;0;200;100;40;30;30;100;60;40\n"
+    );
+    let result = r#"{"seitentitel": "Gemeindewahl 14.03.2021 - Gemeinde", "Komponente": {
+        "tabelle": {"zeilen": [
+            {"label": {"labelKurz": "A", "labelLang": "Liste A"}, "zahl": "100", "sub_zeilen": [
+                {"label": {"labelKurz": "Eva Erste"}, "zahl": "40"}, {"label": {"labelKurz": "Max Zweiter"}, "zahl": "30"},
+                {"label": {"labelKurz": "Ute Dritte"}, "zahl": "30"}]},
+            {"label": {"labelKurz": "B", "labelLang": "Liste B"}, "zahl": "100", "sub_zeilen": [
+                {"label": {"labelKurz": "Bo Bee"}, "zahl": "60"}, {"label": {"labelKurz": "Cy Cee"}, "zahl": "40"}]}]},
+        "sitze": {"tortenDiagramm": {"entries": [{"label": "A", "sitze": 2}, {"label": "B", "sitze": 1}]},
+                  "tabelle": {"ueberschriften": ["Partei", "Kandidat/in", "Mandat", "Stimmen"], "zeilen": [
+                      ["A", "Erste, Eva", "direkt", "40"], ["A", "Zweiter, Max", "direkt", "30"], ["B", "Bee, Bo", "Listenplatz 1", "60"]]}}}}"#;
+    let f = [csv("Open-Data-Gemeindewahl.csv", &whole), csv("ergebnis.json", result)];
+    let i = run_files(&f, Land::He, Some(3)).expect("imports");
+    let s = &i.snapshot;
+    assert_eq!((s.lists[0].name.as_str(), s.lists[1].name.as_str()), ("Liste A", "Liste B"));
+    let p = points(&i, Severity::ToConfirm);
+    assert!(
+        p.iter().any(|p| p.starts_with("lists D1, D2 were matched to the result JSON by their order only")),
+        "{p:?}"
+    );
+    // `direkt` outside Niedersachsen: a list seat, to confirm
+    assert_eq!(cand(s, "L1-01").seat.as_ref().map(|s| s.via), Some(SeatVia::List));
+    assert!(p.iter().any(|p| p.starts_with("1 seat(s) marked `direkt` were recorded as `list`")), "{p:?}");
+    // "Zweiter, Max" with 30 votes fits positions 2 and 3 of list A: no seat, no name, a point
+    assert!(cand(s, "L1-02").seat.is_none() && cand(s, "L1-03").seat.is_none());
+    assert!(p.iter().any(|p| p.contains("row 2") && p.contains("fits several candidates (L1-02, L1-03)")), "{p:?}");
+    assert_eq!(
+        (cand(s, "L1-02").given_name.as_str(), cand(s, "L1-03").given_name.as_str()),
+        (PLACEHOLDER_NAME, PLACEHOLDER_NAME)
+    );
+    assert_eq!(
+        (cand(s, "L2-01").full_name(), cand(s, "L2-02").full_name()),
+        ("Bo Bee".to_owned(), "Cy Cee".to_owned())
+    );
+    assert!(points(&i, Severity::DataFault)
+        .iter()
+        .any(|p| p.contains("list D1 (A): 2 seats in the seat distribution, 1 assigned")));
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // malformed input: a clear error naming the file (and line and column where there is one)
 

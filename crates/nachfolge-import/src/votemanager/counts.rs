@@ -172,12 +172,14 @@ pub fn area_number(row: &CountRow, place: usize) -> (u32, bool) {
 /// both have must agree. Returns the disagreeing columns as `(column, a, b)`.
 pub fn disagreements(a: &ResultFile, b: &ResultFile) -> Vec<(String, Option<u64>, Option<u64>)> {
     let (sa, sb) = (a.sums(), b.sums());
+    let index: std::collections::HashMap<&str, usize> =
+        b.header.iter().enumerate().map(|(j, h)| (h.as_str(), j)).collect();
     let mut out = Vec::new();
     for (i, col) in a.header.iter().enumerate() {
         if a.cols.roles[i] == Role::Text {
             continue;
         }
-        let Some(j) = b.header.iter().position(|h| h == col) else { continue };
+        let Some(&j) = index.get(col.as_str()) else { continue };
         if sa[i] != sb[j] {
             out.push((col.clone(), sa[i], sb[j]));
         }
@@ -188,30 +190,32 @@ pub fn disagreements(a: &ResultFile, b: &ResultFile) -> Vec<(String, Option<u64>
 /// Check the figures inside each row: a list's total is its list votes plus its personal votes, and the
 /// personal votes add up (Niedersachsen); a list's votes are the sum of its candidates' (Hessen, Bayern).
 pub fn check_rows(f: &ResultFile, report: &mut Report) {
-    let lists = f.cols.lists();
+    /// The columns of one list: list votes, personal votes, total, positions.
+    #[derive(Default)]
+    struct ListCols {
+        list_votes: Option<usize>,
+        cand_sum: Option<usize>,
+        total: Option<usize>,
+        positions: Vec<usize>,
+    }
+    let mut by_list: std::collections::BTreeMap<u32, ListCols> = std::collections::BTreeMap::new();
+    for (i, role) in f.cols.roles.iter().enumerate() {
+        match *role {
+            Role::ListVotes(n) => by_list.entry(n).or_default().list_votes = Some(i),
+            Role::CandidateSum(n) => by_list.entry(n).or_default().cand_sum = Some(i),
+            Role::Total(n) => by_list.entry(n).or_default().total = Some(i),
+            Role::Candidate(n, _) => by_list.entry(n).or_default().positions.push(i),
+            Role::Text | Role::Count => {}
+        }
+    }
     let mut faults = 0usize;
     let mut first: Option<(usize, String)> = None;
     for r in &f.rows {
-        for &n in &lists {
-            let mut list_votes = None;
-            let mut cand_sum = None;
-            let mut total = None;
-            let mut sum: Option<u64> = None;
-            for (i, role) in f.cols.roles.iter().enumerate() {
-                let v = r.counts[i];
-                match *role {
-                    Role::ListVotes(m) if m == n => list_votes = v,
-                    Role::CandidateSum(m) if m == n => cand_sum = v,
-                    Role::Total(m) if m == n => total = v,
-                    Role::Candidate(m, _) if m == n => {
-                        if let Some(v) = v {
-                            sum = Some(sum.unwrap_or(0) + v);
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            let has_candidates = f.cols.roles.iter().any(|r| matches!(r, Role::Candidate(m, _) if *m == n));
+        for (&n, cols) in &by_list {
+            let cell = |c: Option<usize>| c.and_then(|c| r.counts[c]);
+            let (list_votes, cand_sum, total) = (cell(cols.list_votes), cell(cols.cand_sum), cell(cols.total));
+            let sum = cols.positions.iter().filter_map(|c| r.counts[*c]).reduce(|a, b| a + b);
+            let has_candidates = !cols.positions.is_empty();
             let mut wrong = None;
             match (list_votes, cand_sum, total) {
                 (Some(l), Some(c), Some(t)) if l + c != t => {

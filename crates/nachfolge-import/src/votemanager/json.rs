@@ -280,10 +280,30 @@ pub fn pick_result(
 ) -> Result<Option<(String, ResultJson)>, ImportError> {
     let (w, d) = (norm(wahl), norm(datum));
     let all = std::mem::take(&mut jsons.results);
-    let (mut ours, others): (Vec<_>, Vec<_>) = all
-        .into_iter()
-        .partition(|(_, r)| r.title.is_empty() || (norm(&r.title).contains(&w) && norm(&r.title).contains(&d)));
-    for (name, r) in others {
+    // of the election's date (or without a title), then naming the election
+    let (dated, others): (Vec<_>, Vec<_>) =
+        all.into_iter().partition(|(_, r)| r.title.is_empty() || norm(&r.title).contains(&d));
+    let (mut ours, unnamed): (Vec<_>, Vec<_>) =
+        dated.into_iter().partition(|(_, r)| r.title.is_empty() || norm(&r.title).contains(&w));
+    let mut ignored = others;
+    match (ours.is_empty(), <[_; 1]>::try_from(unnamed)) {
+        (true, Ok([only])) => {
+            // the only result JSON of the date, whose title names the election otherwise
+            report.point(
+                Severity::ToConfirm,
+                Some(&only.0),
+                None,
+                format!(
+                    "the result JSON's title `{}` does not name the election `{wahl}` of the CSVs; taken as its result, the only one of the date — check",
+                    only.1.title
+                ),
+            );
+            ours.push(only);
+        }
+        (_, Ok(one)) => ignored.extend(one),
+        (_, Err(several)) => ignored.extend(several),
+    }
+    for (name, r) in ignored {
         report.point(
             Severity::Info,
             Some(&name),
