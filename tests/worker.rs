@@ -553,6 +553,50 @@ async fn smtp_temporary_failure_is_retried_permanent_failure_reported() {
     assert!(failed["data"]["reason"].as_str().expect("reason").contains("permanent"));
 }
 
+/// Issue 26 point 4: the councils `rat/1` and `rat 1` had one Message-ID for their first case
+/// (`<rat_1-1.r1@…>`), and the second council's notice was dropped by `ON CONFLICT DO NOTHING`. Both
+/// successors now get their notice, each with its own Message-ID, and a row that still collides is refused
+/// loudly (migration 0009), never left out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn councils_whose_ids_differ_only_in_other_characters_each_get_their_notice() {
+    let app = App::spawn().await;
+    for id in ["rat/1", "rat 1"] {
+        let mut s = nrw();
+        s["body"]["id"] = json!(id);
+        register(&app, s).await;
+        app.send("vacancy.reported", vacancy(id, "L1-01", "died", "2026-05-04T10:00:00+02:00")).await;
+    }
+    app.wait_events("successor.notified", 2, &|_| true).await;
+    let got = app.smtp.wait_for(2, Duration::from_secs(10)).await;
+    let mut ids: Vec<String> = got.iter().filter_map(|m| m.header("Message-ID")).collect();
+    ids.sort();
+    assert_eq!(ids, ["<rat=201-1.r1@nachfolge.invalid>", "<rat=2F1-1.r1@nachfolge.invalid>"]);
+    let db = app.db().await;
+    let queued: i64 = sqlx::query_scalar("SELECT count(*) FROM mail_outbox").fetch_one(&db).await.expect("count");
+    assert_eq!(queued, 2);
+    // the same Message-ID for another case is an error, not a row left out
+    let collide = sqlx::query(
+        "INSERT INTO mail_outbox (message_id, body_id, case_id, round, candidate, reply_to, subject, text_body,
+             html_body, kind) SELECT message_id, 'other', 'other-1', round, candidate, reply_to, subject, text_body,
+             html_body, kind FROM mail_outbox LIMIT 1 ON CONFLICT (message_id) DO NOTHING",
+    )
+    .execute(&db)
+    .await;
+    let err = collide.expect_err("a colliding mail was dropped silently");
+    assert!(err.to_string().contains("queued for another case"), "{err}");
+    // the same mail again (a command applied twice) is left out as before
+    let again = sqlx::query(
+        "INSERT INTO mail_outbox (message_id, body_id, case_id, round, candidate, reply_to, subject, text_body,
+             html_body, kind) SELECT message_id, body_id, case_id, round, candidate, reply_to, subject, text_body,
+             html_body, kind FROM mail_outbox ON CONFLICT (message_id) DO NOTHING",
+    )
+    .execute(&db)
+    .await
+    .expect("the repeated mail");
+    assert_eq!(again.rows_affected(), 0);
+    db.close().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn deadline_survives_a_restart_and_fires_once() {
     let mut app = App::spawn().await;

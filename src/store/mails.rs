@@ -99,13 +99,14 @@ pub(super) async fn mark_mail(
 /// `<case.r<round>@nachfolge.invalid>` (as it always was), any other kind adds its name
 /// (`<case.r<round>.not-acquired@nachfolge.invalid>`) and its variant, if any
 /// (`<case.r<round>.period-notice.20261203@nachfolge.invalid>`, the day of service), so two mails of one round
-/// never share an id.
+/// never share an id. The case and the variant are written as
+/// [`id_token`](nachfolge_core::texts::ics::id_token)s (one to one, without dots): the first dot ends the
+/// case, so two cases — of one council or of two — never share a Message-ID (a case id of letters, digits
+/// and `-` keeps the id it always had).
 pub fn mail_message_id(case: &str, round: u32, kind: MailKind, variant: Option<&str>) -> String {
-    let clean = |s: &str| -> String {
-        s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '.' { c } else { '_' }).collect()
-    };
-    let safe = clean(case);
-    let variant = variant.map(|v| format!(".{}", clean(v))).unwrap_or_default();
+    use nachfolge_core::texts::ics::id_token;
+    let safe = id_token(case);
+    let variant = variant.map(|v| format!(".{}", id_token(v))).unwrap_or_default();
     match kind {
         MailKind::Determination => format!("<{safe}.r{round}{variant}@nachfolge.invalid>"),
         other => format!("<{safe}.r{round}.{}{variant}@nachfolge.invalid>", other.as_str().replace('_', "-")),
@@ -119,7 +120,7 @@ mod tests {
     #[test]
     fn message_id_of_the_determination_is_unchanged_other_kinds_differ() {
         assert_eq!(mail_message_id("rat-1", 2, MailKind::Determination, None), "<rat-1.r2@nachfolge.invalid>");
-        assert_eq!(mail_message_id("r a/t", 1, MailKind::Determination, None), "<r_a_t.r1@nachfolge.invalid>");
+        assert_eq!(mail_message_id("r a/t", 1, MailKind::Determination, None), "<r=20a=2Ft.r1@nachfolge.invalid>");
         assert_eq!(
             mail_message_id("rat-1", 2, MailKind::NotAcquired, None),
             "<rat-1.r2.not-acquired@nachfolge.invalid>"
@@ -127,6 +128,23 @@ mod tests {
         assert_eq!(
             mail_message_id("rat-1", 2, MailKind::PeriodNotice, Some("20261203")),
             "<rat-1.r2.period-notice.20261203@nachfolge.invalid>"
+        );
+    }
+
+    /// Issue 26 point 4: the body ids `rat/1` and `rat 1` (cases `rat/1-1`, `rat 1-1`) both became `rat_1-1`
+    /// before, and the second council's mail was dropped by `ON CONFLICT DO NOTHING`.
+    #[test]
+    fn bodies_whose_ids_differ_outside_the_plain_characters_get_different_message_ids() {
+        let cases = ["rat/1-1", "rat 1-1", "rat_1-1", "rat.1-1", "rat-1-1", "rät-1-1"];
+        for kind in [MailKind::Determination, MailKind::NotAcquired, MailKind::PeriodNotice] {
+            let ids: std::collections::HashSet<String> =
+                cases.iter().map(|c| mail_message_id(c, 1, kind, Some("20261203"))).collect();
+            assert_eq!(ids.len(), cases.len(), "{ids:?}");
+        }
+        // a dot in the case cannot pose as the round: `c.r1` in round 5 is not `c` in round 1 with a variant
+        assert_ne!(
+            mail_message_id("c.r1", 5, MailKind::Determination, None),
+            mail_message_id("c", 1, MailKind::Determination, Some("r5"))
         );
     }
 }

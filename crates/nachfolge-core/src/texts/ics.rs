@@ -96,11 +96,26 @@ pub struct PeriodEntry<'a> {
 }
 
 /// The entry's UID: stable per case, round and period kind, so a calendar replaces the entry it holds
-/// (`<case>-<round>-<kind>@nachfolge`; characters other than letters, digits, `-` and `.` become `_`).
+/// (`<case>-<round>-<kind>@nachfolge`, the case as an [`id_token`]). Two cases never share a UID: the
+/// round and the kind are read from the right, the rest is the token, which decodes to one case only.
 pub fn period_uid(case: &str, round: u32, kind: PeriodKind) -> String {
-    let safe: String =
-        case.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '.' { c } else { '_' }).collect();
-    format!("{safe}-{round}-{}@nachfolge", kind.as_str())
+    format!("{}-{round}-{}@nachfolge", id_token(case), kind.as_str())
+}
+
+/// An id as a token for a Message-ID (RFC 5322 `dot-atom-text`) or a calendar UID, one to one: ASCII
+/// letters, digits and `-` stay as they are, every other byte of the UTF-8 text becomes `=XX` (upper-case
+/// hex; `=` itself included, so the encoding can be undone and two ids never share a token). The token holds
+/// no `.`, so a dot after it ends it. Ids made only of letters, digits and `-` keep the token they always had.
+pub fn id_token(id: &str) -> String {
+    let mut out = String::with_capacity(id.len());
+    for b in id.bytes() {
+        if b.is_ascii_alphanumeric() || b == b'-' {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("={b:02X}"));
+        }
+    }
+    out
 }
 
 /// The VCALENDAR (RFC 5545) with one all-day VEVENT on the last day of the period: CRLF line endings
@@ -247,6 +262,20 @@ mod tests {
     }
 
     #[test]
+    fn id_tokens_are_one_to_one_clean_ids_unchanged() {
+        assert_eq!(id_token("musterstadt-rat-1"), "musterstadt-rat-1");
+        // the ids that all became `rat_1` before
+        let ids = ["rat/1", "rat 1", "rat_1", "rat.1", "rat=2F1", "ratä1", "rat\u{1F600}1"];
+        let tokens: std::collections::HashSet<String> = ids.iter().map(|i| id_token(i)).collect();
+        assert_eq!(tokens.len(), ids.len(), "{tokens:?}");
+        assert_eq!(id_token("rat/1"), "rat=2F1");
+        assert_eq!(id_token("rat=2F1"), "rat=3D2F1");
+        assert_eq!(id_token("ratä1"), "rat=C3=A41");
+        assert!(ids.iter().all(|i| !id_token(i).contains('.')));
+        assert_ne!(period_uid("rat/1", 2, PeriodKind::Acceptance), period_uid("rat 1", 2, PeriodKind::Acceptance));
+    }
+
+    #[test]
     fn rfc_5545_section_3_6_1_one_all_day_event_on_the_last_day_with_a_stable_uid() {
         let ics = unfold(&period_calendar(&entry("rat/1")));
         let lines: Vec<&str> = ics.split_terminator("\r\n").collect();
@@ -254,7 +283,7 @@ mod tests {
         for want in [
             "VERSION:2.0",
             "METHOD:PUBLISH",
-            "UID:rat_1-2-acceptance@nachfolge",
+            "UID:rat=2F1-2-acceptance@nachfolge",
             "DTSTAMP:20261202T035007Z",
             "DTSTART;VALUE=DATE:20261210",
             "DTEND;VALUE=DATE:20261211",
@@ -266,12 +295,12 @@ mod tests {
         // another stamp, the same UID: the calendar replaces the entry
         let mut later = entry("rat/1");
         later.stamp += chrono::Duration::days(1);
-        assert!(unfold(&period_calendar(&later)).contains("UID:rat_1-2-acceptance@nachfolge\r\n"));
+        assert!(unfold(&period_calendar(&later)).contains("UID:rat=2F1-2-acceptance@nachfolge\r\n"));
         let mut proof = entry("rat/1");
         proof.kind = PeriodKind::BarProof;
         proof.land = Land::He;
         let ics = unfold(&period_calendar(&proof));
-        assert!(ics.contains("UID:rat_1-2-bar-proof@nachfolge\r\n"), "{ics}");
+        assert!(ics.contains("UID:rat=2F1-2-bar-proof@nachfolge\r\n"), "{ics}");
         assert!(ics.contains("(§ 34 Abs. 3 Satz 2 i. V. m. § 23 Abs. 2 KWG)"), "{ics}");
         // a Kreistag is named as one
         let mut kreistag = entry("kt-1");
