@@ -472,6 +472,61 @@ async fn relay_drains_a_backlog_of_several_pages_after_one_wake_up() {
     db.close().await;
 }
 
+/// Issue 26 point 5: the oldest outbox rows belong to a council in backoff (more than a page of them): the
+/// relay neither spins over them nor starves, the later events of other councils go out at once, and the
+/// waiting ones when their retry falls due on the worker's clock.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn relay_publishes_later_events_while_the_oldest_are_in_backoff() {
+    let app = App::spawn_with(|c| {
+        c.worker.outbox_batch = 2;
+        c.worker.poll_interval_ms = 300;
+    })
+    .await;
+    let db = app.db().await;
+    let row = |id: String, body: &str, retry: chrono::DateTime<chrono::Utc>| {
+        let event = json!({"specversion": "1.0", "id": id, "source": "urn:test", "type": "test.backlog",
+                           "time": "2026-12-01T12:00:00Z", "data": {"id": id, "body": body}});
+        sqlx::query(
+            "INSERT INTO outbox (event_id, body_id, type, event, attempts, next_attempt_at)
+             VALUES ($1, $2, 'test.backlog', $3::json, 3, $4)",
+        )
+        .bind(id)
+        .bind(body.to_owned())
+        .bind(event.to_string())
+        .bind(retry)
+        .execute(&db)
+    };
+    let later = app.now() + chrono::Duration::hours(1);
+    // five pages' worth of the oldest rows wait for their retry (and one due row behind them in that body)
+    for i in 0..10 {
+        row(format!("stuck-{i}"), "stuck-rat", later).await.expect("outbox row");
+    }
+    row("stuck-due".into(), "stuck-rat", app.now()).await.expect("outbox row");
+    for i in 0..3 {
+        row(format!("free-{i}"), "free-rat", app.now()).await.expect("outbox row");
+    }
+    let free = app.wait_events("test.backlog", 3, &|e| e["data"]["body"] == "free-rat").await;
+    assert_eq!(free.len(), 3);
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    let early: Vec<Value> =
+        app.events.of("test.backlog").into_iter().filter(|e| e["data"]["body"] == "stuck-rat").collect();
+    assert!(early.is_empty(), "an event of a council in backoff went out early or overtook its own: {early:?}");
+    // the relay is idle, not re-reading the same page: no attempt was counted meanwhile
+    let attempts: i64 = sqlx::query_scalar("SELECT sum(attempts)::bigint FROM outbox WHERE body_id = 'stuck-rat'")
+        .fetch_one(&db)
+        .await
+        .expect("attempts");
+    assert_eq!(attempts, 33);
+    // the retry falls due: all eleven, in order
+    app.advance(chrono::Duration::hours(2));
+    let stuck = app.wait_events("test.backlog", 11, &|e| e["data"]["body"] == "stuck-rat").await;
+    let order: Vec<&str> = stuck.iter().filter_map(|e| e["data"]["id"].as_str()).collect();
+    let mut want: Vec<String> = (0..10).map(|i| format!("stuck-{i}")).collect();
+    want.push("stuck-due".into());
+    assert_eq!(order, want);
+    db.close().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn vacancy_before_its_registration_is_retried_not_lost() {
     let app = App::spawn_with(|c| c.worker.unknown_retry_secs = 30).await;

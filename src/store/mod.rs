@@ -31,7 +31,7 @@ pub mod tls;
 mod writes;
 
 pub use mails::{mail_message_id, PendingMail};
-pub use outbox::{PendingEvent, RelayLock};
+pub use outbox::{Pending, PendingEvent, RelayLock};
 pub use timers::DueTimer;
 
 pub use bodies::CaseListing;

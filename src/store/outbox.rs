@@ -13,8 +13,25 @@ pub struct PendingEvent {
     pub attempts: i32,
 }
 
+/// A page of the outbox for the relay ([`Store::pending_events`]).
+///
+/// Order per body: events are published in id (commit) order, and an event of a body waiting for its retry
+/// holds back the body's later events that were not yet published. The exception of docs/contract.md
+/// ("Ordering"): the relay publishes a batch while it waits for the confirms of the one before, so when the
+/// broker refuses an event (unroutable, nacked), later events of the same body that went out with the next
+/// batch arrive before its retry; consumers that need strict order order by `time` and deduplicate by `id`.
+#[derive(Debug, Default)]
+pub struct Pending {
+    pub events: Vec<PendingEvent>,
+    /// The page was full: there may be more due at once.
+    pub full: bool,
+    /// When the page was not full: the earliest time an event waiting for its retry falls due.
+    pub next_retry: Option<DateTime<Utc>>,
+}
+
 /// The relay lock: a connection of its own holding the session advisory lock [`super::locks::RELAY`]. Only
-/// its holder publishes, so the per-body order holds across replicas; closing it releases the lock.
+/// its holder publishes, so no other replica interleaves its publishing (the order per body of [`Pending`]);
+/// closing it releases the lock.
 pub struct RelayLock(PgConnection);
 
 impl RelayLock {
@@ -42,42 +59,42 @@ impl Store {
         Ok(Some(RelayLock(c)))
     }
 
-    /// Pending events in id order (oldest first) from a page of at most `limit` unpublished rows, without
-    /// those `in_flight` (published, confirms outstanding) and those behind an event of the same body that
-    /// waits for its retry. The flag tells whether the page was full (there may be more).
+    /// The events due for publishing, in id order (oldest first), at most `limit`, chosen in SQL: unpublished,
+    /// not `in_flight` (published, confirms outstanding), not waiting for a retry, and not behind an event of
+    /// the same body that waits for its retry (so a council's events are not overtaken by its own later
+    /// ones on the next page; see [`Pending`] for the one exception docs/contract.md names). Events of
+    /// bodies in backoff never fill the page, however many and however old they are: the later events of
+    /// other bodies are read past them. Also returns whether the page was full (there may be more) and,
+    /// when it was not, the earliest time an event waiting for its retry falls due.
     pub async fn pending_events(
         RelayLock(conn): &mut RelayLock,
         limit: i64,
         now: DateTime<Utc>,
         in_flight: &[i64],
-    ) -> Result<(Vec<PendingEvent>, bool), StoreError> {
+    ) -> Result<Pending, StoreError> {
         let rows = sqlx::query(
-            // the event is `json` text: one json_to_record parses it once for the three fields (each ->>
-            // would parse it again)
-            "SELECT o.id, o.body_id, o.type, o.event::text AS event, o.attempts, o.next_attempt_at, o.event_id, m.time,
+            // per body (`''` for events without one), the first unpublished event waiting for its retry: it
+            // and everything after it waits. The event is `json` text: one json_to_record parses it once for
+            // the three fields (each ->> would parse it again)
+            "WITH waiting AS (
+                 SELECT coalesce(body_id, '') AS body, min(id) AS first FROM outbox
+                 WHERE published_at IS NULL AND next_attempt_at > $3 GROUP BY 1)
+             SELECT o.id, o.body_id, o.type, o.event::text AS event, o.attempts, o.event_id, m.time,
                     m.traceparent, m.tracestate
-             FROM outbox o, json_to_record(o.event) AS m(time text, traceparent text, tracestate text)
-             WHERE o.published_at IS NULL AND o.id <> ALL($2) ORDER BY o.id LIMIT $1",
+             FROM outbox o
+                  LEFT JOIN waiting w ON w.body = coalesce(o.body_id, ''),
+                  json_to_record(o.event) AS m(time text, traceparent text, tracestate text)
+             WHERE o.published_at IS NULL AND o.id <> ALL($2) AND (w.first IS NULL OR o.id < w.first)
+             ORDER BY o.id LIMIT $1",
         )
         .bind(limit)
         .bind(in_flight)
+        .bind(now)
         .fetch_all(&mut *conn)
         .await?;
         let full = rows.len() as i64 >= limit;
-        // per body, stop at the first event that is waiting for its retry, so order is kept
-        let mut blocked = std::collections::HashSet::new();
-        let mut out = Vec::new();
+        let mut events = Vec::with_capacity(rows.len());
         for r in rows {
-            let body: Option<String> = r.try_get("body_id")?;
-            let next: DateTime<Utc> = r.try_get("next_attempt_at")?;
-            let key = body.clone().unwrap_or_default();
-            if blocked.contains(&key) {
-                continue;
-            }
-            if next > now {
-                blocked.insert(key);
-                continue;
-            }
             let time: Option<String> = r.try_get("time")?;
             let meta = crate::bus::EventMeta {
                 id: r.try_get("event_id")?,
@@ -86,10 +103,21 @@ impl Store {
                 traceparent: r.try_get("traceparent")?,
                 tracestate: r.try_get("tracestate")?,
             };
-            let (id, payload, attempts) = (r.try_get("id")?, r.try_get("event")?, r.try_get("attempts")?);
-            out.push(PendingEvent { id, body_id: body, meta, payload, attempts });
+            let (id, body_id, payload, attempts) =
+                (r.try_get("id")?, r.try_get("body_id")?, r.try_get("event")?, r.try_get("attempts")?);
+            events.push(PendingEvent { id, body_id, meta, payload, attempts });
         }
-        Ok((out, full))
+        let next_retry = if full {
+            None
+        } else {
+            sqlx::query_scalar(
+                "SELECT min(next_attempt_at) FROM outbox WHERE published_at IS NULL AND next_attempt_at > $1",
+            )
+            .bind(now)
+            .fetch_one(&mut *conn)
+            .await?
+        };
+        Ok(Pending { events, full, next_retry })
     }
 
     pub async fn mark_published(

@@ -40,11 +40,16 @@ pub(super) async fn relay_session(shared: &Arc<Shared>, mut shutdown: watch::Rec
         // whether the outbox may hold more: after a wake-up (a commit wrote events), a poll interval, or a
         // full batch; a short batch took everything, so the database is not asked again until then
         let mut more = true;
+        // the earliest retry of an event in backoff, as the last page read told it
+        let mut next_retry: Option<chrono::DateTime<chrono::Utc>> = None;
         loop {
             let stopping = *shutdown.borrow();
             more |= shared.wake_relay.notified().now_or_never().is_some();
             let ask = (more || stopping) && !last_batch_sent;
-            let full = relay_step(shared, &ch, &mut lock, &mut inflight, ask).await?;
+            let (full, retry) = relay_step(shared, &ch, &mut lock, &mut inflight, ask).await?;
+            if ask {
+                next_retry = retry;
+            }
             if stopping {
                 if last_batch_sent && inflight.is_none() {
                     break;
@@ -54,10 +59,16 @@ pub(super) async fn relay_session(shared: &Arc<Shared>, mut shutdown: watch::Rec
             }
             more = ask && full;
             if !more && inflight.is_none() {
+                // sleep until the earliest retry of an event in backoff falls due (on the worker's clock), at
+                // most one poll interval; never a hot loop over events that are not due
+                let pause = next_retry
+                    .map(|t| (t - shared.clock.now()).to_std().unwrap_or_default().min(poll))
+                    .unwrap_or(poll)
+                    .max(Duration::from_millis(1));
                 tokio::select! {
                     // let the events of the next few commits join this round
                     _ = shared.wake_relay.notified() => tokio::time::sleep(linger).await,
-                    _ = tokio::time::sleep(poll) => {}
+                    _ = tokio::time::sleep(pause) => {}
                     _ = stopped(&mut shutdown) => {}
                 }
                 more = true;
@@ -82,25 +93,27 @@ pub(super) struct Inflight {
 
 /// One step of the relay: publish the next batch (when `more`), then collect the confirms of the batch
 /// before it and mark it — the database and the broker work at the same time. Returns whether the
-/// outbox may hold more at once (the page read was full). Several replicas: only the holder of the relay lock (a session
-/// lock on a connection of its own) publishes, so the per-body order holds.
+/// outbox may hold more at once (the page read was full) and, if not, the earliest retry of an event in
+/// backoff. Several replicas: only the holder of the relay lock (a session lock on a connection of its own)
+/// publishes; the order per body and its one exception are those of [`crate::store::Pending`].
 pub(super) async fn relay_step(
     shared: &Arc<Shared>,
     ch: &Channel,
     lock: &mut Option<RelayLock>,
     inflight: &mut Option<Inflight>,
     more: bool,
-) -> anyhow::Result<bool> {
+) -> anyhow::Result<(bool, Option<chrono::DateTime<chrono::Utc>>)> {
     if lock.is_none() {
         *lock = shared.store.try_relay_lock().await?;
     }
-    let Some(db) = lock.as_mut() else { return Ok(false) };
-    let (mut next, mut full) = (None, false);
+    let Some(db) = lock.as_mut() else { return Ok((false, None)) };
+    let (mut next, mut full, mut retry) = (None, false, None);
     if more {
         let limit = i64::from(shared.config.worker.outbox_batch);
         let busy: Vec<i64> = inflight.iter().flat_map(|i| i.batch.iter().map(|e| e.id)).collect();
-        let batch;
-        (batch, full) = Store::pending_events(db, limit, shared.clock.now(), &busy).await?;
+        let page = Store::pending_events(db, limit, shared.clock.now(), &busy).await?;
+        let batch = page.events;
+        (full, retry) = (page.full, page.next_retry);
         if !batch.is_empty() {
             let mut confirms = Vec::with_capacity(batch.len());
             for ev in &batch {
@@ -114,7 +127,7 @@ pub(super) async fn relay_step(
     if let Some(prev) = std::mem::replace(inflight, next) {
         settle_batch(shared, db, prev).await?;
     }
-    Ok(full)
+    Ok((full, retry))
 }
 
 /// Collect a batch's confirms in order and mark the events published (or to be retried).
@@ -128,7 +141,8 @@ pub(super) async fn settle_batch(shared: &Arc<Shared>, db: &mut RelayLock, prev:
             ok.push(ev.id);
             continue;
         }
-        // keep the order per body: everything after a failure is published again later
+        // everything of this body after a failure in this batch is published again later, after it (the
+        // events of the next batch, already sent, are the exception of `Pending`)
         let why = match outcome {
             Published::Unroutable => "unroutable: no queue bound for this event type",
             Published::Nacked => "nacked by the broker",
