@@ -15,6 +15,7 @@ use axum::response::Response;
 use subtle::ConstantTimeEq;
 
 use super::session::{self, Viewer};
+use super::upload;
 use super::Console;
 
 /// Largest form body accepted.
@@ -37,6 +38,10 @@ pub async fn check(State(console): State<Console>, request: Request, next: Next)
             .filter(|t| session::is_token(t))
             .map(str::to_owned),
     };
+    let content_type = request.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or_default();
+    if upload::is_multipart(content_type) {
+        return check_upload(&console, request, expected, next).await;
+    }
     let (parts, body) = request.into_parts();
     let bytes = match axum::body::to_bytes(body, MAX_FORM_BYTES).await {
         Ok(b) => b,
@@ -51,6 +56,43 @@ pub async fn check(State(console): State<Console>, request: Request, next: Next)
         return super::pages::forbidden(&console);
     }
     next.run(Request::from_parts(parts, Body::from(bytes))).await
+}
+
+/// The token check of an upload (`multipart/form-data`, [`upload`]): a body announced or found larger than
+/// [`upload::MAX_UPLOAD_BYTES`] is refused before or while it is read (413), more than [`upload::MAX_PARTS`]
+/// parts too; the token is the field `csrf` among the parts, which go on as the extension [`upload::Parts`].
+async fn check_upload(console: &Console, request: Request, expected: Option<String>, next: Next) -> Response {
+    let too_large = || super::pages::error_page(console, StatusCode::PAYLOAD_TOO_LARGE);
+    let announced = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if announced.is_some_and(|n| n > upload::MAX_UPLOAD_BYTES as u64) {
+        return too_large();
+    }
+    let boundary = request.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).and_then(upload::boundary);
+    let (parts, body) = request.into_parts();
+    let Some(boundary) = boundary else { return super::pages::forbidden(console) };
+    let bytes = match axum::body::to_bytes(body, upload::MAX_UPLOAD_BYTES).await {
+        Ok(b) => b,
+        Err(_) => return too_large(),
+    };
+    let fields = match upload::parse(&bytes, &boundary) {
+        Ok(p) => upload::Parts(p),
+        Err(upload::UploadError::TooManyParts) => return too_large(),
+        // no token can be read from it
+        Err(upload::UploadError::Malformed(_)) => return super::pages::forbidden(console),
+    };
+    drop(bytes);
+    let given = fields.field(FIELD);
+    let valid = expected.is_some_and(|e| !given.is_empty() && bool::from(e.as_bytes().ct_eq(given.as_bytes())));
+    if !valid {
+        return super::pages::forbidden(console);
+    }
+    let mut request = Request::from_parts(parts, Body::empty());
+    request.extensions_mut().insert(fields);
+    next.run(request).await
 }
 
 /// A request a browser marks as coming from another site, or whose `Origin` names another host than `Host`.

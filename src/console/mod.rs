@@ -17,6 +17,9 @@
 //! * [`actions`] — the Wahlleitung's entries (service, a declaration, a fact, a vacancy, a lot, a confirmation,
 //!   a review decision, a bar's proof): the same inbound command the bus
 //!   carries, previewed by a dry run of the core and applied through [`Store::apply_batch`];
+//! * [`election`] — „Wahlergebnis übernehmen“: the published result files uploaded ([`upload`], a bounded
+//!   multipart parser), imported with [`nachfolge_import`], previewed, corrected and registered as
+//!   `election.registered` through the command path;
 //! * [`views`] — the minijinja templates under `config/templates/console/` and what they are given.
 //!
 //! The console reads what the worker stored and asks the core (`Council::succession_order`,
@@ -38,12 +41,14 @@ pub mod auth;
 pub mod calendar;
 pub mod csrf;
 pub mod documents;
+pub mod election;
 pub mod jws;
 pub mod oidc;
 pub mod oidc_flow;
 pub mod pages;
 pub mod routes;
 pub mod session;
+pub mod upload;
 pub mod views;
 
 /// Counter of sign-in attempts by outcome (`success`, `failure`, `throttled`).

@@ -259,6 +259,7 @@ pub async fn councils(State(console): State<Console>, Extension(viewer): Extensi
     ctx["councils"] = json!(rows);
     ctx["missing"] = json!(missing);
     ctx["now"] = json!(when(now));
+    ctx["may_import"] = json!(super::election::may_import_any(&user));
     page(&console, StatusCode::OK, "console/raete.html", ctx)
 }
 

@@ -17,6 +17,7 @@
 //! | `GET /raete/{body}/faelle/{case}/tatsache`, `POST …/vorschau`, `POST …` | record a candidate fact: form, preview, confirm |
 //! | `GET /raete/{body}/faelle/{case}/{los,feststellung,pruefung,nachweis}`, `POST …/vorschau`, `POST …` | a lot, the confirmation of a proposal, a review decision, the proof that a bar ended |
 //! | `GET /raete/{body}/{ausscheiden,tatsache}`, `POST …/vorschau`, `POST …` | the council's actions: report a vacancy, record a fact (from the Nachrückerliste) |
+//! | `GET /wahlergebnis`, `POST /wahlergebnis/vorschau`, `POST /wahlergebnis/{token}/korrektur`, `POST /wahlergebnis/{token}` | „Wahlergebnis übernehmen“: upload (multipart), preview, corrections, confirm ([`super::election`]) |
 //! | `GET /bodies/{body}`, `GET /bodies/{body}/succession-order` | the stored snapshot with its cases, the Nachrückerliste, as JSON (docs/contract.md) |
 //! | `GET /console.css` | the style sheet |
 //!
@@ -32,7 +33,7 @@ use axum::routing::{get, post};
 use axum::Router;
 
 use super::actions::handlers as act;
-use super::{calendar, csrf, documents, oidc, oidc_flow, pages, session, Console};
+use super::{calendar, csrf, documents, election, oidc, oidc_flow, pages, session, Console};
 
 /// The Content-Security-Policy of every answer: nothing but the console's own style sheet; no script, no
 /// frames, forms only to the console itself.
@@ -59,6 +60,10 @@ pub fn router(console: Console) -> Router {
         // ausscheiden, tatsache (`Action::in_scope`); `faelle` above wins as the static segment
         .route("/raete/{body}/{action}", get(act::council_form_page).post(act::council_confirm_page))
         .route("/raete/{body}/{action}/vorschau", post(act::council_preview_page))
+        .route(election::PATH, get(election::form_page))
+        .route("/wahlergebnis/vorschau", post(election::preview_page))
+        .route("/wahlergebnis/{token}/korrektur", post(election::correct_page))
+        .route("/wahlergebnis/{token}", post(election::confirm_page))
         .route("/bodies/{body}", get(pages::body_json))
         .route("/bodies/{body}/succession-order", get(pages::succession_order_json))
         .route("/console.css", get(pages::stylesheet))

@@ -29,6 +29,7 @@ const BUILTIN: &[(&str, &str)] = &[
     ("console/frist.html", include_str!("../../config/templates/console/frist.html")),
     ("console/aktion.html", include_str!("../../config/templates/console/aktion.html")),
     ("console/weiter.html", include_str!("../../config/templates/console/weiter.html")),
+    ("console/wahlergebnis.html", include_str!("../../config/templates/console/wahlergebnis.html")),
 ];
 
 /// The style sheet (no inline styles: the Content-Security-Policy allows only this file).

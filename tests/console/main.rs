@@ -20,6 +20,7 @@ mod determination;
 mod documents;
 mod facts;
 mod flow;
+mod import;
 mod lot;
 mod oidc;
 mod pages;
