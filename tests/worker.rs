@@ -652,6 +652,144 @@ async fn councils_whose_ids_differ_only_in_other_characters_each_get_their_notic
     db.close().await;
 }
 
+/// Polls `sql` (one `bigint`) until it is at least `n` (20 s at most); returns the last value.
+async fn wait_count(db: &sqlx::PgPool, sql: &str, n: i64) -> i64 {
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let v: i64 = sqlx::query_scalar(sql).fetch_one(db).await.expect("count");
+        if v >= n || std::time::Instant::now() > deadline {
+            return v;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Issue 26 point 1: the server accepts a mail but its result cannot be recorded (the write of the
+/// `mail.sent` command fails: a trigger here, an aggregate this replica cannot read in a rolling deploy).
+/// The mail is not sent again: recording is retried with a backoff on the worker's clock and, after
+/// `RECORD_ATTEMPTS`, given up with an alert; once recording works the procedure learns of it. Each
+/// Message-ID reaches the server once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mail_result_unrecordable_is_not_sent_again_recording_retried_then_given_up() {
+    let app = App::spawn().await;
+    register(&app, nrw()).await;
+    let db = app.db().await;
+    for sql in [
+        "CREATE FUNCTION test_unrecordable() RETURNS trigger LANGUAGE plpgsql AS $$
+         BEGIN RAISE EXCEPTION 'test: the mail result cannot be recorded'; END $$",
+        "CREATE TRIGGER test_unrecordable BEFORE INSERT ON audit_log FOR EACH ROW
+         WHEN (NEW.type = 'mail.sent') EXECUTE FUNCTION test_unrecordable()",
+    ] {
+        sqlx::query(sql).execute(&db).await.expect("trigger");
+    }
+    app.send("vacancy.reported", vacancy("musterstadt-rat", "L1-01", "died", "2026-05-04T10:00:00+02:00")).await;
+    let first = "SELECT coalesce(max(record_attempts), 0)::bigint FROM mail_outbox";
+    assert_eq!(wait_count(&db, first, 1).await, 1);
+    assert_eq!(app.smtp.messages().len(), 1);
+    // the lease runs out, the backoff passes: recording is tried again, the mail is not sent again
+    for n in 2..=3 {
+        app.advance(chrono::Duration::minutes(1 << n));
+        assert_eq!(wait_count(&db, first, n).await, n);
+    }
+    assert_eq!(app.smtp.messages().len(), 1, "the mail was sent again");
+    assert!(app.events.of("successor.notified").is_empty());
+
+    // a second mail reaches the limit: closed as sent, with the reason, never sent again
+    app.send("vacancy.reported", vacancy("musterstadt-rat", "L1-02", "died", "2026-05-04T10:00:00+02:00")).await;
+    let second = "SELECT count(*) FROM mail_outbox WHERE record_attempts = 1";
+    assert_eq!(wait_count(&db, second, 1).await, 1);
+    sqlx::query("UPDATE mail_outbox SET record_attempts = 7, next_attempt_at = now() - interval '1 day' WHERE record_attempts = 1")
+        .execute(&db)
+        .await
+        .expect("near the limit");
+    let gave_up = "SELECT count(*) FROM mail_outbox WHERE record_attempts = 8 AND sent_at IS NOT NULL
+                   AND last_error LIKE 'result not recorded: %'";
+    assert_eq!(wait_count(&db, gave_up, 1).await, 1);
+
+    // recording works again: the first mail's result reaches the procedure, still sent once
+    sqlx::query("DROP TRIGGER test_unrecordable ON audit_log").execute(&db).await.expect("drop");
+    app.advance(chrono::Duration::minutes(20));
+    let notified = app.wait_event("successor.notified", |_| true).await;
+    assert_eq!(notified["data"]["round"], 1);
+    app.advance(chrono::Duration::hours(5));
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let got = app.smtp.messages();
+    let ids: std::collections::BTreeSet<String> = got.iter().filter_map(|m| m.header("Message-ID")).collect();
+    assert_eq!((got.len(), ids.len()), (2, 2), "each Message-ID once: {ids:?}");
+    assert_eq!(app.events.of("successor.notified").len(), 1, "the given-up result is not recorded");
+    let open: i64 = sqlx::query_scalar("SELECT count(*) FROM mail_outbox WHERE sent_at IS NULL AND failed_at IS NULL")
+        .fetch_one(&db)
+        .await
+        .expect("open");
+    assert_eq!(open, 0);
+    db.close().await;
+}
+
+/// The worker's `/metrics` text.
+async fn metrics_text(app: &App) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let addr = app.worker.as_ref().and_then(|w| w.http_addr).expect("http addr");
+    let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    s.write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n").await.expect("write");
+    let mut out = String::new();
+    s.read_to_string(&mut out).await.expect("read");
+    out
+}
+
+/// Issue 26 point 1, timers: a deadline whose command fails without writing anything is no longer claimed
+/// again every minute for ever: each attempt is counted and leased for a growing backoff (on the worker's
+/// clock), and after `TIMER_ATTEMPTS` the timer is given up with an alert.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deadline_that_cannot_be_applied_is_retried_with_backoff_then_given_up() {
+    let app = App::spawn().await;
+    register(&app, nrw()).await;
+    app.send("vacancy.reported", vacancy("musterstadt-rat", "L1-01", "died", "2026-05-04T10:00:00+02:00")).await;
+    let det = app.wait_event("succession.determined", |_| true).await;
+    let case = det["data"]["case"].as_str().expect("case").to_owned();
+    app.send(
+        "notification.served",
+        json!({"body": "musterstadt-rat", "case": case, "candidate": det["data"]["successor"]["id"], "method": "certificate", "on": today(&app)}),
+    )
+    .await;
+    let dl = app.wait_event("deadline.set", |_| true).await;
+    let db = app.db().await;
+    for sql in [
+        "CREATE FUNCTION test_unappliable() RETURNS trigger LANGUAGE plpgsql AS $$
+         BEGIN RAISE EXCEPTION 'test: the deadline cannot be applied'; END $$",
+        "CREATE TRIGGER test_unappliable BEFORE INSERT ON audit_log FOR EACH ROW
+         WHEN (NEW.type = 'deadline.expired') EXECUTE FUNCTION test_unappliable()",
+    ] {
+        sqlx::query(sql).execute(&db).await.expect("trigger");
+    }
+    app.pass_period(&dl);
+    let attempts = "SELECT coalesce(max(attempts), 0)::bigint FROM timers";
+    assert_eq!(wait_count(&db, attempts, 1).await, 1);
+    // within the backoff (one minute, then two) nothing is tried again
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    assert_eq!(wait_count(&db, attempts, 0).await, 1);
+    app.advance(chrono::Duration::minutes(2));
+    assert_eq!(wait_count(&db, attempts, 2).await, 2);
+    // the limit: given up, never claimed again
+    sqlx::query("UPDATE timers SET attempts = 7, leased_until = NULL WHERE attempts = 2")
+        .execute(&db)
+        .await
+        .expect("limit");
+    let failed = "SELECT count(*) FROM timers WHERE failed_at IS NOT NULL AND attempts = 8";
+    assert_eq!(wait_count(&db, failed, 1).await, 1);
+    sqlx::query("DROP TRIGGER test_unappliable ON audit_log").execute(&db).await.expect("drop");
+    app.advance(chrono::Duration::hours(6));
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    assert_eq!(wait_count(&db, attempts, 0).await, 8);
+    let fired: i64 = sqlx::query_scalar("SELECT count(*) FROM timers WHERE fired_at IS NOT NULL")
+        .fetch_one(&db)
+        .await
+        .expect("fired");
+    assert_eq!(fired, 0, "a given-up timer fired");
+    let metrics = metrics_text(&app).await;
+    assert!(metrics.contains("nachfolge_timers_failed_total 1"), "{metrics}");
+    db.close().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn deadline_survives_a_restart_and_fires_once() {
     let mut app = App::spawn().await;

@@ -21,6 +21,23 @@ pub struct PendingMail {
     /// What the mail is: its result goes to the core with it.
     pub kind: MailKind,
     pub attempts: i32,
+    /// What the SMTP server said already, when its result could not be recorded before: `Some(Ok(at))`
+    /// accepted at `at`, `Some(Err(reason))` refused for good. Such a mail is never sent again; only its
+    /// result is recorded (migration 0010).
+    pub smtp_done: Option<Result<DateTime<Utc>, String>>,
+    /// How often recording the result failed before.
+    pub record_attempts: i32,
+}
+
+/// What became of a mail result that could not be recorded ([`Store::mail_result_unrecorded`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unrecorded {
+    /// Kept with the server's answer; recording is tried again at the time given.
+    Retry,
+    /// The limit is reached: the row is closed (`sent_at` or `failed_at`) without the procedure step.
+    GaveUp,
+    /// The result was recorded meanwhile (the core refused the command, its step took effect).
+    Recorded,
 }
 
 impl Store {
@@ -36,7 +53,7 @@ impl Store {
                 ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
                 AND (SELECT set_config('synchronous_commit', 'off', true)) = 'off'
              RETURNING message_id, body_id, case_id, round, recipient, reply_to, subject, text_body, html_body, calendar,
-                 kind, attempts";
+                 kind, attempts, smtp_done_at, smtp_failure, record_attempts";
         self.claim(claim, limit, now, lease)
             .await?
             .into_iter()
@@ -55,9 +72,55 @@ impl Store {
                     // a kind this build does not know (written by a newer one) is recorded as nothing but sent
                     kind: MailKind::from_name(r.try_get("kind")?).unwrap_or(MailKind::PeriodNotice),
                     attempts: r.try_get("attempts")?,
+                    smtp_done: match (
+                        r.try_get::<Option<DateTime<Utc>>, _>("smtp_done_at")?,
+                        r.try_get("smtp_failure")?,
+                    ) {
+                        (None, _) => None,
+                        (Some(_), Some(reason)) => Some(Err(reason)),
+                        (Some(at), None) => Some(Ok(at)),
+                    },
+                    record_attempts: r.try_get("record_attempts")?,
                 })
             })
             .collect()
+    }
+
+    /// The result of a mail the server answered could not be recorded through the core (nothing was
+    /// written): keep the answer (`failure` `None`: accepted at `done_at`) so the mail is never sent again,
+    /// count the attempt, and try again at `retry_at` — or, from the `limit`-th attempt on, close the row
+    /// (`sent_at` or `failed_at`, `last_error` saying why) without the procedure step.
+    pub async fn mail_result_unrecorded(
+        &self,
+        message_id: &str,
+        done_at: DateTime<Utc>,
+        failure: Option<&str>,
+        error: &str,
+        retry_at: DateTime<Utc>,
+        limit: i32,
+    ) -> Result<Unrecorded, StoreError> {
+        let row = sqlx::query(
+            "UPDATE mail_outbox SET smtp_done_at = coalesce(smtp_done_at, $2), smtp_failure = $3,
+                 record_attempts = record_attempts + 1, next_attempt_at = $5,
+                 last_error = 'result not recorded: ' || $4,
+                 sent_at = CASE WHEN record_attempts + 1 >= $6 AND $3::text IS NULL THEN coalesce(smtp_done_at, $2) END,
+                 failed_at = CASE WHEN record_attempts + 1 >= $6 AND $3::text IS NOT NULL THEN coalesce(smtp_done_at, $2) END
+             WHERE message_id = $1 AND sent_at IS NULL AND failed_at IS NULL
+             RETURNING record_attempts",
+        )
+        .bind(message_id)
+        .bind(done_at)
+        .bind(failure)
+        .bind(error)
+        .bind(retry_at)
+        .bind(limit)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(match row {
+            None => Unrecorded::Recorded,
+            Some(r) if r.try_get::<i32, _>("record_attempts")? >= limit => Unrecorded::GaveUp,
+            Some(_) => Unrecorded::Retry,
+        })
     }
 
     pub async fn mail_retry(&self, message_id: &str, error: &str, retry_at: DateTime<Utc>) -> Result<(), StoreError> {

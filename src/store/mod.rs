@@ -30,7 +30,7 @@ mod timers;
 pub mod tls;
 mod writes;
 
-pub use mails::{mail_message_id, PendingMail};
+pub use mails::{mail_message_id, PendingMail, Unrecorded};
 pub use outbox::{Pending, PendingEvent, RelayLock};
 pub use timers::DueTimer;
 

@@ -1,9 +1,20 @@
 //! The mail sender: sends the mail outbox over SMTP and reports each result through the core.
 
 use super::*;
+use crate::store::Unrecorded;
 
 /// E-mails claimed per round of the mail sender; each result is recorded as soon as its mail is sent.
 pub(super) const MAIL_BATCH: i64 = 10;
+
+/// How often the result of a mail the server answered is tried to be recorded through the core before the
+/// sender gives up (and alerts): with [`record_backoff`], about four hours — long enough for a rolling
+/// deploy to end, so a replica of the new version records it.
+pub(crate) const RECORD_ATTEMPTS: i32 = 8;
+
+/// The pause before recording a mail result again: 1, 2, 4 … minutes, at most an hour.
+pub(crate) fn record_backoff(attempts: i32) -> chrono::Duration {
+    chrono::Duration::minutes(1i64 << attempts.clamp(0, 6))
+}
 
 pub(super) async fn mail_loop(shared: Arc<Shared>, mailer: Mailer, mut shutdown: watch::Receiver<bool>) {
     let poll = shared.config.worker.poll_interval();
@@ -23,54 +34,7 @@ pub(super) async fn mail_loop(shared: Arc<Shared>, mailer: Mailer, mut shutdown:
         };
         // send one, record its result, send the next
         for m in &batch {
-            let result = mailer.send(m).await;
-            let now = shared.clock.now();
-            let (cmd, step, outcome) = match result {
-                SendResult::Sent => (
-                    Command::NotificationSent {
-                        case: m.case_id.clone(),
-                        round: m.round as u32,
-                        kind: m.kind,
-                        message_id: m.message_id.clone(),
-                        sent_at: now,
-                    },
-                    Step::MailSent { message_id: m.message_id.clone() },
-                    "sent",
-                ),
-                SendResult::Permanent(reason) => (
-                    Command::NotificationFailed {
-                        case: m.case_id.clone(),
-                        round: m.round as u32,
-                        kind: m.kind,
-                        reason: reason.clone(),
-                    },
-                    Step::MailFailed { message_id: m.message_id.clone(), reason },
-                    "failed",
-                ),
-                SendResult::Transient(reason) => {
-                    tracing::warn!(case = %m.case_id, attempts = m.attempts, reason = %reason, "mail not sent, will retry");
-                    let retry = now + chrono::Duration::from_std(backoff(m.attempts as u32 + 4)).unwrap_or_default();
-                    if let Err(e) = shared.store.mail_retry(&m.message_id, &reason, retry).await {
-                        tracing::warn!(error = %e, "recording a mail retry failed");
-                    }
-                    shared.metrics.inc_counter("nachfolge_mails_total", &[("outcome", "retry")], 1);
-                    continue;
-                }
-            };
-            let cause = Cause {
-                key: format!("mail:{}", m.message_id),
-                ty: if outcome == "sent" { "mail.sent".into() } else { "mail.failed".into() },
-                payload: serde_json::json!({"message_id": m.message_id, "case": m.case_id, "round": m.round}),
-                ..Cause::default()
-            };
-            // recorded at once: a crash between the server's `250` and this commit re-sends only this one
-            let item = Item { cause, body_id: m.body_id.clone(), work: Work::Internal(cmd, step) };
-            if let Some(Applied::Rejected(e)) = apply_items(&shared, std::slice::from_ref(&item)).await.pop() {
-                tracing::error!(case = %m.case_id, error = %e, "mail result not applicable");
-            }
-            tracing::info!(case = %m.case_id, round = m.round, outcome, "mail processed");
-            shared.metrics.inc_counter("nachfolge_mails_total", &[("outcome", outcome)], 1);
-            shared.wake_relay.notify_one();
+            deliver(&shared, &mailer, m).await;
         }
         // a short batch took everything that was due: wait for a wake-up (one that came meanwhile is kept
         // as a permit) instead of asking the database again at once
@@ -82,4 +46,96 @@ pub(super) async fn mail_loop(shared: Arc<Shared>, mailer: Mailer, mut shutdown:
             }
         }
     }
+}
+
+/// Send one claimed mail (unless the server answered it before and only its result is missing) and record
+/// the result through the core. A result that cannot be recorded (nothing was written: an aggregate this
+/// replica cannot read, an internal error, a panic) keeps the server's answer in the row, so the mail is
+/// never sent again; recording is tried [`RECORD_ATTEMPTS`] times with [`record_backoff`], then the row is
+/// closed with an alert (`nachfolge_mail_results_unrecorded_total`, an error in the log).
+async fn deliver(shared: &Arc<Shared>, mailer: &Mailer, m: &crate::store::PendingMail) {
+    let result = match &m.smtp_done {
+        Some(Ok(_)) => SendResult::Sent,
+        Some(Err(reason)) => SendResult::Permanent(reason.clone()),
+        None => mailer.send(m).await,
+    };
+    let now = shared.clock.now();
+    let done_at = match &m.smtp_done {
+        Some(Ok(at)) => *at,
+        _ => now,
+    };
+    let (cmd, step, outcome) = match result {
+        SendResult::Sent => (
+            Command::NotificationSent {
+                case: m.case_id.clone(),
+                round: m.round as u32,
+                kind: m.kind,
+                message_id: m.message_id.clone(),
+                sent_at: done_at,
+            },
+            Step::MailSent { message_id: m.message_id.clone() },
+            "sent",
+        ),
+        SendResult::Permanent(reason) => (
+            Command::NotificationFailed {
+                case: m.case_id.clone(),
+                round: m.round as u32,
+                kind: m.kind,
+                reason: reason.clone(),
+            },
+            Step::MailFailed { message_id: m.message_id.clone(), reason },
+            "failed",
+        ),
+        SendResult::Transient(reason) => {
+            tracing::warn!(case = %m.case_id, attempts = m.attempts, reason = %reason, "mail not sent, will retry");
+            let retry = now + chrono::Duration::from_std(backoff(m.attempts as u32 + 4)).unwrap_or_default();
+            if let Err(e) = shared.store.mail_retry(&m.message_id, &reason, retry).await {
+                tracing::warn!(error = %e, "recording a mail retry failed");
+            }
+            shared.metrics.inc_counter("nachfolge_mails_total", &[("outcome", "retry")], 1);
+            return;
+        }
+    };
+    let failure = match &step {
+        Step::MailFailed { reason, .. } => Some(reason.clone()),
+        _ => None,
+    };
+    let cause = Cause {
+        key: format!("mail:{}", m.message_id),
+        ty: if outcome == "sent" { "mail.sent".into() } else { "mail.failed".into() },
+        payload: serde_json::json!({"message_id": m.message_id, "case": m.case_id, "round": m.round}),
+        ..Cause::default()
+    };
+    // recorded at once: a crash between the server's `250` and this commit re-sends only this one
+    let item = Item { cause, body_id: m.body_id.clone(), work: Work::Internal(cmd, step) };
+    if let Some(Applied::Rejected(e)) = apply_items(shared, std::slice::from_ref(&item)).await.pop() {
+        // either the core refused the command and its step took effect (the row is closed), or nothing
+        // was written: then keep the server's answer and try recording again later
+        let retry = shared.clock.now() + record_backoff(m.record_attempts);
+        match shared
+            .store
+            .mail_result_unrecorded(&m.message_id, done_at, failure.as_deref(), &e, retry, RECORD_ATTEMPTS)
+            .await
+        {
+            Ok(Unrecorded::Recorded) => tracing::error!(case = %m.case_id, error = %e, "mail result not applicable"),
+            Ok(Unrecorded::Retry) => {
+                tracing::warn!(case = %m.case_id, attempts = m.record_attempts + 1, error = %e, "mail result not recorded; the mail is not sent again, recording is retried");
+                shared.metrics.inc_counter("nachfolge_mails_total", &[("outcome", "unrecorded")], 1);
+                return;
+            }
+            Ok(Unrecorded::GaveUp) => {
+                tracing::error!(case = %m.case_id, attempts = m.record_attempts + 1, error = %e, "mail result could not be recorded; given up, the procedure does not know of this mail (alert)");
+                shared.metrics.inc_counter("nachfolge_mail_results_unrecorded_total", &[("outcome", outcome)], 1);
+                return;
+            }
+            Err(err) => {
+                // nothing written at all: the lease runs out and the mail is sent again (same Message-ID)
+                tracing::error!(case = %m.case_id, error = %err, "keeping an unrecorded mail result failed");
+                return;
+            }
+        }
+    }
+    tracing::info!(case = %m.case_id, round = m.round, outcome, "mail processed");
+    shared.metrics.inc_counter("nachfolge_mails_total", &[("outcome", outcome)], 1);
+    shared.wake_relay.notify_one();
 }

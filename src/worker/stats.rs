@@ -35,8 +35,13 @@ pub(super) fn describe_metrics(m: &Metrics) {
     m.help("nachfolge_timers_due", "Deadline timers due and not fired");
     m.help("nachfolge_timers_pending", "Deadline timers not fired");
     m.help("nachfolge_mails_total", "E-mails by outcome");
+    m.help(
+        "nachfolge_mail_results_unrecorded_total",
+        "E-mails the server answered whose result could not be recorded through the core after every attempt (alert)",
+    );
     m.help("nachfolge_events_published_total", "Events published with a broker confirm");
     m.help("nachfolge_timers_fired_total", "Deadline timers fired");
+    m.help("nachfolge_timers_failed_total", "Deadline timers given up after every attempt failed (alert)");
     m.help("nachfolge_timer_lag_seconds", "How late deadline timers fire after they are due");
     m.help(
         "nachfolge_optimistic_writes_total",

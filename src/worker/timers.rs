@@ -6,6 +6,11 @@ use crate::procedure::Timer;
 /// Due timers claimed per round of the timer loop.
 pub(super) const TIMER_CLAIM: i64 = 1000;
 
+/// How often a timer whose command fails without writing anything is tried (with
+/// [`super::mail_sender::record_backoff`], about four hours) before it is given up with an alert
+/// (`nachfolge_timers_failed_total`, an error in the log); before, it was claimed again every minute for ever.
+pub(crate) const TIMER_ATTEMPTS: i32 = 8;
+
 pub(super) async fn timer_loop(shared: Arc<Shared>, mut shutdown: watch::Receiver<bool>) {
     let poll = shared.config.worker.poll_interval().min(Duration::from_millis(500));
     loop {
@@ -115,7 +120,25 @@ pub(super) async fn fire_timers(shared: &Arc<Shared>, timers: Vec<crate::store::
     let mut fired = 0;
     for (t, result) in timers.iter().zip(results) {
         match result {
-            Applied::Rejected(e) => tracing::error!(case = %t.timer.case(), error = %e, "deadline not applicable"),
+            Applied::Rejected(e) => {
+                // either the core refused the command and the timer is marked fired, or nothing was written:
+                // then count it and try again after a backoff, up to a limit (issue 26 point 1)
+                let now = shared.clock.now();
+                let retry = now + super::mail_sender::record_backoff(t.attempts);
+                match shared.store.timer_failed(&t.key, &e, now, retry, TIMER_ATTEMPTS).await {
+                    Ok(None) => tracing::error!(case = %t.timer.case(), error = %e, "deadline not applicable"),
+                    Ok(Some(false)) => {
+                        tracing::warn!(case = %t.timer.case(), attempts = t.attempts + 1, error = %e, "deadline could not be applied; retried later")
+                    }
+                    Ok(Some(true)) => {
+                        tracing::error!(case = %t.timer.case(), attempts = t.attempts + 1, error = %e, "deadline could not be applied; given up (alert)");
+                        shared.metrics.inc_counter("nachfolge_timers_failed_total", &[], 1);
+                    }
+                    Err(err) => {
+                        tracing::error!(case = %t.timer.case(), error = %err, "recording a failed deadline failed")
+                    }
+                }
+            }
             _ => {
                 fired += 1;
                 let lag = (shared.clock.now() - t.due_at).num_milliseconds() as f64 / 1000.0;
