@@ -5,7 +5,8 @@
 // NACHFOLGE_BROWSER_SCENARIO: {url, login, password, chromium, screenshots, downloads, phase, nrw: {...}, he: {...}}.
 // `phase` is `vacancies` (the Wahlleitung reports both vacancies, on a worker clock days back) or `work`
 // (everything after, on today's clock); the second test's `lot` (a tie reported) and `decisions` (the lot, a
-// proposal confirmed, a review decision) with {lot: {...}, by: {...}, review: {...}}.
+// proposal confirmed, a review decision) with {lot: {...}, by: {...}, review: {...}}; the third test's `import`
+// (an election result uploaded, corrected and taken over) with {election: {...}}.
 //
 // A flow is a list of steps, one function each (STEPS at the end). A step starts on the page the previous
 // one left, reaches its page with the keyboard, calls `arrive` (status, heading, axe-core, screenshot) and
@@ -639,6 +640,72 @@ function recordReview(c) {
   };
 }
 
+/** „Wahlergebnis übernehmen“ (issue #24): from the councils to the upload form; the published files chosen
+ *  (the file chooser is the one thing not driven by keyboard: Playwright sets the files of the focused input),
+ *  the body's facts typed in; the preview with its seats and report; one seat corrected in the correction form
+ *  and an e-mail address added; confirmed; on to the council. Saved: `seats`, `persons`. */
+function importElection(c) {
+  return async (page) => {
+    let status = await activate(page, 'the import link', link('Wahlergebnis übernehmen'));
+    await arrive(page, { status, heading: 'Wahlergebnis übernehmen', shot: 'wahlergebnis-hochladen', fullPage: true });
+    await tabTo(page, 'the files', field('dateien'));
+    await page.setInputFiles('#dateien', c.files);
+    await tabTo(page, 'the Land', field('land'));
+    await page.keyboard.type(c.land_name);
+    expect((await focused(page)).value === c.land, `${c.land_name} chosen by keyboard`);
+    for (const [id, value] of [['body', c.body], ['name', c.name]]) {
+      await tabTo(page, id, field(id));
+      await page.keyboard.type(value);
+    }
+    await tabTo(page, 'the start of the term', field('term_start'));
+    await typeDate(page, c.term_start);
+    await tabTo(page, 'the end of the term', field('term_end'), 5);
+    await typeDate(page, c.term_end);
+    for (const [id, value] of [['officer_name', c.officer.name], ['officer_email', c.officer.email],
+      ['officer_address', c.officer.address], ['court_name', c.court.name], ['court_address', c.court.address]]) {
+      await tabTo(page, id, field(id));
+      await page.keyboard.type(value);
+    }
+    status = await activate(page, 'the preview button', button('Weiter zur Vorschau'));
+    await arrive(page, { status, heading: 'Wahlergebnis übernehmen', shot: 'vorschau-wahlergebnis' });
+    let text = await mainText(page);
+    expect(text.includes('Noch ist nichts übernommen'), `the preview says nothing is taken over yet: ${text.slice(0, 600)}`);
+    expect(text.includes(`${c.seats} Sitze`) && text.includes('Bericht des Imports'), `seats and report: ${text.slice(0, 1200)}`);
+    expect(text.includes('Zu bestätigen oder zu ergänzen'), 'the points to confirm');
+    // the correction: the seat of `from` goes to `to`, who gets an e-mail address
+    await tabTo(page, 'the first correction', field('k0_id'));
+    await page.keyboard.type(c.correction.from);
+    await tabTo(page, 'its seat', field('k0_sitz'), 1);
+    await page.keyboard.type('kein Sitz');
+    expect((await focused(page)).value === 'kein', 'no seat chosen by keyboard');
+    await tabTo(page, 'the second correction', field('k1_id'));
+    await page.keyboard.type(c.correction.to);
+    await tabTo(page, 'its seat', field('k1_sitz'), 1);
+    await page.keyboard.type('Sitz durch Personenstimmen');
+    expect((await focused(page)).value === 'personal_vote', 'the seat by personal votes chosen by keyboard');
+    await tabTo(page, 'its e-mail address', field('k1_email'), 1);
+    await page.keyboard.type(c.correction.email);
+    status = await activate(page, 'the correction button', button('Korrekturen übernehmen und Vorschau erneuern'));
+    await arrive(page, { status, heading: 'Wahlergebnis übernehmen' });
+    const row = (id) => page.locator('tr', { has: page.locator('td.kennung', { hasText: id }) }).first().innerText();
+    const to = (await row(c.correction.to)).replace(/\s+/g, ' ');
+    expect(to.includes('durch Personenstimmen') && to.includes(c.correction.email), `the corrected row: ${to}`);
+    const from = (await row(c.correction.from)).replace(/\s+/g, ' ');
+    expect(!from.includes('durch Personenstimmen'), `the seat taken: ${from}`);
+    text = await mainText(page);
+    expect(text.includes(`${c.seats} Sitze`), 'still all seats');
+    status = await activate(page, 'the confirm button', button('Wahlergebnis verbindlich übernehmen'));
+    await arrive(page, { status, heading: 'Wahlergebnis übernehmen' });
+    text = await mainText(page);
+    expect(text.includes('Übernommen:') && text.includes(c.name), `the result: ${text}`);
+    status = await activate(page, 'the way to the council', link(`Zur Vertretung ${c.name}`));
+    await arrive(page, { status, heading: c.name, shot: 'rat-uebernommen' });
+    text = await mainText(page);
+    expect(text.includes('Nachrückerliste'), `the council with its Nachrückerliste: ${text.slice(0, 600)}`);
+    report.import = { seats: c.seats };
+  };
+}
+
 /** An address typed by hand for a council without a role: the error page, and the way back by keyboard. */
 async function notFound(page) {
   const response = await page.goto(`${scenario.url}/raete/keine-solche-vertretung`);
@@ -652,7 +719,7 @@ async function signOut(page) {
   await arrive(page, { status, heading: 'Anmeldung' });
 }
 
-const { nrw, he, lot, by, review } = scenario;
+const { nrw, he, lot, by, review, election } = scenario;
 // the next NRW successor, known by the name the refusal's preview gave
 const nrw2 = { ...nrw, successor: () => ({ name: report.nrw.next_successor }) };
 // functions: a phase's steps are made only for its own scenario
@@ -702,6 +769,12 @@ const PHASES = {
     ['sign in', signIn],
     ['tie: the council', openCouncil(lot)],
     ['tie: report the vacancy (the lot decides)', reportVacancyToLot(lot, 'lot')],
+    ['sign out', signOut],
+  ],
+  // the third test: the published files of an election uploaded, a seat corrected, taken over
+  import: () => [
+    ['sign in', signIn],
+    ['take over an election result', importElection(election)],
     ['sign out', signOut],
   ],
   // the second test, today: the lot, a proposal and a review decision

@@ -568,3 +568,57 @@ async fn a_wahlleiter_enters_a_lot_a_confirmation_and_a_review_decision_in_a_bro
     let pages = report["pages"].as_array().map_or(0, Vec::len);
     assert!(pages >= 15, "axe-core checked every page of the flows ({pages}): {report}");
 }
+
+/// „Wahlergebnis übernehmen“ in a browser (issue #24): the Wahlleitung of a body not yet registered uploads the
+/// published Oldenburg 2026 files (read where they lie, `../shared/election-exports/`), types the body's facts,
+/// sees the preview with the 52 seats and the import report, gives one seat to another candidate in the
+/// correction form, confirms and sees the council — axe-core on every page. The Rust side checks that the
+/// snapshot went through the command path: `body.registered` and the audit entry with the login, the corrected
+/// seat in the registered data.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wahlleiter_takes_over_an_election_result_from_its_published_files_in_a_browser_accessibly() {
+    prerequisites();
+    const BODY: &str = "oldenburg-rat";
+    let dir =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/election-exports/ni-oldenburg-2026-ratswahl-votemanager");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .expect("the Oldenburg files")
+        .map(|e| e.expect("entry").path().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    let stack = Stack::start(0).await;
+    stack.add_user(LOGIN, "wahlleiter", &[BODY]).await;
+    let report = stack
+        .browse(json!({
+            "phase": "import",
+            "election": {
+                "files": files, "land": "NI", "land_name": "Niedersachsen", "body": BODY,
+                "name": "Rat der Stadt Oldenburg", "term_start": "2026-11-01", "term_end": "2031-10-31",
+                "officer": {"name": "Wahlleitung der Stadt Oldenburg", "email": "wahlleitung@example.org",
+                            "address": "Markt 1, 26122 Oldenburg"},
+                "court": {"name": "Verwaltungsgericht Oldenburg", "address": "Schloßplatz 10, 26122 Oldenburg"},
+                "seats": 52,
+                "correction": {"from": "L1-WB1-01", "to": "L1-WB1-07", "email": "a.k@example.org"},
+            },
+        }))
+        .await;
+
+    let registered = stack.wait_event("body.registered", |e| e["data"]["body"] == BODY).await;
+    assert_eq!(registered["recordedby"], LOGIN, "{registered}");
+    let entries = audit(&stack.config, BODY, "election.registered").await;
+    assert_eq!((entries.len(), entries[0]["recorded_by"].as_str()), (1, Some(LOGIN)), "{entries:?}");
+    let cands: Vec<&Value> = entries[0]["lists"]
+        .as_array()
+        .expect("the snapshot's lists")
+        .iter()
+        .flat_map(|l| l["candidates"].as_array().expect("candidates"))
+        .collect();
+    assert_eq!(cands.iter().filter(|c| !c["seat"].is_null()).count(), 52);
+    let seat = |id: &str| cands.iter().find(|c| c["id"] == id).map(|c| c["seat"]["via"].clone());
+    assert_eq!((seat("L1-WB1-07"), seat("L1-WB1-01")), (Some(json!("personal_vote")), Some(Value::Null)));
+
+    let violations = report["violations"].as_array().map_or(0, Vec::len);
+    assert_eq!(violations, 0, "axe-core found violations: {report}");
+    let pages = report["pages"].as_array().map_or(0, Vec::len);
+    assert!(pages >= 6, "axe-core checked every page of the flow ({pages}): {report}");
+}

@@ -117,6 +117,8 @@ async fn the_wahlleitung_uploads_the_oldenburg_files_corrects_a_seat_confirms_an
     assert!(shown.body.contains("<h2>Bericht des Imports</h2>"), "{}", shown.body);
     assert!(shown.body.contains("seats found: 52 (17 by personal vote, 35 by list)"), "{}", shown.body);
     assert!(shown.body.contains("<h3>Zu bestätigen oder zu ergänzen ("), "{}", shown.body);
+    assert!(shown.body.contains("383 Personen haben keine E-Mail-Adresse"), "{}", shown.body);
+    assert!(!shown.body.contains("have no e-mail address"), "said in German only: {}", shown.body);
     assert!(!shown.body.contains("Unterschiede zum registrierten"), "a first import: {}", shown.body);
     assert!(row(&shown, "L1-WB1-01").contains("durch Personenstimmen"), "{}", row(&shown, "L1-WB1-01"));
     assert!(row(&shown, "L1-WB1-07").contains("<td>870</td>"), "{}", row(&shown, "L1-WB1-07"));
@@ -145,6 +147,7 @@ async fn the_wahlleitung_uploads_the_oldenburg_files_corrects_a_seat_confirms_an
     assert!(row(&corrected, "L1-WB1-07").contains("durch Personenstimmen"), "{}", row(&corrected, "L1-WB1-07"));
     assert!(row(&corrected, "L1-WB1-07").contains("a.k@example.org"), "{}", row(&corrected, "L1-WB1-07"));
     assert!(!row(&corrected, "L1-WB1-01").contains("durch Personenstimmen"), "{}", row(&corrected, "L1-WB1-01"));
+    assert!(corrected.body.contains("382 Personen haben keine E-Mail-Adresse"), "{}", corrected.body);
     // an unknown person is refused in German, nothing changes
     let wrong = browser
         .post(

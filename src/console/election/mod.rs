@@ -16,7 +16,7 @@
 //! made it, at most [`MAX_PENDING`] at a time and [`PENDING_TTL`] long; the confirm form carries its token
 //! and a fresh message id (the inbox deduplicates a second submit).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -24,15 +24,19 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use axum::{Extension, Form};
-use nachfolge_import::{BodyFacts, Format, Imported, InputFile, Options, Severity};
+use nachfolge_import::{BodyFacts, Format, Imported, InputFile, Options};
 use serde_json::{json, Value};
 
 use super::pages::{base, error_page, page, redirect, unavailable};
 use super::session::{User, Viewer};
 use super::upload::Parts;
 use super::{views, Console};
-use crate::model::{Authority, BodyId, BodyKind, FormOfAddress, Land, ReturningOfficer, Seat, SeatVia, Snapshot};
+use crate::model::{Authority, BodyId, BodyKind, Land, ReturningOfficer};
 use crate::store::{Applied, Cause, Item, Work};
+
+mod preview;
+pub use preview::differences;
+use preview::{body_facts, correct, lists, open_points, points, registration_problems, CORRECTION_ROWS};
 
 /// The page's path.
 pub const PATH: &str = "/wahlergebnis";
@@ -40,8 +44,6 @@ pub const PATH: &str = "/wahlergebnis";
 pub const PENDING_TTL: Duration = Duration::from_secs(3600);
 /// At most this many previewed imports are kept (the oldest goes first).
 pub const MAX_PENDING: usize = 32;
-/// Rows of the correction form.
-const CORRECTION_ROWS: usize = 5;
 const TEMPLATE: &str = "console/wahlergebnis.html";
 const TITLE: &str = "Wahlergebnis übernehmen";
 
@@ -362,6 +364,9 @@ async fn show_preview(
     ctx["votes"] = json!(cands.filter_map(|c| c.votes).sum::<i64>());
     ctx["read"] = json!(imported.report.read);
     ctx["points"] = json!(points(&imported.report));
+    let (confirm, notes) = open_points(s);
+    ctx["open"] = json!(confirm);
+    ctx["open_notes"] = json!(notes);
     ctx["rows"] = json!((0..CORRECTION_ROWS).collect::<Vec<_>>());
     let problems = registration_problems(s);
     ctx["blocking"] = json!(problems);
@@ -381,218 +386,6 @@ fn gone(console: &Console, user: &User) -> Response {
         "Diese Vorschau ist nicht mehr vorhanden (sie gilt eine Stunde). Bitte laden Sie die Dateien erneut hoch."
     );
     page(console, StatusCode::NOT_FOUND, TEMPLATE, ctx)
-}
-
-/// What registration would refuse (the snapshot's checks and the Rechtsbehelfsbelehrung's venues), in words.
-fn registration_problems(s: &Snapshot) -> Vec<String> {
-    let mut out = Vec::new();
-    if let Err(e) = nachfolge_import::validate(s) {
-        out.push(format!("Das Wahlergebnis ist so nicht gültig: {}", e.message));
-    }
-    if let Err(e) = crate::land::validate_remedy_venues(&s.body) {
-        out.push(match e.field.as_str() {
-            "body.remedy_court" => "Bitte geben Sie das Verwaltungsgericht mit Anschrift an: Die Rechtsbehelfsbelehrung muss es mit seinem Sitz nennen (§ 58 Abs. 1 VwGO).".to_owned(),
-            "body.returning_officer.address" => "Bitte geben Sie die Anschrift der Wahlleitung an: Die Rechtsbehelfsbelehrung muss sie mit ihrem Sitz nennen (§ 58 Abs. 1 VwGO).".to_owned(),
-            _ => format!("Die Angaben zur Rechtsbehelfsbelehrung fehlen: {} ({})", e.field, e.problem),
-        });
-    }
-    out
-}
-
-fn kind_de(kind: BodyKind) -> &'static str {
-    match kind {
-        BodyKind::Kreistag => "Kreistag",
-        _ => "Gemeinde- oder Stadtrat",
-    }
-}
-
-fn body_facts(s: &Snapshot) -> Value {
-    let b = &s.body;
-    json!({
-        "id": b.id, "name": b.name, "land": serde_json::to_value(b.land).unwrap_or_default(), "kind": kind_de(b.kind),
-        "statutory_size": b.statutory_size,
-        "term": format!("{} bis {}", b.term.start.format("%d.%m.%Y"), b.term.end.format("%d.%m.%Y")),
-        "officer": b.returning_officer.name, "officer_email": b.returning_officer.email,
-        "officer_address": b.returning_officer.address,
-        "court": b.remedy_court.as_ref().map(|c| format!("{}, {}", c.name, c.address)),
-        "confirm": matches!(b.determination, crate::model::DeterminationMode::Confirm),
-    })
-}
-
-/// How a seat was won, in German.
-fn seat_de(seat: Option<&Seat>) -> &'static str {
-    match seat.map(|s| s.via) {
-        None => "",
-        Some(SeatVia::District) => "Direktmandat im Wahlbezirk",
-        Some(SeatVia::List) => "über die Liste",
-        Some(SeatVia::Succession) => "als Listennachfolge",
-        Some(SeatVia::PersonalVote) => "durch Personenstimmen",
-    }
-}
-
-fn lists(s: &Snapshot) -> Vec<Value> {
-    s.lists
-        .iter()
-        .map(|l| {
-            let candidates: Vec<Value> = l
-                .candidates
-                .iter()
-                .map(|c| {
-                    json!({
-                        "id": c.id, "position": c.position, "name": c.full_name(), "votes": c.votes,
-                        "district": c.district, "seat": seat_de(c.seat.as_ref()),
-                        "email": c.email, "address": c.postal_address,
-                        "anrede": match c.form_of_address { Some(FormOfAddress::Frau) => "Frau", Some(FormOfAddress::Herr) => "Herr", None => "" },
-                    })
-                })
-                .collect();
-            json!({
-                "id": l.id, "name": l.name,
-                "seats": l.candidates.iter().filter(|c| c.seat.is_some()).count(),
-                "votes": l.candidates.iter().filter_map(|c| c.votes).sum::<i64>(),
-                "candidates": candidates,
-            })
-        })
-        .collect()
-}
-
-/// The report's points by weight, with German headings.
-fn points(report: &nachfolge_import::Report) -> Vec<Value> {
-    [
-        (Severity::ToConfirm, "Zu bestätigen oder zu ergänzen"),
-        (Severity::DataFault, "Fehler in den Dateien"),
-        (Severity::Info, "Hinweise"),
-    ]
-    .into_iter()
-    .filter_map(|(severity, title)| {
-        let items: Vec<Value> = report
-            .points
-            .iter()
-            .filter(|p| p.severity == severity)
-            .map(|p| {
-                let at = match (&p.file, p.line) {
-                    (Some(f), Some(l)) => format!("{f}, Zeile {l}"),
-                    (Some(f), None) => f.clone(),
-                    _ => String::new(),
-                };
-                json!({"at": at, "message": p.message})
-            })
-            .collect();
-        (!items.is_empty()).then(|| json!({"title": title, "items": items}))
-    })
-    .collect()
-}
-
-/// The differences between the registered snapshot `old` and the imported `new`, in German: lists and
-/// candidates added or removed, votes and seats changed.
-pub fn differences(old: &Snapshot, new: &Snapshot) -> Vec<String> {
-    let mut out = Vec::new();
-    let old_lists: BTreeMap<&str, &str> = old.lists.iter().map(|l| (l.id.as_str(), l.name.as_str())).collect();
-    let new_lists: BTreeMap<&str, &str> = new.lists.iter().map(|l| (l.id.as_str(), l.name.as_str())).collect();
-    for (id, name) in &new_lists {
-        if !old_lists.contains_key(id) {
-            out.push(format!("Wahlvorschlag hinzugekommen: {name} ({id})"));
-        }
-    }
-    for (id, name) in &old_lists {
-        if !new_lists.contains_key(id) {
-            out.push(format!("Wahlvorschlag entfallen: {name} ({id})"));
-        }
-    }
-    let index = |s: &Snapshot| -> BTreeMap<String, (String, crate::model::Candidate)> {
-        s.lists.iter().flat_map(|l| l.candidates.iter().map(|c| (c.id.clone(), (l.id.clone(), c.clone())))).collect()
-    };
-    let (before, after) = (index(old), index(new));
-    for (id, (list, c)) in &after {
-        match before.get(id) {
-            None => out.push(format!("Person hinzugekommen: {} ({id}, {list})", c.full_name())),
-            Some((_, o)) => {
-                if o.votes != c.votes {
-                    let v = |x: Option<i64>| x.map_or_else(|| "keine Angabe".to_owned(), |n| n.to_string());
-                    out.push(format!("Stimmen von {} ({id}): {} statt {}", c.full_name(), v(c.votes), v(o.votes)));
-                }
-                if o.seat.as_ref().map(|s| s.via) != c.seat.as_ref().map(|s| s.via) {
-                    let w = |s: Option<&Seat>| if s.is_some() { seat_de(s) } else { "ohne Sitz" };
-                    out.push(format!(
-                        "Sitz von {} ({id}): {} statt {}",
-                        c.full_name(),
-                        w(c.seat.as_ref()),
-                        w(o.seat.as_ref())
-                    ));
-                }
-            }
-        }
-    }
-    for (id, (list, c)) in &before {
-        if !after.contains_key(id) {
-            out.push(format!("Person entfallen: {} ({id}, {list})", c.full_name()));
-        }
-    }
-    out
-}
-
-/// Applies the correction rows (`k{n}_id`, `k{n}_sitz`, `k{n}_email`, `k{n}_anschrift`, `k{n}_anrede`) to
-/// `s`; a German reason when a row cannot be applied (nothing is changed then).
-fn correct(s: &mut Snapshot, form: &[(String, String)]) -> Result<usize, String> {
-    let field = |row: usize, name: &str| {
-        let key = format!("k{row}_{name}");
-        form.iter().find(|(k, _)| *k == key).map(|(_, v)| v.trim().to_owned()).unwrap_or_default()
-    };
-    let mut copy = s.clone();
-    let since = copy.body.term.start;
-    let mut changed = 0;
-    for row in 0..CORRECTION_ROWS {
-        let id = field(row, "id");
-        let (seat, email, address, anrede) =
-            (field(row, "sitz"), field(row, "email"), field(row, "anschrift"), field(row, "anrede"));
-        if id.is_empty() {
-            if !(seat.is_empty() && email.is_empty() && address.is_empty() && anrede.is_empty()) {
-                return Err(format!("Zeile {}: Bitte geben Sie die Kennung der Person an.", row + 1));
-            }
-            continue;
-        }
-        let Some(c) = copy.lists.iter_mut().flat_map(|l| l.candidates.iter_mut()).find(|c| c.id == id) else {
-            return Err(format!(
-                "Zeile {}: Die Kennung „{id}“ gehört zu keiner Person dieses Wahlergebnisses.",
-                row + 1
-            ));
-        };
-        match seat.as_str() {
-            "" => {}
-            "kein" => c.seat = None,
-            via => {
-                let via = match via {
-                    "list" => SeatVia::List,
-                    "district" => SeatVia::District,
-                    "personal_vote" => SeatVia::PersonalVote,
-                    _ => return Err(format!("Zeile {}: Diese Art des Sitzes gibt es nicht.", row + 1)),
-                };
-                c.seat = Some(Seat { since, via });
-            }
-        }
-        if !email.is_empty() {
-            if email.len() > 254 || !email.contains('@') || email.chars().any(char::is_whitespace) {
-                return Err(format!("Zeile {}: „{email}“ ist keine E-Mail-Adresse.", row + 1));
-            }
-            c.email = Some(email);
-        }
-        if !address.is_empty() {
-            if address.len() > 500 {
-                return Err(format!("Zeile {}: Die Anschrift ist zu lang.", row + 1));
-            }
-            c.postal_address = Some(address);
-        }
-        match anrede.as_str() {
-            "" => {}
-            "frau" => c.form_of_address = Some(FormOfAddress::Frau),
-            "herr" => c.form_of_address = Some(FormOfAddress::Herr),
-            "keine" => c.form_of_address = None,
-            _ => return Err(format!("Zeile {}: Diese Anrede gibt es nicht.", row + 1)),
-        }
-        changed += 1;
-    }
-    *s = copy;
-    Ok(changed)
 }
 
 /// `POST /wahlergebnis/{token}/korrektur`: apply the corrections and show the preview again.
@@ -708,83 +501,5 @@ fn item_name(item: &Item) -> String {
     match &item.work {
         Work::Register(s) => s.body.name.clone(),
         _ => String::new(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn snapshot() -> Snapshot {
-        serde_json::from_value(json!({
-            "body": {"id": "rat", "name": "Rat", "land": "NW", "statutory_size": 2,
-                "term": {"start": "2025-11-01", "end": "2030-10-31"},
-                "returning_officer": {"name": "Erika Beispiel", "email": "w@example.org"}},
-            "lists": [{"id": "L1", "name": "Partei A", "kind": "party", "candidates": [
-                {"id": "L1-01", "position": 1, "given_name": "Anna", "family_name": "Albers", "votes": 10,
-                 "seat": {"since": "2025-11-01", "via": "list"}},
-                {"id": "L1-02", "position": 2, "given_name": "Bert", "family_name": "Brandt", "votes": 5}
-            ]}]
-        }))
-        .expect("snapshot")
-    }
-
-    #[test]
-    fn corrections_move_a_seat_and_add_contacts_or_change_nothing() {
-        let mut s = snapshot();
-        let form: Vec<(String, String)> = [
-            ("k0_id", "L1-01"),
-            ("k0_sitz", "kein"),
-            ("k1_id", "L1-02"),
-            ("k1_sitz", "list"),
-            ("k1_email", "b.brandt@example.org"),
-            ("k1_anschrift", "Markt 2, 12345 Musterstadt"),
-            ("k1_anrede", "herr"),
-        ]
-        .iter()
-        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-        .collect();
-        assert_eq!(correct(&mut s, &form), Ok(2));
-        let c = &s.lists[0].candidates;
-        assert!(c[0].seat.is_none());
-        assert_eq!(
-            c[1].seat.as_ref().map(|s| (s.since.to_string(), s.via)),
-            Some(("2025-11-01".into(), SeatVia::List))
-        );
-        assert_eq!(c[1].form_of_address, Some(FormOfAddress::Herr));
-        assert_eq!(c[1].postal_address.as_deref(), Some("Markt 2, 12345 Musterstadt"));
-
-        let before = s.clone();
-        let bad = vec![
-            ("k0_id".to_owned(), "L1-02".to_owned()),
-            ("k0_anrede".to_owned(), "frau".to_owned()),
-            ("k1_id".to_owned(), "L9-99".to_owned()),
-        ];
-        let e = correct(&mut s, &bad).expect_err("unknown id");
-        assert!(e.contains("„L9-99“ gehört zu keiner Person"), "{e}");
-        assert_eq!(s, before, "nothing half-corrected");
-    }
-
-    #[test]
-    fn a_reimport_names_lists_and_candidates_added_and_removed_and_votes_and_seats_changed() {
-        let old = snapshot();
-        let mut new = snapshot();
-        new.lists[0].candidates[1].votes = Some(7);
-        new.lists[0].candidates[0].seat = None;
-        new.lists[0].candidates.remove(1);
-        let mut l2 = new.lists[0].clone();
-        l2.id = "L2".into();
-        l2.name = "Wählergruppe B".into();
-        l2.candidates[0].id = "L2-01".into();
-        new.lists.push(l2);
-        let d = differences(&old, &new);
-        assert!(d.contains(&"Wahlvorschlag hinzugekommen: Wählergruppe B (L2)".to_owned()), "{d:?}");
-        assert!(d.contains(&"Person hinzugekommen: Anna Albers (L2-01, L2)".to_owned()), "{d:?}");
-        assert!(d.contains(&"Person entfallen: Bert Brandt (L1-02, L1)".to_owned()), "{d:?}");
-        assert!(d.contains(&"Sitz von Anna Albers (L1-01): ohne Sitz statt über die Liste".to_owned()), "{d:?}");
-        let mut votes = snapshot();
-        votes.lists[0].candidates[1].votes = Some(7);
-        assert_eq!(differences(&old, &votes), vec!["Stimmen von Bert Brandt (L1-02): 7 statt 5".to_owned()]);
-        assert!(differences(&old, &old).is_empty());
     }
 }
