@@ -1894,6 +1894,11 @@ mod mv;
 #[path = "rules/bb.rs"]
 mod bb;
 
+// "Before the seat fell vacant" at the vacancy (issue 25, point 1; tests/rules/vacated.rs)
+
+#[path = "rules/vacated.rs"]
+mod vacated;
+
 // Kreistage — body.kind (tests/rules/kreistag.rs)
 
 #[path = "rules/kreistag.rs"]
@@ -2542,7 +2547,7 @@ mod properties {
                     || died
                     || ineligible_now
                     || c.is_barred_at(r)
-                    || has(c, |f| matches!(f, Fact::Declined { on } if *on >= r))
+                    || has(c, |f| matches!(f, Fact::Declined { on, .. } if *on >= r))
                     || has(c, |f| matches!(f, Fact::Waived { form: WaiverForm::Written, .. }))
             }
             // § 31 Abs. 2 Satz 1, §§ 16, 28, 29 GemO; leaving the party and a waiver have no effect

@@ -126,6 +126,24 @@ fn st_kwg_lsa_48_abs_1_satz_1_refusal_next_bewerber() {
 }
 
 #[test]
+fn st_kwg_lsa_47_abs_1_satz_2_later_round_measures_the_notice_at_the_vacancy() {
+    // S1-07 left the party; the notice reached the Wahlleiter on 15 Oct 2027, after the seat fell vacant on
+    // 1 Oct and before the second round (21 Oct): the later round still measures at the vacancy (issue 25)
+    let mut s = st_snapshot();
+    add_fact(&mut s, 0, 6, json!({"type": "left_party", "on": "2027-09-01"}));
+    add_fact(&mut s, 0, 6, json!({"type": "party_notice", "on": "2027-10-15"}));
+    let (mut b, _) = st_open(s);
+    let fx = run(
+        &mut b,
+        declare(ST, ST_CASE, "S1-06", DeclarationKind::Refuse, "2027-10-21T10:00:00+02:00"),
+        "2027-10-21T10:00:00+02:00",
+    );
+    let det = event(&fx, "succession.determined");
+    assert_eq!(det["successor"]["id"], "S1-07");
+    assert!(trail_has(det, "left_party_no_effect", "§ 47 Abs. 1 Satz 2 KWG LSA"));
+}
+
+#[test]
 fn st_feiertg_lsa_2_week_ending_on_reformationstag_ends_the_next_working_day() {
     let mut b = body_from(st_snapshot());
     run(

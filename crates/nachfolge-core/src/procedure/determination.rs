@@ -29,18 +29,7 @@ impl Machine<'_> {
         *self.case_seq += 1;
         let id = CaseId::from(format!("{}-{}", self.body.id(), self.case_seq));
         let effective_at = v.effective_at.with_timezone(&Utc);
-        let left_on = local_date(effective_at);
-        if let Some(c) = self.body.candidate_mut(&v.member) {
-            c.seat = None;
-            c.facts.push(match v.reason {
-                // an elected candidate who declines never was a member
-                DepartureReason::Declined => Fact::Declined { on: left_on },
-                _ => Fact::FormerMember { on: left_on },
-            });
-            if v.reason == DepartureReason::Died {
-                c.facts.push(Fact::Died { on: left_on });
-            }
-        }
+        record_departure(self.body, &v);
         let case = Case {
             id: id.clone(),
             departed: v.member.clone(),

@@ -279,6 +279,27 @@ pub fn check_vacancy(body: &Body, v: &VacancyReported) -> Result<(Seat, Cause), 
     Ok((seat, cause))
 }
 
+/// Record a checked vacancy on the departed as the worker does when it opens the case, and as `nachfolge decide`
+/// does before it asks the rules: the seat is free, and the day it fell vacant (the vacancy's `effective_at`,
+/// its day in Europe/Berlin) is his `former_member` fact — or `declined` for an elected person
+/// who declined the election, who never was a member — and `died` for a death. That day, not the reference time,
+/// is what "before the seat fell vacant" is measured against (§ 44 Abs. 2 NKWG, § 47 Abs. 1 Satz 2 KWG LSA,
+/// § 46 Abs. 2 Satz 3 Nr. 1 LKWG M-V, § 60 Abs. 4 BbgKWahlG; `rules::Standing::vacated`).
+pub fn record_departure(body: &mut Body, v: &VacancyReported) {
+    let left_on = local_date(v.effective_at.with_timezone(&Utc));
+    if let Some(c) = body.candidate_mut(&v.member) {
+        c.seat = None;
+        c.facts.push(match v.reason {
+            // an elected candidate who declines never was a member
+            DepartureReason::Declined => Fact::Declined { on: left_on },
+            _ => Fact::FormerMember { on: left_on },
+        });
+        if v.reason == DepartureReason::Died {
+            c.facts.push(Fact::Died { on: left_on });
+        }
+    }
+}
+
 fn publish<T: Event>(data: &T) -> Result<Effect, Rejection> {
     let event_type = T::TYPE;
     // the contract types serialise infallibly (no maps with non-string keys); if one ever does not, the

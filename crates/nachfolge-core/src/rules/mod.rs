@@ -162,10 +162,11 @@ pub struct Standing<'a> {
     pub body: &'a Body,
     pub reference: NaiveDate,
     pending: HashSet<&'a str>,
-    /// The day the departed's seat became free, as the worker records it on him when the vacancy is reported
-    /// (his latest `former_member` or `declined` fact); the reference day while he still holds the seat
-    /// (offline `decide`, whose reference time defaults to the departure); `None` without a departed (the
-    /// succession order).
+    /// The day the departed's seat became free: the vacancy's `effective_at` (its day in Europe/Berlin), as
+    /// the worker and `nachfolge decide` record it on him (`procedure::record_departure`: his latest
+    /// `former_member` or `declined` fact) — never the reference time, which in a later round or with
+    /// `decide --at` is later; the reference day only for a query on a departed who still holds the seat (a
+    /// rule test asking directly); `None` without a departed (the succession order).
     vacated: Option<NaiveDate>,
 }
 
@@ -178,7 +179,7 @@ impl<'a> Standing<'a> {
                 .facts
                 .iter()
                 .filter_map(|f| match f {
-                    Fact::FormerMember { on } | Fact::Declined { on } => Some(*on),
+                    Fact::FormerMember { on } | Fact::Declined { on, .. } => Some(*on),
                     _ => None,
                 })
                 .max()
@@ -217,13 +218,13 @@ impl<'a> Standing<'a> {
     pub fn on_party_list(&self, c: &Candidate) -> bool {
         self.body.list_of(&c.id).is_some_and(|l| l.kind == ListKind::Party)
     }
-    /// A written notice of the party reached the Wahlleitung before the day the seat became free (for the
-    /// succession order, where no seat is free: on or before the reference day).
+    /// A written notice of the party reached the Wahlleitung before the day the seat became free (§ 47 Abs. 1
+    /// Satz 2 KWG LSA, § 46 Abs. 2 Satz 3 Nr. 1 LKWG M-V, § 60 Abs. 4 BbgKWahlG; Niedersachsen's § 44 Abs. 2
+    /// NKWG reads the same day). The succession order, where no seat is free, answers for a seat falling
+    /// vacant on the reference day: a notice before that day, as `decide` for a vacancy effective then.
     pub fn party_notified(&self, c: &Candidate) -> bool {
-        let before = |on: &NaiveDate| match self.vacated {
-            Some(vacated) => *on < vacated,
-            None => *on <= self.reference,
-        };
+        let vacated = self.vacated.unwrap_or(self.reference);
+        let before = |on: &NaiveDate| *on < vacated;
         c.has_fact(|f| matches!(f, Fact::PartyNotice { on } if before(on)))
     }
     /// An ineligibility interval overlaps [term start, reference day].

@@ -66,18 +66,10 @@ fn seat_kind(body: &Body, q: &Query, departed: &Candidate) -> Result<SeatVia, De
     }
 }
 
-/// The day the seat fell vacant: the departed's `former_member` or `declined` fact the procedure records,
-/// else the reference day (`nachfolge decide` at the vacancy's effective time).
-fn vacated_on(s: &Standing, departed: &Candidate) -> NaiveDate {
-    departed
-        .facts
-        .iter()
-        .filter_map(|f| match f {
-            Fact::FormerMember { on } | Fact::Declined { on } => Some(*on),
-            _ => None,
-        })
-        .max()
-        .unwrap_or(s.reference)
+/// The day the seat fell vacant ([`Standing::vacated`]: the vacancy's `effective_at` as the worker and
+/// `nachfolge decide` record it on the departed).
+fn vacated_on(s: &Standing) -> NaiveDate {
+    s.vacated().unwrap_or(s.reference)
 }
 
 /// The party's written notice of an exit or expulsion arrived before `vacated` (§ 44 Abs. 2).
@@ -159,7 +151,7 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
     let list = body.list(loc.list);
     let departed = &list.candidates[loc.cand];
     let s = Standing::new(body, q);
-    let vacated = vacated_on(&s, departed);
+    let vacated = vacated_on(&s);
     let mut trail = Vec::new();
 
     if list.kind == ListKind::Individual {
