@@ -1899,6 +1899,11 @@ mod bb;
 #[path = "rules/vacated.rs"]
 mod vacated;
 
+// `barred` only where the Land makes the successor prove the end (issue 25, point 2; tests/rules/barred.rs)
+
+#[path = "rules/barred.rs"]
+mod barred;
+
 // Kreistage — body.kind (tests/rules/kreistag.rs)
 
 #[path = "rules/kreistag.rs"]

@@ -167,17 +167,24 @@ fn mv_lkwg_46_abs_2_satz_3_nr_1_leaving_a_waehlergruppe_has_no_effect() {
 }
 
 #[test]
-fn mv_kv_25_incompatibility_does_not_pass_over() {
-    let d = decide(&mv_abc(hcand("M1-02", 2, 500).barred("Bediensteter der Gemeinde")), &query("M1-01")).unwrap();
+fn mv_kv_25_abs_4_incompatibility_does_not_pass_over_and_asks_for_no_proof() {
+    // § 25 Abs. 4 KV M-V: the membership rests until the incompatible post is given up; § 46 with § 34 LKWG
+    // M-V has no proof step — the successor is not `barred` (issue 25, point 2)
+    let body = mv_abc(hcand("M1-02", 2, 500).barred("Bediensteter der Gemeinde"));
+    let d = decide(&body, &query("M1-01")).unwrap();
     assert_decision(
         d,
-        barred_successor("M1-02", "M1"),
+        successor("M1-02", "M1"),
         vec![
             skipped("M1-01", "departed", MV_46_2_1),
             chosen("M1-02", "most_votes", MV_MOST_VOTES),
-            noted("M1-02", "barred_must_prove_end", MV_BARRED),
+            noted("M1-02", "incompatibility_holds_up_nothing", MV_BARRED),
         ],
     );
+    let order = body.succession_order(t(REFERENCE));
+    assert_eq!(order.lists[0].order.first().map(String::as_str), Some("M1-02"));
+    assert!(order.lists[0].notes.contains(&noted("M1-02", "incompatibility_holds_up_nothing", MV_BARRED)));
+    assert!(!order.lists[0].notes.iter().any(|n| n.reason == "barred_must_prove_end"));
 }
 
 #[test]

@@ -37,6 +37,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::calendar::local_date;
+use crate::land::BarEffect;
 use crate::model::{Body, Candidate, DepartureReason, Fact, ListKind, SeatVia, ValidationError};
 use crate::trail::TrailStep;
 
@@ -207,6 +208,13 @@ impl<'a> Standing<'a> {
     /// A Hinderungsgrund is current on the reference day (docs/legal.md, "Bars by date").
     pub fn barred(&self, c: &Candidate) -> bool {
         c.is_barred_at(self.reference)
+    }
+    /// A Hinderungsgrund is current on the reference day **and** the Land's law makes the successor prove its
+    /// end (`LandLaw::bar_effect` other than `HoldsUpNothing`): the `barred` of a successor and the
+    /// `barred_must_prove_end` note. Mecklenburg-Vorpommern: an Unvereinbarkeit holds up nothing (§ 25 Abs. 4
+    /// KV M-V; § 46 with § 34 LKWG M-V has no proof step) — noted `incompatibility_holds_up_nothing` instead.
+    pub fn must_prove_bar_end(&self, c: &Candidate) -> bool {
+        self.barred(c) && self.body.land().law().bar_effect() != BarEffect::HoldsUpNothing
     }
     /// An ineligibility interval covers the reference day.
     pub fn ineligible_now(&self, c: &Candidate) -> bool {

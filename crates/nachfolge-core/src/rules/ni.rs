@@ -175,12 +175,15 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
             exclusion(&s, list, c, vacated)
         }
     };
-    let successor =
-        |c: &Candidate| Outcome::Successor { candidate: c.id.clone(), list: list.id.clone(), barred: s.barred(c) };
+    let successor = |c: &Candidate| Outcome::Successor {
+        candidate: c.id.clone(),
+        list: list.id.clone(),
+        barred: s.must_prove_bar_end(c),
+    };
     let chosen = |c: &Candidate, reason: &str, citation: &str, trail: &mut Vec<TrailStep>| {
         notes(list, c, vacated, trail);
         trail.push(TrailStep::new(Some(&c.id), Verdict::Chosen, reason, citation));
-        if s.barred(c) {
+        if s.must_prove_bar_end(c) {
             trail.push(TrailStep::new(Some(&c.id), Verdict::Noted, "barred_must_prove_end", BAR_CITATION));
         }
     };

@@ -112,7 +112,7 @@ fn consider(s: &Standing, c: &Candidate, text: Text, chosen_reason: &str, trail:
     }
     notes(s, c, text, trail);
     trail.push(TrailStep::new(Some(&c.id), Verdict::Chosen, chosen_reason, cite("Abs. 2 Satz 1")));
-    if s.barred(c) {
+    if s.must_prove_bar_end(c) {
         trail.push(TrailStep::new(Some(&c.id), Verdict::Noted, "barred_must_prove_end", BAR_CITATION));
     }
     true
@@ -151,8 +151,11 @@ pub(crate) fn decide(body: &Body, q: &Query, text: Text) -> Result<Decision, Dec
             trail,
         });
     }
-    let successor =
-        |c: &Candidate| Outcome::Successor { candidate: c.id.clone(), list: list.id.clone(), barred: s.barred(c) };
+    let successor = |c: &Candidate| Outcome::Successor {
+        candidate: c.id.clone(),
+        list: list.id.clone(),
+        barred: s.must_prove_bar_end(c),
+    };
 
     // § 45 Abs. 4 read as a full exclusion (`readings.district_substitute = excluded`): passed over below
     let mut excluded: Option<&str> = None;

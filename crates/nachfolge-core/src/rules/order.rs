@@ -80,8 +80,12 @@ pub(super) fn passed(c: &Candidate, reason: &str, citation: String) -> PassedOve
     PassedOver { candidate: c.id.clone(), reason: reason.to_owned(), citation }
 }
 
+/// The note on a successor with a current bar: `barred_must_prove_end` where the Land makes him prove its end,
+/// `incompatibility_holds_up_nothing` where it does not ([`super::Standing::must_prove_bar_end`]).
 pub(super) fn barred_note(s: &super::Standing, c: &Candidate, citation: &str, notes: &mut Vec<TrailStep>) {
-    if s.barred(c) {
+    if s.must_prove_bar_end(c) {
         notes.push(TrailStep::new(Some(&c.id), Verdict::Noted, "barred_must_prove_end", citation));
+    } else if s.barred(c) {
+        notes.push(TrailStep::new(Some(&c.id), Verdict::Noted, "incompatibility_holds_up_nothing", citation));
     }
 }

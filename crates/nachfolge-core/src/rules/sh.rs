@@ -128,8 +128,11 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
                 notes(&s, c, &mut trail);
                 trail.push(TrailStep::new(Some(&c.id), Verdict::Chosen, "next_on_list", NEXT));
                 // an Unvereinbarkeit holds up membership until the proof (§ 37a GKWG, see the module docs)
-                let outcome =
-                    Outcome::Successor { candidate: c.id.clone(), list: list.id.clone(), barred: s.barred(c) };
+                let outcome = Outcome::Successor {
+                    candidate: c.id.clone(),
+                    list: list.id.clone(),
+                    barred: s.must_prove_bar_end(c),
+                };
                 return Ok(Decision { outcome, trail });
             }
         }

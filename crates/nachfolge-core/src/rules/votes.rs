@@ -34,7 +34,8 @@ pub(crate) struct VoteLaw {
     /// An individual candidate has no Ersatzpersonen: his seat stays vacant (`None`: his Wahlvorschlag is
     /// treated as a list, exhausted with him).
     pub individual: Option<&'static str>,
-    /// Why a barred successor must prove the end of the bar.
+    /// Why a barred successor must prove the end of the bar (or, where the Land makes him prove nothing, the
+    /// norm that says what the bar does: [`super::Standing::must_prove_bar_end`]).
     pub bar: &'static str,
     /// The reason a candidate is passed over, with its citation; `None` if he can succeed.
     pub exclusion: fn(&Standing, &Candidate) -> Option<Exclusion>,
@@ -119,8 +120,11 @@ pub(crate) fn decide(body: &Body, q: &Query, law: &VoteLaw, majority: bool) -> R
         }
     }
 
-    let successor =
-        |c: &Candidate| Outcome::Successor { candidate: c.id.clone(), list: list.id.clone(), barred: s.barred(c) };
+    let successor = |c: &Candidate| Outcome::Successor {
+        candidate: c.id.clone(),
+        list: list.id.clone(),
+        barred: s.must_prove_bar_end(c),
+    };
     let chosen: &Candidate = if tied.len() > 1 && majority {
         // the Wahlleiter draws the lot; the worker never draws it
         match q.lot_winner {
@@ -153,9 +157,7 @@ pub(crate) fn decide(body: &Body, q: &Query, law: &VoteLaw, majority: bool) -> R
         trail.push(TrailStep::new(Some(&first.id), Verdict::Chosen, reason, citation));
         first
     };
-    if s.barred(chosen) {
-        trail.push(TrailStep::new(Some(&chosen.id), Verdict::Noted, "barred_must_prove_end", law.bar));
-    }
+    barred_note(&s, chosen, law.bar, &mut trail);
     Ok(Decision { outcome: successor(chosen), trail })
 }
 

@@ -170,6 +170,9 @@ pub fn reason_de(reason: &str) -> String {
         "barred_must_prove_end" => {
             "hat einen Hinderungsgrund; nach der Zustellung der Benachrichtigung ist fristgerecht nachzuweisen, dass er beseitigt ist"
         }
+        "incompatibility_holds_up_nothing" => {
+            "übt eine mit dem Mandat unvereinbare Tätigkeit aus; das hindert das Nachrücken und den Erwerb der Mitgliedschaft nicht"
+        }
         "left_party_no_effect" => {
             "ist aus der Partei oder Wählergruppe ausgeschieden; das bleibt nach dem Recht des Landes ohne Wirkung auf die Nachfolge"
         }
@@ -285,6 +288,7 @@ mod tests {
             "individual_candidate",
             "list_exhausted",
             "barred_must_prove_end",
+            "incompatibility_holds_up_nothing",
             "bar_found_by_supervisory_authority",
             "barred_must_prove_leave",
             "left_party_no_effect",
