@@ -112,15 +112,53 @@ fn by_art_38_abs_2_glkrwg_majority_election_by_votes_lot_on_equal_votes() {
 #[test]
 fn by_art_37_abs_1_satz_1_glkrwg_seated_former_member_and_called_skipped() {
     assert_by_skipped(hcand("B1-02", 2, 500).seated(SeatVia::List), "seated", BY_37_1);
+    // a member who resigned (no Hinderungsgrund on the day he left) is no Listennachfolger again
     assert_by_skipped(hcand("B1-02", 2, 500).former_member(), "former_member", BY_37_1);
     let d = decide(&by_abc(hcand("B1-02", 2, 500)), &query("B1-01").pending("B1-02")).unwrap();
     assert!(d.trail.contains(&skipped("B1-02", "pending_successor", BY_37_1)));
 }
 
 #[test]
+fn by_art_37_abs_1_satz_1_glkrwg_member_who_left_under_art_31_abs_3_go_is_listennachfolger_again() {
+    // "die gewählten sich bewerbenden Personen, die nach Art. 31 Abs. 3 GO … ausscheiden, sind …
+    // Listennachfolger": a bar current on the day he left (2026-02-01) is the cause; it ended on 2026-04-01
+    let cured = hcand("B1-02", 2, 500)
+        .barred("Beamter des Landratsamts")
+        .former_member()
+        .fact(Fact::BarCured { on: d("2026-04-01") });
+    let decision = decide(&by_abc(cured), &query("B1-01")).unwrap();
+    assert_decision(
+        decision,
+        successor("B1-02", "B1"),
+        vec![skipped("B1-01", "departed", BY_37_1), chosen("B1-02", "most_votes", BY_37_1_HS_1)],
+    );
+    // the bar still stands when he is called: he cannot take office, and stays on the list (Art. 37 Abs. 2
+    // Satz 2 Halbsatz 2)
+    let still = hcand("B1-02", 2, 500).barred("Beamter des Landratsamts").former_member();
+    assert_by_skipped(still, "barred_stays_successor", BY_BARRED);
+    // a bar that arose only after he left is no cause of his leaving
+    let later = hcand("B1-02", 2, 500)
+        .former_member()
+        .fact(Fact::Barred { on: d("2026-03-01"), reason: "Beamter des Landratsamts".into() });
+    assert_by_skipped(later, "former_member", BY_37_1);
+    // the succession order agrees
+    let body = by_abc(
+        hcand("B1-02", 2, 500)
+            .barred("Beamter des Landratsamts")
+            .former_member()
+            .fact(Fact::BarCured { on: d("2026-04-01") }),
+    );
+    assert_eq!(body.succession_order(t(REFERENCE)).lists[0].order.first().map(String::as_str), Some("B1-02"));
+}
+
+#[test]
 fn by_art_48_abs_1_satz_2_glkrwg_refusal_for_this_vacancy_skipped_an_earlier_one_does_not_strike() {
     // refused on the day the seat became free (the reference day while the departed holds it): passed over
-    assert_by_skipped(hcand("B1-02", 2, 500).fact(Fact::Declined { on: d("2026-06-01") }), "declined", BY_48_1_2_3);
+    assert_by_skipped(
+        hcand("B1-02", 2, 500).fact(Fact::Declined { on: d("2026-06-01") }),
+        "declined",
+        BY_48_1_2_3,
+    );
     // refused an earlier vacancy: Art. 37 Abs. 2 Satz 2 does not strike him, he is called again
     let d = decide(&by_abc(hcand("B1-02", 2, 500).declined()), &query("B1-01")).unwrap();
     assert_decision(

@@ -8,9 +8,11 @@
 //! Wahlvorschlag (Art. 37 Abs. 1 Satz 2; each Wahlvorschlag is one list of the snapshot). Majority election
 //! (Art. 38): all persons who received votes, by votes, lot on equal votes (Art. 38 Abs. 2 Satz 2, 3).
 //!
-//! Passed over: who holds or held a seat or is called to another vacancy; who refused when called **for this
-//! vacancy** (Art. 48 Abs. 1 Satz 2) — **[decision]** he stays a Listennachfolger for later vacancies, as
-//! Art. 37 Abs. 2 Satz 2 strikes only who cannot take office; who waived in writing (**[decision]**); who
+//! Passed over: who holds a seat, who held one and left for another cause than a Hinderungsgrund (a member
+//! who left under Art. 31 Abs. 3 GO — a bar current on the day he left — is a Listennachfolger again, Art. 37
+//! Abs. 1 Satz 1), or is called to another vacancy; who refused when called **for this vacancy** (Art. 48
+//! Abs. 1 Satz 2) — **[decision]** he stays a Listennachfolger for later vacancies, as Art. 37 Abs. 2 Satz 2
+//! strikes only who cannot take office; who waived in writing (**[decision]**); who
 //! died; who is not eligible when called — struck (Art. 37 Abs. 2 Satz 2 Halbsatz 1); who cannot take office
 //! because of a Hinderungsgrund (Art. 31 Abs. 3 GO) — passed over for this vacancy, he stays on the list
 //! (Art. 37 Abs. 2 Satz 2 Halbsatz 2). Leaving or changing the party has no effect (BayVGH, Urt. v.
@@ -73,14 +75,26 @@ fn declined_now(s: &Standing, c: &Candidate) -> bool {
     s.vacated().is_some_and(|v| c.has_fact(|f| matches!(f, Fact::Declined { on } if *on >= v)))
 }
 
+/// Art. 37 Abs. 1 Satz 1 GLKrWG with Art. 31 Abs. 3 GO (Art. 24 Abs. 3 LKrO): he left the council because of a
+/// Hinderungsgrund — a bar (`barred`) was current on the day he left (his latest `former_member` fact). Such a
+/// member is a Listennachfolger again; whether he can take office now is Art. 37 Abs. 2 Satz 2 (a bar still
+/// current passes him over and he stays on the list).
+fn left_for_hinderungsgrund(c: &Candidate) -> bool {
+    let left = c.facts.iter().filter_map(|f| match f {
+        Fact::FormerMember { on } => Some(*on),
+        _ => None,
+    });
+    left.max().is_some_and(|on| c.is_barred_at(on))
+}
+
 /// The reason a candidate is passed over, with its citation; `None` if he can succeed.
 pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<Exclusion> {
     let r = if s.seated(c) {
         // "die nicht gewählten sich bewerbenden Personen"
         ("seated", cite("Art. 37 Abs. 1 Satz 1"))
-    } else if s.former_member(c) {
-        // [decision] a member who left is no Listennachfolger again; the exception of Art. 37 Abs. 1 Satz 1
-        // (left because of Art. 31 Abs. 3 GO) is not recorded in the snapshot (docs/legal.md)
+    } else if s.former_member(c) && !left_for_hinderungsgrund(c) {
+        // "die gewählten sich bewerbenden Personen, die nach Art. 31 Abs. 3 GO … ausscheiden": only a member
+        // whom a Hinderungsgrund made leave is a Listennachfolger again; one who resigned is not
         ("former_member", cite("Art. 37 Abs. 1 Satz 1"))
     } else if s.pending(c) {
         ("pending_successor", cite("Art. 37 Abs. 1 Satz 1"))
