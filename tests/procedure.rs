@@ -8,7 +8,7 @@ use chrono::{DateTime, FixedOffset, NaiveDate, Utc};
 use serde_json::{json, Value};
 
 use nachfolge::messages::*;
-use nachfolge::model::{Fact, Snapshot, WaiverForm};
+use nachfolge::model::{Declination, Fact, Snapshot, WaiverForm};
 use nachfolge::procedure::{self, CaseState, Command, Council, Effect, MailKind, Rejection, Settings, Timer};
 
 // ---------------------------------------------------------------------------------------------------------
@@ -1824,7 +1824,7 @@ fn nrw_45_abs_2_satz_2_past_ineligibility_of_pending_successor_in_this_term_pass
 fn nrw_45_abs_6_satz_6_refusal_bar_proof_or_bar_as_fact_of_pending_successor_is_refused_naming_the_command() {
     let b = nrw_served();
     let cases = [
-        (Fact::Declined { on: d("2025-06-04") }, "declaration.received"),
+        (Fact::Declined { on: d("2025-06-04"), of: Declination::Succession }, "declaration.received"),
         (Fact::BarCured { on: d("2025-06-04") }, "bar.cured"),
         (Fact::Barred { on: d("2025-06-04"), reason: "Beschäftigter der Stadt".into() }, "review.decided"),
     ];
@@ -1834,8 +1834,12 @@ fn nrw_45_abs_6_satz_6_refusal_bar_proof_or_bar_as_fact_of_pending_successor_is_
     }
     // about anyone else, facts are stored as before
     let mut b = nrw_served();
-    assert!(run(&mut b, fact("rat", "L1-05", Fact::Declined { on: d("2025-06-04") }), "2025-06-05T15:00:00+02:00")
-        .is_empty());
+    assert!(run(
+        &mut b,
+        fact("rat", "L1-05", Fact::Declined { on: d("2025-06-04"), of: Declination::Succession }),
+        "2025-06-05T15:00:00+02:00"
+    )
+    .is_empty());
     assert!(has_fact(&b, "L1-05", "declined"));
 }
 
@@ -1846,7 +1850,7 @@ fn he_33_abs_1_pending_successor_already_a_member_ineligible_or_dead_is_a_new_va
         Fact::Ineligible { from: d("2025-06-04"), until: None },
         Fact::Died { on: d("2025-06-04") },
         Fact::Waived { on: d("2025-06-04"), form: WaiverForm::Written },
-        Fact::Declined { on: d("2025-06-04") },
+        Fact::Declined { on: d("2025-06-04"), of: Declination::Succession },
     ] {
         let err = refuse(&b, fact("hrat", "A-04", f), "2025-06-05T15:00:00+02:00");
         assert!(matches!(&err, Rejection::Invalid(m) if m.contains("vacancy.reported")), "{err:?}");

@@ -11,7 +11,8 @@ mod fixtures;
 use fixtures::*;
 use nachfolge::messages::{DepartureReason, Inbound, VacancyReported};
 use nachfolge::model::{
-    parse_snapshot, Body, Candidate, DistrictSubstitute, Fact, SeatVia, Snapshot, SubstituteDesignation, WaiverForm,
+    parse_snapshot, Body, Candidate, Declination, DistrictSubstitute, Fact, SeatVia, Snapshot, SubstituteDesignation,
+    WaiverForm,
 };
 use nachfolge::procedure::{self, Command, Effect, Settings};
 use nachfolge::rules::{Cause, DecideError, Decision, Outcome, Query, VacancyReason};
@@ -1392,7 +1393,7 @@ fn rp_66_abs_3_satz_2_kwo_no_ersatzperson_vacant_statutory_size_reduced() {
     let body = rp_abc(hcand("R1-02", 2, 500).died());
     let body = {
         let mut s = body.snapshot.clone();
-        s.lists[0].candidates[2].facts.push(Fact::Declined { on: d(FACT_DAY) });
+        s.lists[0].candidates[2].facts.push(Fact::Declined { on: d(FACT_DAY), of: Declination::Succession });
         Body::from_snapshot(s).unwrap()
     };
     let d = decide(&body, &query("R1-01")).unwrap();

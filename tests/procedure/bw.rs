@@ -81,7 +81,11 @@ fn bw_gemo_16_abs_2_council_accepts_a_wichtiger_grund_the_next_ersatzperson_is_n
     let (mut b, _) = bw_open();
     let fx = run(
         &mut b,
-        fact(BW, "B1-04", Fact::Declined { on: NaiveDate::from_ymd_opt(2026, 12, 10).expect("date") }),
+        fact(
+            BW,
+            "B1-04",
+            Fact::Declined { on: NaiveDate::from_ymd_opt(2026, 12, 10).expect("date"), of: Declination::Succession },
+        ),
         "2026-12-10T21:00:00+01:00",
     );
     let p = event(&fx, "succession.proposed");

@@ -152,10 +152,27 @@ fn by_art_37_abs_1_satz_1_glkrwg_member_who_left_under_art_31_abs_3_go_is_listen
 }
 
 #[test]
+fn by_art_37_abs_1_satz_1_art_47_glkrwg_an_elected_person_who_declined_the_election_is_no_listennachfolger() {
+    // Ablehnung der Wahl (`of: election`): not among the persons Art. 37 Abs. 1 Satz 1 names, for any vacancy
+    let election = Fact::Declined { on: d("2025-10-20"), of: Declination::Election };
+    assert_by_skipped(hcand("B1-02", 2, 500).fact(election.clone()), "declined", BY_37_1);
+    let body = by_abc(hcand("B1-02", 2, 500).fact(election));
+    let order = body.succession_order(t(REFERENCE));
+    assert_eq!(order.lists[0].order, vec!["B1-03".to_owned()]);
+    // a Listennachfolger's refusal of an earlier Nachrücken (`of: succession`, the default on the wire) keeps
+    // him on the list
+    let json = serde_json::json!({"type": "declined", "on": "2026-02-01"});
+    let fact: Fact = serde_json::from_value(json).expect("declined without of");
+    assert_eq!(fact, Fact::Declined { on: d("2026-02-01"), of: Declination::Succession });
+    let body = by_abc(hcand("B1-02", 2, 500).fact(fact));
+    assert_eq!(decide(&body, &query("B1-01")).unwrap().outcome, successor("B1-02", "B1"));
+}
+
+#[test]
 fn by_art_48_abs_1_satz_2_glkrwg_refusal_for_this_vacancy_skipped_an_earlier_one_does_not_strike() {
     // refused on the day the seat became free (the reference day while the departed holds it): passed over
     assert_by_skipped(
-        hcand("B1-02", 2, 500).fact(Fact::Declined { on: d("2026-06-01") }),
+        hcand("B1-02", 2, 500).fact(Fact::Declined { on: d("2026-06-01"), of: Declination::Succession }),
         "declined",
         BY_48_1_2_3,
     );

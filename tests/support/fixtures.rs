@@ -22,8 +22,8 @@
 
 use chrono::{DateTime, NaiveDate, TimeZone, Utc};
 use nachfolge::model::{
-    Authority, Body, BodyInfo, BodyKind, Candidate, ElectoralSystem, Fact, Land, List, ListKind, ReturningOfficer,
-    Seat, SeatVia, Snapshot, SubstituteDesignation, Term, WaiverForm,
+    Authority, Body, BodyInfo, BodyKind, Candidate, Declination, ElectoralSystem, Fact, Land, List, ListKind,
+    ReturningOfficer, Seat, SeatVia, Snapshot, SubstituteDesignation, Term, WaiverForm,
 };
 use nachfolge::rules::{Cause, Query};
 
@@ -332,7 +332,7 @@ pub trait CandidateExt: Sized {
         self.fact(Fact::PartyNotice { on: d(on) })
     }
     fn declined(self) -> Self {
-        self.fact(Fact::Declined { on: d(FACT_DAY) })
+        self.fact(Fact::Declined { on: d(FACT_DAY), of: Declination::Succession })
     }
     fn died(self) -> Self {
         self.fact(Fact::Died { on: d(FACT_DAY) })

@@ -428,9 +428,15 @@ pub enum Fact {
         on: NaiveDate,
         form: WaiverForm,
     },
-    /// declined the election (Ablehnung der Wahl), or refused a succession
+    /// declined: `of` says what — the election as an elected person (Ablehnung der Wahl) or one succession
+    /// (Nachrücken) as a Listennachfolger / Ersatzperson
     Declined {
         on: NaiveDate,
+        /// What was declined (default `succession`: the meaning every snapshot had before the field; the
+        /// worker records `election` for a vacancy with reason `declined`). Read per Land: docs/legal.md,
+        /// "Two kinds of declining".
+        #[serde(default, skip_serializing_if = "Declination::is_succession")]
+        of: Declination,
     },
     Died {
         on: NaiveDate,
@@ -462,6 +468,24 @@ pub enum Fact {
     PartyNotice {
         on: NaiveDate,
     },
+}
+
+/// What a `declined` fact declines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Declination {
+    /// A Listennachfolger / Ersatzperson refused one Nachrücken (the offer of a seat that fell vacant).
+    #[default]
+    Succession,
+    /// An elected person declined the election (Ablehnung der Wahl) and never took the seat.
+    Election,
+}
+
+impl Declination {
+    /// The default, left out on the wire.
+    pub fn is_succession(&self) -> bool {
+        *self == Declination::Succession
+    }
 }
 
 impl Fact {

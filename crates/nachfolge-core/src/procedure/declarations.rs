@@ -226,7 +226,7 @@ impl Machine<'_> {
         // a timely refusal: he never became a member; the determination goes on as if it had come in time
         if let Some(c) = self.body.candidate_mut(&successor) {
             c.seat = None;
-            c.facts.push(Fact::Declined { on: local_date(at) });
+            c.facts.push(Fact::Declined { on: local_date(at), of: Declination::Succession });
         }
         self.supersede_objections(&case.id)?;
         self.announce_with(&case.id, AnnouncementKind::Correction, Some(&successor), &rec.offer.trail, &detail);
@@ -360,7 +360,7 @@ impl Machine<'_> {
     /// position (§ 69 Abs. 2 KWahlO); the next successor is determined (§ 45 Abs. 2 Satz 2).
     pub(super) fn refused(&mut self, case_id: &str, candidate: &str, at: DateTime<Utc>) -> Result<(), Rejection> {
         if let Some(c) = self.body.candidate_mut(candidate) {
-            c.facts.push(Fact::Declined { on: local_date(at) });
+            c.facts.push(Fact::Declined { on: local_date(at), of: Declination::Succession });
         }
         let c = self.case_mut(case_id)?;
         c.refused.push(candidate.into());

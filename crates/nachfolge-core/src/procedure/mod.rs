@@ -47,8 +47,8 @@ use crate::deadline::{
 use crate::land::{Acceptance, BarEffect, LandLaw, LocalHolidays, Procedure, Reservation};
 use crate::messages::*;
 use crate::model::{
-    AnnouncementTime, Body, BodyId, Candidate, CandidateId, CaseId, DeterminationMode, Fact, ListKind, Readings, Seat,
-    SeatVia, Snapshot,
+    AnnouncementTime, Body, BodyId, Candidate, CandidateId, CaseId, Declination, DeterminationMode, Fact, ListKind,
+    Readings, Seat, SeatVia, Snapshot,
 };
 use crate::rules::{Cause, Outcome, Query, VacancyReason};
 use crate::texts::{self, AnnouncementKind, CaseFacts, Detail, Notice, ReviewFacts, Stage};
@@ -281,7 +281,7 @@ pub fn check_vacancy(body: &Body, v: &VacancyReported) -> Result<(Seat, Cause), 
 
 /// Record a checked vacancy on the departed as the worker does when it opens the case, and as `nachfolge decide`
 /// does before it asks the rules: the seat is free, and the day it fell vacant (the vacancy's `effective_at`,
-/// its day in Europe/Berlin) is his `former_member` fact — or `declined` for an elected person
+/// its day in Europe/Berlin) is his `former_member` fact — or `declined` (`of: election`) for an elected person
 /// who declined the election, who never was a member — and `died` for a death. That day, not the reference time,
 /// is what "before the seat fell vacant" is measured against (§ 44 Abs. 2 NKWG, § 47 Abs. 1 Satz 2 KWG LSA,
 /// § 46 Abs. 2 Satz 3 Nr. 1 LKWG M-V, § 60 Abs. 4 BbgKWahlG; `rules::Standing::vacated`).
@@ -291,7 +291,7 @@ pub fn record_departure(body: &mut Body, v: &VacancyReported) {
         c.seat = None;
         c.facts.push(match v.reason {
             // an elected candidate who declines never was a member
-            DepartureReason::Declined => Fact::Declined { on: left_on },
+            DepartureReason::Declined => Fact::Declined { on: left_on, of: Declination::Election },
             _ => Fact::FormerMember { on: left_on },
         });
         if v.reason == DepartureReason::Died {

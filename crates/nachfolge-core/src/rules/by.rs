@@ -10,9 +10,11 @@
 //!
 //! Passed over: who holds a seat, who held one and left for another cause than a Hinderungsgrund (a member
 //! who left under Art. 31 Abs. 3 GO — a bar current on the day he left — is a Listennachfolger again, Art. 37
-//! Abs. 1 Satz 1), or is called to another vacancy; who refused when called **for this vacancy** (Art. 48
-//! Abs. 1 Satz 2) — **[decision]** he stays a Listennachfolger for later vacancies, as Art. 37 Abs. 2 Satz 2
-//! strikes only who cannot take office; who waived in writing (**[decision]**); who
+//! Abs. 1 Satz 1), or is called to another vacancy; an elected person who declined the election (`declined`
+//! with `of: election`, Art. 47) — no Listennachfolger (Art. 37 Abs. 1 Satz 1); who refused when called **for
+//! this vacancy** (Art. 48 Abs. 1 Satz 2; `declined` with `of: succession`) — **[decision]** he stays a
+//! Listennachfolger for later vacancies, as Art. 37 Abs. 2 Satz 2 strikes only who cannot take office; who
+//! waived in writing (**[decision]**); who
 //! died; who is not eligible when called — struck (Art. 37 Abs. 2 Satz 2 Halbsatz 1); who cannot take office
 //! because of a Hinderungsgrund (Art. 31 Abs. 3 GO) — passed over for this vacancy, he stays on the list
 //! (Art. 37 Abs. 2 Satz 2 Halbsatz 2). Leaving or changing the party has no effect (BayVGH, Urt. v.
@@ -21,7 +23,7 @@
 
 use super::votes::{self, VoteLaw};
 use super::{DecideError, Decision, Exclusion, ListOrder, Query, Standing};
-use crate::model::{Body, Candidate, ElectoralSystem, Fact, List, WaiverForm};
+use crate::model::{Body, Candidate, Declination, ElectoralSystem, Fact, List, WaiverForm};
 use crate::trail::{TrailStep, Verdict};
 
 /// Citation of the GLKrWG, e.g. `cite("Art. 37 Abs. 2 Satz 2")`.
@@ -72,7 +74,15 @@ fn law(body: &Body) -> &'static VoteLaw {
 /// A refusal for the vacancy now being filled: on or after the day the seat became free. `None` (no departed:
 /// the succession order) counts no refusal as one for this vacancy.
 fn declined_now(s: &Standing, c: &Candidate) -> bool {
-    s.vacated().is_some_and(|v| c.has_fact(|f| matches!(f, Fact::Declined { on } if *on >= v)))
+    s.vacated()
+        .is_some_and(|v| c.has_fact(|f| matches!(f, Fact::Declined { on, of: Declination::Succession } if *on >= v)))
+}
+
+/// Art. 37 Abs. 1 Satz 1 GLKrWG names the not elected persons and the elected who cannot take office or leave
+/// under Art. 31 Abs. 3 GO — not an elected person who declined the election (Art. 47): he is no
+/// Listennachfolger, for any vacancy.
+fn declined_election(c: &Candidate) -> bool {
+    c.has_fact(|f| matches!(f, Fact::Declined { of: Declination::Election, .. }))
 }
 
 /// Art. 37 Abs. 1 Satz 1 GLKrWG with Art. 31 Abs. 3 GO (Art. 24 Abs. 3 LKrO): he left the council because of a
@@ -96,6 +106,9 @@ pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<Exclusion> {
         // "die gewählten sich bewerbenden Personen, die nach Art. 31 Abs. 3 GO … ausscheiden": only a member
         // whom a Hinderungsgrund made leave is a Listennachfolger again; one who resigned is not
         ("former_member", cite("Art. 37 Abs. 1 Satz 1"))
+    } else if declined_election(c) {
+        // "Ablehnung der Wahl": not among the persons Art. 37 Abs. 1 Satz 1 makes Listennachfolger
+        ("declined", cite("Art. 37 Abs. 1 Satz 1"))
     } else if s.pending(c) {
         ("pending_successor", cite("Art. 37 Abs. 1 Satz 1"))
     } else if declined_now(s, c) {
@@ -129,7 +142,7 @@ pub(super) fn notes(c: &Candidate, trail: &mut Vec<TrailStep>) {
     if c.has_fact(|f| matches!(f, Fact::JoinedOtherParty { .. })) {
         note("joined_other_party_no_effect", cite("Art. 37 Abs. 2 Satz 1"));
     }
-    if c.has_fact(|f| matches!(f, Fact::Declined { .. })) {
+    if c.has_fact(|f| matches!(f, Fact::Declined { of: Declination::Succession, .. })) {
         // [decision] a refusal for an earlier vacancy does not strike him (Art. 37 Abs. 2 Satz 2)
         note("declined_earlier_stays_successor", cite("Art. 37 Abs. 2 Satz 2"));
     }
