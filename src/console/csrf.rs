@@ -21,6 +21,9 @@ use super::Console;
 /// Largest form body accepted.
 pub const MAX_FORM_BYTES: usize = 64 * 1024;
 
+/// The one path that takes an upload (`multipart/form-data`); any other refuses one unread.
+pub const UPLOAD_PATH: &str = "/wahlergebnis/vorschau";
+
 /// The name of the form field holding the token.
 pub const FIELD: &str = "csrf";
 
@@ -58,10 +61,15 @@ pub async fn check(State(console): State<Console>, request: Request, next: Next)
     next.run(Request::from_parts(parts, Body::from(bytes))).await
 }
 
-/// The token check of an upload (`multipart/form-data`, [`upload`]): a body announced or found larger than
+/// The token check of an upload (`multipart/form-data`, [`upload`]), only at [`UPLOAD_PATH`] and only with a
+/// session (else refused before the body is read): a body announced or found larger than
 /// [`upload::MAX_UPLOAD_BYTES`] is refused before or while it is read (413), more than [`upload::MAX_PARTS`]
 /// parts too; the token is the field `csrf` among the parts, which go on as the extension [`upload::Parts`].
 async fn check_upload(console: &Console, request: Request, expected: Option<String>, next: Next) -> Response {
+    // nothing is read for a request without a session or for another path than the upload's
+    if expected.is_none() || request.uri().path() != UPLOAD_PATH {
+        return super::pages::forbidden(console);
+    }
     let too_large = || super::pages::error_page(console, StatusCode::PAYLOAD_TOO_LARGE);
     let announced = request
         .headers()

@@ -61,7 +61,7 @@ pub fn router(console: Console) -> Router {
         .route("/raete/{body}/{action}", get(act::council_form_page).post(act::council_confirm_page))
         .route("/raete/{body}/{action}/vorschau", post(act::council_preview_page))
         .route(election::PATH, get(election::form_page))
-        .route("/wahlergebnis/vorschau", post(election::preview_page))
+        .route(csrf::UPLOAD_PATH, post(election::preview_page))
         .route("/wahlergebnis/{token}/korrektur", post(election::correct_page))
         .route("/wahlergebnis/{token}", post(election::confirm_page))
         .route("/bodies/{body}", get(pages::body_json))

@@ -252,4 +252,9 @@ async fn an_upload_without_the_role_too_large_or_of_no_known_format_is_refused_i
     let ct = format!("multipart/form-data; boundary={BOUNDARY}");
     let forged = browser.request("POST", "/wahlergebnis/vorschau", Some(body), &[("Content-Type", ct.as_str())]).await;
     assert_eq!(forged.status, 403, "{}", forged.body);
+    // an upload is taken at its own path only
+    let body = multipart(&[("csrf", "x")], &[]);
+    let elsewhere =
+        browser.request("POST", "/raete/oldenburg-rat/ausscheiden", Some(body), &[("Content-Type", ct.as_str())]).await;
+    assert_eq!(elsewhere.status, 403, "{}", elsewhere.body);
 }
