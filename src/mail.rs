@@ -59,6 +59,11 @@ impl Mailer {
         Ok(Mailer { transport, from, timeout })
     }
 
+    /// The longest one send can take before it is given up ([`Mailer::send`]'s timeout).
+    pub fn session_bound(&self) -> Duration {
+        self.timeout + Duration::from_secs(5)
+    }
+
     /// Build and send one e-mail.
     pub async fn send(&self, m: &PendingMail) -> SendResult {
         let Some(to) = m.recipient.as_deref() else {
@@ -68,7 +73,7 @@ impl Mailer {
             Ok(msg) => msg,
             Err(e) => return SendResult::Permanent(e),
         };
-        match tokio::time::timeout(self.timeout + Duration::from_secs(5), self.transport.send(message)).await {
+        match tokio::time::timeout(self.session_bound(), self.transport.send(message)).await {
             Err(_) => SendResult::Transient("timeout".into()),
             Ok(Ok(_)) => SendResult::Sent,
             Ok(Err(e)) if e.is_permanent() => SendResult::Permanent(format!(
@@ -199,6 +204,8 @@ mod tests {
             calendar: calendar.map(str::to_owned),
             kind: crate::procedure::MailKind::PeriodNotice,
             attempts: 0,
+            smtp_done: None,
+            record_attempts: 0,
         }
     }
 

@@ -218,6 +218,8 @@ fn pending_mail(n: u32) -> PendingMail {
         calendar: None,
         kind: nachfolge::procedure::MailKind::Determination,
         attempts: 0,
+        smtp_done: None,
+        record_attempts: 0,
     }
 }
 
@@ -227,6 +229,7 @@ fn mailer(url: String, ca: Option<&TestPki>) -> Mailer {
         from: "nachfolge@example.invalid".into(),
         timeout_secs: 10,
         ca_file: ca.map(|pki| pki.ca_file.clone()),
+        ..SmtpConfig::default()
     };
     Mailer::new(&cfg).expect("mailer")
 }

@@ -790,6 +790,43 @@ async fn deadline_that_cannot_be_applied_is_retried_with_backoff_then_given_up()
     db.close().await;
 }
 
+/// Issue 26 point 2: an SMTP server that holds back its answer to one message's DATA holds one slot of
+/// `smtp.concurrency`, not every notification behind it: the other successors' notices arrive meanwhile.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_slow_smtp_answer_holds_one_slot_the_other_notices_go_out_meanwhile() {
+    let app = App::spawn_with(|c| c.smtp.concurrency = 2).await;
+    register(&app, nrw()).await;
+    for other in ["zweite-rat", "dritte-rat"] {
+        let mut s = nrw();
+        s["body"]["id"] = json!(other);
+        for list in s["lists"].as_array_mut().into_iter().flatten() {
+            for c in list["candidates"].as_array_mut().into_iter().flatten() {
+                let id = c["id"].as_str().unwrap_or_default().to_lowercase();
+                c["email"] = json!(format!("{id}.{other}@example.org"));
+            }
+        }
+        register(&app, s).await;
+    }
+    // L1-01's successor is L1-06: the server answers his notice after four seconds
+    app.smtp.set_slow_data(Some(("l1-06@", Duration::from_secs(4))));
+    app.send("vacancy.reported", vacancy("musterstadt-rat", "L1-01", "died", "2026-05-04T10:00:00+02:00")).await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while app.smtp.held() == 0 && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(app.smtp.held(), 1, "the slow notice did not reach DATA");
+    for other in ["zweite-rat", "dritte-rat"] {
+        app.send("vacancy.reported", vacancy(other, "L1-01", "died", "2026-05-04T10:00:00+02:00")).await;
+    }
+    let others = app.smtp.wait_for(2, Duration::from_secs(3)).await;
+    assert_eq!(others.len(), 2, "the other notices waited behind the slow one");
+    assert_eq!(app.smtp.held(), 1, "the slow answer is still held back");
+    app.wait_events("successor.notified", 3, &|_| true).await;
+    let got = app.smtp.messages();
+    let ids: std::collections::BTreeSet<String> = got.iter().filter_map(|m| m.header("Message-ID")).collect();
+    assert_eq!((got.len(), ids.len()), (3, 3), "{ids:?}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn deadline_survives_a_restart_and_fires_once() {
     let mut app = App::spawn().await;

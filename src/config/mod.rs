@@ -174,6 +174,9 @@ pub struct SmtpConfig {
     pub from: String,
     /// Timeout for one send, in seconds.
     pub timeout_secs: u64,
+    /// How many e-mails are sent at the same time (each on its own SMTP connection, with a lease of its
+    /// own): one slow or hanging delivery holds one slot, not the queue. 1–64.
+    pub concurrency: u32,
     /// PEM file of CA certificates trusted for SMTP TLS (`smtps://`, `?tls=required`,
     /// `?tls=opportunistic`) in addition to the built-in webpki roots. Only allowed with a TLS URL.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -186,6 +189,7 @@ impl Default for SmtpConfig {
             url: "smtp://127.0.0.1:1025".to_owned(),
             from: "nachfolge@localhost".to_owned(),
             timeout_secs: 30,
+            concurrency: 4,
             ca_file: None,
         }
     }
@@ -205,6 +209,7 @@ impl fmt::Debug for SmtpConfig {
             .field("url", &redact_url(&self.url))
             .field("from", &"<set>")
             .field("timeout_secs", &self.timeout_secs)
+            .field("concurrency", &self.concurrency)
             .field("ca_file", &self.ca_file)
             .finish()
     }

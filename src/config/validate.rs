@@ -56,6 +56,9 @@ impl Config {
         if self.smtp.timeout_secs == 0 {
             return Err(invalid("smtp.timeout_secs", "must be at least 1"));
         }
+        if !(1..=64).contains(&self.smtp.concurrency) {
+            return Err(invalid("smtp.concurrency", "must be between 1 and 64"));
+        }
         // A CA file with a plaintext URL would suggest an encryption that does not happen.
         if self.amqp.ca_file.is_some() && !has_scheme(&self.amqp.url, &["amqps"]) {
             return Err(invalid("amqp.ca_file", "is only used with TLS: amqp.url must be an amqps:// URL"));

@@ -3,9 +3,6 @@
 use super::*;
 use crate::store::Unrecorded;
 
-/// E-mails claimed per round of the mail sender; each result is recorded as soon as its mail is sent.
-pub(super) const MAIL_BATCH: i64 = 10;
-
 /// How often the result of a mail the server answered is tried to be recorded through the core before the
 /// sender gives up (and alerts): with [`record_backoff`], about four hours — long enough for a rolling
 /// deploy to end, so a replica of the new version records it.
@@ -16,36 +13,56 @@ pub(crate) fn record_backoff(attempts: i32) -> chrono::Duration {
     chrono::Duration::minutes(1i64 << attempts.clamp(0, 6))
 }
 
+/// Time after a mail's session ended (or timed out) that its lease still covers: recording the result.
+const RECORD_MARGIN: Duration = Duration::from_secs(30);
+
+/// Sends the mail outbox with bounded concurrency (`smtp.concurrency`): a mail is claimed only when a slot
+/// is free and starts at once, so its lease — the longest its SMTP session can take
+/// ([`Mailer::session_bound`]) plus [`RECORD_MARGIN`] — covers exactly the mail in flight, not a batch
+/// queued behind it; one slow or hanging server answer holds one slot.
 pub(super) async fn mail_loop(shared: Arc<Shared>, mailer: Mailer, mut shutdown: watch::Receiver<bool>) {
     let poll = shared.config.worker.poll_interval();
+    let slots = shared.config.smtp.concurrency.max(1) as usize;
     // a claimed mail whose sender died is retried once its lease ran out
-    let lease = shared.config.smtp.timeout() + Duration::from_secs(10);
+    let lease = mailer.session_bound() + RECORD_MARGIN;
+    let mailer = Arc::new(mailer);
+    let mut running = tokio::task::JoinSet::new();
     loop {
         if *shutdown.borrow() {
             break;
         }
-        let now = shared.clock.now();
-        let batch = match shared.store.claim_mails(MAIL_BATCH, now, lease).await {
-            Ok(b) => b,
-            Err(e) => {
-                tracing::warn!(error = %e, "claiming mails failed");
-                Vec::new()
+        let free = slots.saturating_sub(running.len());
+        let mut claimed = 0;
+        if free > 0 {
+            let now = shared.clock.now();
+            let batch = match shared.store.claim_mails(free as i64, now, lease).await {
+                Ok(b) => b,
+                Err(e) => {
+                    tracing::warn!(error = %e, "claiming mails failed");
+                    Vec::new()
+                }
+            };
+            claimed = batch.len();
+            for m in batch {
+                let (shared, mailer) = (shared.clone(), mailer.clone());
+                running.spawn(async move { deliver(&shared, &mailer, &m).await });
             }
-        };
-        // send one, record its result, send the next
-        for m in &batch {
-            deliver(&shared, &mailer, m).await;
         }
-        // a short batch took everything that was due: wait for a wake-up (one that came meanwhile is kept
-        // as a permit) instead of asking the database again at once
-        if (batch.len() as i64) < MAIL_BATCH {
-            tokio::select! {
-                _ = shared.wake_mail.notified() => {}
-                _ = tokio::time::sleep(poll) => {}
-                _ = stopped(&mut shutdown) => {}
-            }
+        // every free slot got a mail: there may be more, ask again when a slot frees; otherwise everything
+        // due is in flight — wait for a wake-up (one that came meanwhile is kept as a permit), a freed slot
+        // or the poll interval
+        if free > 0 && claimed == free {
+            continue;
+        }
+        tokio::select! {
+            Some(_) = running.join_next(), if !running.is_empty() => {}
+            _ = shared.wake_mail.notified() => {}
+            _ = tokio::time::sleep(poll) => {}
+            _ = stopped(&mut shutdown) => {}
         }
     }
+    // let the mails in flight finish and record their results (each bounded by its timeouts)
+    while running.join_next().await.is_some() {}
 }
 
 /// Send one claimed mail (unless the server answered it before and only its result is missing) and record

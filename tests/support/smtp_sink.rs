@@ -72,6 +72,12 @@ struct Shared {
     mode: SinkMode,
     messages: Vec<Received>,
     connections: usize,
+    /// Answer the end of DATA only after this long for messages to a recipient containing the text (a slow
+    /// or hanging server). The message is stored when the pause ends, whether or not the client still
+    /// waits (the worst case: a server that delivers what its client gave up on).
+    slow_data: Option<(String, Duration)>,
+    /// Messages whose DATA ended and whose answer is held back now.
+    held: usize,
 }
 
 /// A running SMTP sink; stops when dropped.
@@ -119,6 +125,17 @@ impl SmtpSink {
     /// Switches how the sink answers from now on.
     pub fn set_mode(&self, mode: SinkMode) {
         self.lock().mode = mode;
+    }
+
+    /// Answer the end of DATA for messages to recipients containing `recipient` only after `delay`
+    /// (`None`: at once again).
+    pub fn set_slow_data(&self, slow: Option<(&str, Duration)>) {
+        self.lock().slow_data = slow.map(|(r, d)| (r.to_owned(), d));
+    }
+
+    /// How many messages wait for their held-back answer now.
+    pub fn held(&self) -> usize {
+        self.lock().held
     }
 
     /// Polls until at least `n` messages were accepted or `timeout` passed; returns all messages (fewer
@@ -251,6 +268,18 @@ async fn session(stream: TcpStream, shared: &Mutex<Shared>) -> std::io::Result<(
                     };
                     let from = mail_from.take().unwrap_or_default();
                     let to = std::mem::take(&mut rcpt_to);
+                    let slow = lock(shared).slow_data.clone();
+                    if let Some((_, delay)) = slow.filter(|(r, _)| to.iter().any(|t| t.contains(r.as_str()))) {
+                        lock(shared).held += 1;
+                        tokio::time::sleep(delay).await;
+                        {
+                            let mut s = lock(shared);
+                            s.held -= 1;
+                            s.messages.push(Received { mail_from: from, rcpt_to: to, data });
+                        }
+                        writer.write_all(b"250 2.0.0 OK queued (slowly)\r\n").await?;
+                        continue;
+                    }
                     match mode(shared) {
                         SinkMode::Down => return Ok(()),
                         SinkMode::TempFail => b"451 4.3.0 temporary failure, try again later\r\n",
