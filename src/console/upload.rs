@@ -149,7 +149,7 @@ fn disposition(head: &str) -> Option<(String, Option<String>)> {
     Some((name?, filename))
 }
 
-/// `key=value` and `key="quoted \" value"` parameters of a header value after its first `;`.
+/// `key=value` and `key="quoted value"` parameters of a header value after its first `;`.
 fn params(value: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let bytes: Vec<char> = value.chars().collect();
@@ -170,10 +170,9 @@ fn params(value: &str) -> Vec<(String, String)> {
         let mut val = String::new();
         if i < bytes.len() && bytes[i] == '"' {
             i += 1;
+            // browsers percent-encode `"` in a file name (HTML, "multipart/form-data encoding algorithm") and
+            // send a backslash as it is (an old one: a Windows path)
             while i < bytes.len() && bytes[i] != '"' {
-                if bytes[i] == '\\' && i + 1 < bytes.len() {
-                    i += 1;
-                }
                 val.push(bytes[i]);
                 i += 1;
             }
