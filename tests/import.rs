@@ -1,6 +1,7 @@
 //! `nachfolge import` as the real binary: the Oldenburg 2026 files where they lie
 //! (`../shared/election-exports/`), then `nachfolge decide` on the snapshot it printed; malformed folders and
-//! files end with exit 2 and the place of the fault. No services are needed.
+//! files end with exit 2 and the place of the fault; `--publish` against the real RabbitMQ of this machine
+//! (an exchange and a queue of the test's own).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -38,14 +39,23 @@ impl Drop for TempDir {
 }
 
 fn nachfolge(args: &[&str]) -> Output {
+    nachfolge_env(args, &[])
+}
+
+fn nachfolge_env(args: &[&str], env: &[(&str, &str)]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_nachfolge"))
         .args(args)
+        .envs(env.iter().copied())
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("run nachfolge")
 }
 
 fn import(dir: &Path, extra: &[&str]) -> Output {
+    import_env(dir, extra, &[])
+}
+
+fn import_env(dir: &Path, extra: &[&str], env: &[(&str, &str)]) -> Output {
     let dir = dir.to_str().expect("path");
     let mut args = vec![
         "import",
@@ -68,7 +78,7 @@ fn import(dir: &Path, extra: &[&str]) -> Output {
         "Markt 1, 26122 Oldenburg",
     ];
     args.extend_from_slice(extra);
-    nachfolge(&args)
+    nachfolge_env(&args, env)
 }
 
 fn text(b: &[u8]) -> String {
@@ -185,4 +195,70 @@ fn import_errors_exit_2_naming_the_file_line_and_column() {
     let out = nachfolge(&["import", OLDENBURG, "--land", "XX"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("unknown Land"), "{}", text(&out.stderr));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn import_publish_sends_the_snapshot_as_election_registered() {
+    use lapin::options::{
+        BasicGetOptions, ExchangeDeclareOptions, ExchangeDeleteOptions, QueueBindOptions, QueueDeclareOptions,
+    };
+    use lapin::types::FieldTable;
+    use lapin::{Connection, ConnectionProperties, ExchangeKind};
+
+    const AMQP_URL: &str = "amqp://guest:guest@127.0.0.1:5672/%2f";
+    let conn = Connection::connect(AMQP_URL, ConnectionProperties::default()).await.expect("RabbitMQ");
+    let ch = conn.create_channel().await.expect("channel");
+    let exchange = format!("nachfolge-import-test-{}", std::process::id());
+    ch.exchange_declare(
+        exchange.as_str().into(),
+        ExchangeKind::Topic,
+        ExchangeDeclareOptions { auto_delete: true, ..ExchangeDeclareOptions::default() },
+        FieldTable::default(),
+    )
+    .await
+    .expect("exchange");
+    let q = ch
+        .queue_declare(
+            "".into(),
+            QueueDeclareOptions { exclusive: true, auto_delete: true, ..QueueDeclareOptions::default() },
+            FieldTable::default(),
+        )
+        .await
+        .expect("queue");
+    ch.queue_bind(
+        q.name().clone(),
+        exchange.as_str().into(),
+        "#".into(),
+        QueueBindOptions::default(),
+        FieldTable::default(),
+    )
+    .await
+    .expect("bind");
+
+    let ex = exchange.clone();
+    let out = tokio::task::spawn_blocking(move || {
+        let env = [("NACHFOLGE__AMQP__URL", AMQP_URL), ("NACHFOLGE__AMQP__COMMANDS_EXCHANGE", ex.as_str())];
+        import_env(Path::new(OLDENBURG), &["--publish"], &env)
+    })
+    .await
+    .expect("import");
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let id = stderr.lines().last().and_then(|l| l.strip_prefix("published election.registered ")).expect("the id");
+
+    let msg = ch
+        .basic_get(q.name().clone(), BasicGetOptions { no_ack: true })
+        .await
+        .expect("get")
+        .expect("the published message");
+    assert_eq!(msg.delivery.routing_key.as_str(), "election.registered");
+    let event: Value = serde_json::from_slice(&msg.delivery.data).expect("a CloudEvent");
+    assert_eq!(
+        (&event["type"], &event["id"], &event["subject"]),
+        (&Value::from("election.registered"), &Value::from(id), &Value::from("oldenburg-rat"))
+    );
+    let printed: Value = serde_json::from_slice(&out.stdout).expect("the snapshot on stdout");
+    assert_eq!(event["data"], printed, "the snapshot printed is the snapshot sent");
+    let _ = ch.exchange_delete(exchange.as_str().into(), ExchangeDeleteOptions::default()).await;
+    let _ = conn.close(200, "bye".into()).await;
 }
