@@ -561,16 +561,17 @@ mod tests {
         );
         // a final decision names the day it became unanfechtbar; one not yet final has none
         let without = ActionForm { final_on: String::new(), ..f.clone() };
-        assert!(command(Action::Review, "b", Some("b-1"), "Wahlleitung", &without)
+        assert!(command(Action::Review, "b", Some("b-1"), "Wahlleitung", &without, T0)
             .unwrap_err()
             .contains("unanfechtbar geworden"));
         let open = ActionForm { is_final: "false".into(), ..f.clone() };
-        let Ok(Inbound::ReviewDecided(r)) = command(Action::Review, "b", Some("b-1"), "Wahlleitung", &open) else {
+        let Ok(Inbound::ReviewDecided(r)) = command(Action::Review, "b", Some("b-1"), "Wahlleitung", &open, T0) else {
             panic!("a review")
         };
         assert_eq!(r.final_on, None);
         // a Kreistag's office decides as the Kreiswahlleitung, as its announcement names it
-        let Ok(Inbound::ReviewDecided(r)) = command(Action::Review, "b", Some("b-1"), "Kreiswahlleitung", &f, T0) else {
+        let Ok(Inbound::ReviewDecided(r)) = command(Action::Review, "b", Some("b-1"), "Kreiswahlleitung", &f, T0)
+        else {
             panic!("a review")
         };
         assert_eq!(r.decided_by.as_deref(), Some("Kreiswahlleitung"));
