@@ -104,6 +104,8 @@ struct FactsForm {
     officer_title: String,
     court_name: String,
     court_address: String,
+    supervisory_name: String,
+    supervisory_address: String,
     format: String,
 }
 
@@ -123,12 +125,14 @@ impl FactsForm {
             officer_title: p.field("officer_title"),
             court_name: p.field("court_name"),
             court_address: p.field("court_address"),
+            supervisory_name: p.field("supervisory_name"),
+            supervisory_address: p.field("supervisory_address"),
             format: p.field("format"),
         }
     }
 
     /// The facts, or the German reason why not.
-    fn facts(&self) -> Result<(BodyFacts, Option<Authority>), String> {
+    fn facts(&self) -> Result<(BodyFacts, Venues), String> {
         let required = |v: &str, what: &str| {
             if v.is_empty() {
                 Err(format!("Bitte geben Sie {what} an."))
@@ -168,11 +172,16 @@ impl FactsForm {
             address: Some(self.officer_address.clone()).filter(|a| !a.is_empty()),
             title: Some(self.officer_title.clone()).filter(|a| !a.is_empty()),
         };
-        let court = match (self.court_name.as_str(), self.court_address.as_str()) {
-            ("", "") => None,
-            (n, a) if !n.is_empty() && !a.is_empty() => Some(Authority { name: n.to_owned(), address: a.to_owned() }),
-            _ => return Err("Bitte geben Sie beim Verwaltungsgericht den Namen und die Anschrift an.".into()),
+        let authority = |name: &str, address: &str, what: &str| match (name, address) {
+            ("", "") => Ok(None),
+            (n, a) if !n.is_empty() && !a.is_empty() => {
+                Ok(Some(Authority { name: n.to_owned(), address: a.to_owned() }))
+            }
+            _ => Err(format!("Bitte geben Sie {what} den Namen und die Anschrift an.")),
         };
+        let court = authority(&self.court_name, &self.court_address, "beim Verwaltungsgericht")?;
+        let supervisory =
+            authority(&self.supervisory_name, &self.supervisory_address, "bei der Rechtsaufsichtsbehörde")?;
         let facts = BodyFacts {
             land,
             id,
@@ -183,8 +192,16 @@ impl FactsForm {
             term_end,
             returning_officer: officer,
         };
-        Ok((facts, court))
+        Ok((facts, Venues { court, supervisory }))
     }
+}
+
+/// The venues a Rechtsbehelfsbelehrung names that no file holds: the Verwaltungsgericht (`remedy_court`) and,
+/// in Thüringen, the Rechtsaufsichtsbehörde (`supervisory_authority`, § 31 ThürKWG).
+#[derive(Debug, Clone)]
+struct Venues {
+    court: Option<Authority>,
+    supervisory: Option<Authority>,
 }
 
 /// The Länder of the form, by code.
@@ -265,7 +282,7 @@ pub async fn preview_page(
         );
     };
     let form = FactsForm::from_parts(&parts);
-    let (facts, court) = match form.facts() {
+    let (facts, venues) = match form.facts() {
         Ok(f) => f,
         Err(e) => return refused(&console, &user, &form, StatusCode::UNPROCESSABLE_ENTITY, e),
     };
@@ -322,7 +339,8 @@ pub async fn preview_page(
         Ok(Err(e)) => return refused(&console, &user, &form, StatusCode::UNPROCESSABLE_ENTITY, import_error_de(&e)),
         Err(_) => return unavailable(&console),
     };
-    imported.snapshot.body.remedy_court = court;
+    imported.snapshot.body.remedy_court = venues.court;
+    imported.snapshot.body.supervisory_authority = venues.supervisory;
     let token = keep(Pending { login: user.login.clone(), created: Instant::now(), imported, files: names });
     show_preview(&console, &user, &token, StatusCode::OK, None).await
 }

@@ -21,6 +21,8 @@ pub(super) fn registration_problems(s: &Snapshot) -> Vec<String> {
     if let Err(e) = crate::land::validate_remedy_venues(&s.body) {
         out.push(match e.field.as_str() {
             "body.remedy_court" => "Bitte geben Sie das Verwaltungsgericht mit Anschrift an: Die Rechtsbehelfsbelehrung muss es mit seinem Sitz nennen (§ 58 Abs. 1 VwGO).".to_owned(),
+            "body.supervisory_authority" if s.body.supervisory_authority.is_none() => "Bitte geben Sie die Rechtsaufsichtsbehörde mit Anschrift an: In Thüringen wird die Wahlanfechtung bei ihr erhoben (§ 31 Abs. 1 ThürKWG), und die Rechtsbehelfsbelehrung muss sie mit ihrem Sitz nennen.".to_owned(),
+            "body.supervisory_authority" => "Eine Rechtsaufsichtsbehörde wird nur in Thüringen angegeben (§ 31 ThürKWG); bitte lassen Sie die Felder leer.".to_owned(),
             "body.returning_officer.address" => "Bitte geben Sie die Anschrift der Wahlleitung an: Die Rechtsbehelfsbelehrung muss sie mit ihrem Sitz nennen (§ 58 Abs. 1 VwGO).".to_owned(),
             _ => format!("Die Angaben zur Rechtsbehelfsbelehrung fehlen: {} ({})", e.field, e.problem),
         });
@@ -44,6 +46,7 @@ pub(super) fn body_facts(s: &Snapshot) -> Value {
         "officer": b.returning_officer.name, "officer_email": b.returning_officer.email,
         "officer_address": b.returning_officer.address,
         "court": b.remedy_court.as_ref().map(|c| format!("{}, {}", c.name, c.address)),
+        "supervisory": b.supervisory_authority.as_ref().map(|c| format!("{}, {}", c.name, c.address)),
         "confirm": matches!(b.determination, crate::model::DeterminationMode::Confirm),
     })
 }
@@ -291,6 +294,31 @@ mod tests {
             ]}]
         }))
         .expect("snapshot")
+    }
+
+    /// § 58 Abs. 1 VwGO, § 31 Abs. 1 ThürKWG: registration needs every venue the Belehrung names; the preview
+    /// says which is missing, in German, before the confirmation is offered.
+    #[test]
+    fn vwgo_58_abs_1_and_thuerkwg_31_abs_1_the_preview_names_the_missing_venue() {
+        let mut s = snapshot();
+        let p = registration_problems(&s);
+        assert!(p.iter().any(|m| m.contains("die Anschrift der Wahlleitung an")), "{p:?}");
+        s.body.returning_officer.address = Some("Markt 1, 12345 Musterstadt".into());
+        let p = registration_problems(&s);
+        assert!(p.iter().any(|m| m.contains("das Verwaltungsgericht mit Anschrift")), "{p:?}");
+        let court = crate::model::Authority {
+            name: "Verwaltungsgericht Musterstadt".into(),
+            address: "Justizplatz 1, 12340 Musterstadt".into(),
+        };
+        s.body.remedy_court = Some(court.clone());
+        assert!(registration_problems(&s).is_empty(), "{:?}", registration_problems(&s));
+        s.body.supervisory_authority = Some(court.clone());
+        let p = registration_problems(&s);
+        assert!(p.iter().any(|m| m.contains("nur in Thüringen")), "{p:?}");
+        s.body.supervisory_authority = None;
+        s.body.land = crate::model::Land::Th;
+        let p = registration_problems(&s);
+        assert!(p.iter().any(|m| m.contains("die Rechtsaufsichtsbehörde mit Anschrift")), "{p:?}");
     }
 
     #[test]
