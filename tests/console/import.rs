@@ -1,7 +1,8 @@
 //! „Wahlergebnis übernehmen“: the Wahlleitung uploads the published Oldenburg 2026 files (read where they
 //! lie, `../shared/election-exports/`; the repository holds no copy), sees the preview with the 52 seats and
 //! the import report, corrects a seat, confirms — `election.registered` through the command path with
-//! `recorded_by` — and sees the council; a re-import shows the differences. Refusals in German: no role, a
+//! `recorded_by` — and sees the council; a re-import shows the differences; a contacts CSV merges into the
+//! preview. Refusals in German: no role, a
 //! body too large, files of no known format.
 
 use std::time::Duration;
@@ -89,7 +90,8 @@ fn token(page: &Answer) -> String {
 
 /// The table row of candidate `id` on the preview.
 fn row<'a>(page: &'a Answer, id: &str) -> &'a str {
-    let at = page.body.find(&format!("<td class=\"kennung\">{id}</td>")).expect("the candidate's row");
+    let id_at = page.body.find(&format!("<td class=\"kennung\">{id}</td>")).expect("the candidate's row");
+    let at = page.body[..id_at].rfind("<tr>").expect("the row's start");
     let rest = &page.body[at..];
     &rest[..rest.find("</tr>").expect("row end")]
 }
@@ -227,6 +229,30 @@ async fn an_upload_without_the_role_too_large_or_of_no_known_format_is_refused_i
         upload(&mut browser, &[("notizen.txt".to_owned(), "Das ist kein Wahlergebnis.\n".to_owned())], &[]).await;
     assert_eq!(unknown.status, 422, "{}", unknown.body);
     assert!(unknown.body.contains("Das Format der Dateien ist nicht erkannt"), "{}", unknown.body);
+    // a contacts CSV merges into the preview
+    let mut files = oldenburg();
+    let with_contacts = {
+        let form = browser.get("/wahlergebnis").await;
+        let csrf = form.csrf().expect("a token");
+        let mut fields = facts();
+        fields.push(("csrf", csrf.as_str()));
+        let mut body = multipart(&fields, &files);
+        body.truncate(body.len() - format!("--{BOUNDARY}--\r\n").len());
+        body.push_str(&format!(
+            "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"kontakte\"; filename=\"kontakte.csv\"\r\n\r\nliste;platz;e-mail;anrede\nL1-WB1;7;a.k@example.org;Frau\n\r\n--{BOUNDARY}--\r\n"
+        ));
+        let ct = format!("multipart/form-data; boundary={BOUNDARY}");
+        browser.request("POST", "/wahlergebnis/vorschau", Some(body), &[("Content-Type", ct.as_str())]).await
+    };
+    assert_eq!(with_contacts.status, 200, "{}", with_contacts.body);
+    assert!(
+        row(&with_contacts, "L1-WB1-07").contains("<th scope=\"row\">Frau "),
+        "{}",
+        row(&with_contacts, "L1-WB1-07")
+    );
+    assert!(row(&with_contacts, "L1-WB1-07").contains("a.k@example.org"), "{}", row(&with_contacts, "L1-WB1-07"));
+    assert!(with_contacts.body.contains("382 Personen haben keine E-Mail-Adresse"), "{}", with_contacts.body);
+    files.clear();
     // a missing fact
     let no_term = upload(&mut browser, &oldenburg(), &[("term_end", "")]).await;
     assert_eq!(no_term.status, 422, "{}", no_term.body);
