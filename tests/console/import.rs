@@ -2,8 +2,7 @@
 //! lie, `../shared/election-exports/`; the repository holds no copy), sees the preview with the 52 seats and
 //! the import report, corrects a seat, confirms — `election.registered` through the command path with
 //! `recorded_by` — and sees the council; a re-import shows the differences; a contacts CSV merges into the
-//! preview. Refusals in German: no role, a
-//! body too large, files of no known format.
+//! preview. Refusals in German: no role, a body too large, files of no known format.
 
 use std::time::Duration;
 
