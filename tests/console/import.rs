@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-use crate::flow::{audit, signed_in};
+use crate::flow::{audit, local_now, signed_in};
 use crate::support::app::App;
 use crate::{Answer, Client};
 
@@ -199,6 +199,31 @@ async fn the_wahlleitung_uploads_the_oldenburg_files_corrects_a_seat_confirms_an
     assert!(reimport.body.contains("<h2>Unterschiede zum registrierten Wahlergebnis</h2>"), "{}", reimport.body);
     assert!(reimport.body.contains("(L1-WB1-07): ohne Sitz statt durch Personenstimmen"), "{}", reimport.body);
     assert!(reimport.body.contains("(L1-WB1-01): durch Personenstimmen statt ohne Sitz"), "{}", reimport.body);
+
+    // while a succession case is open the registered lists stay: the preview says so and offers no confirmation
+    let when = local_now(&app);
+    let fields = [("member", "L1-WB1-07"), ("departure", "died"), ("effective_at", when.as_str())];
+    let vacancy = crate::flow::preview(&mut browser, "/raete/oldenburg-rat/ausscheiden", &fields).await;
+    assert_eq!(vacancy.status, 200, "{}", vacancy.body);
+    let reported = crate::flow::confirm(&mut browser, "/raete/oldenburg-rat/ausscheiden", &vacancy).await;
+    assert_eq!(reported.status, 200, "{}", reported.body);
+    let blocked = upload(&mut browser, &oldenburg(), &[]).await;
+    assert_eq!(blocked.status, 200, "{}", blocked.body);
+    assert!(blocked.body.contains("Die Vertretung hat einen offenen Nachfolgefall."), "{}", blocked.body);
+    assert!(
+        blocked.body.contains("<button type=\"submit\" disabled>Wahlergebnis verbindlich übernehmen"),
+        "{}",
+        blocked.body
+    );
+    let csrf = blocked.csrf().expect("token");
+    let refused = browser
+        .post(
+            &format!("/wahlergebnis/{}", self::token(&blocked)),
+            &[("csrf", csrf.as_str()), ("message_id", &message_id(&blocked))],
+        )
+        .await;
+    assert_eq!(refused.status, 422, "{}", refused.body);
+    assert_eq!(audit(&app, BODY, "election.registered").await.len(), 1, "nothing registered a second time");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

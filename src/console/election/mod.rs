@@ -45,6 +45,9 @@ pub const PENDING_TTL: Duration = Duration::from_secs(3600);
 /// At most this many previewed imports are kept (the oldest goes first).
 pub const MAX_PENDING: usize = 32;
 const TEMPLATE: &str = "console/wahlergebnis.html";
+/// Why a registered body's snapshot cannot be replaced now: the core refuses it while a succession case is
+/// open (`procedure::register`), since the case runs on the registered lists.
+const OPEN_CASE: &str = "Die Vertretung hat einen offenen Nachfolgefall. Ein neues Wahlergebnis kann erst übernommen werden, wenn alle Nachfolgefälle abgeschlossen sind.";
 const TITLE: &str = "Wahlergebnis übernehmen";
 
 /// A previewed import, kept for the user who uploaded it.
@@ -358,7 +361,7 @@ async fn show_preview(
     };
     let s = &imported.snapshot;
     let registered = match console.store.load_body(&s.body.id).await {
-        Ok(c) => c.map(|c| c.body.snapshot.clone()),
+        Ok(c) => c,
         Err(error) => {
             tracing::warn!(%error, "console: a council cannot be read");
             return unavailable(console);
@@ -386,12 +389,15 @@ async fn show_preview(
     ctx["open"] = json!(confirm);
     ctx["open_notes"] = json!(notes);
     ctx["rows"] = json!((0..CORRECTION_ROWS).collect::<Vec<_>>());
-    let problems = registration_problems(s);
-    ctx["blocking"] = json!(problems);
+    let mut problems = registration_problems(s);
     if let Some(old) = &registered {
         ctx["reimport"] = json!(true);
-        ctx["changes"] = json!(differences(old, s));
+        ctx["changes"] = json!(differences(&old.body.snapshot, s));
+        if old.has_open_case() {
+            problems.push(OPEN_CASE.to_owned());
+        }
     }
+    ctx["blocking"] = json!(problems);
     if let Some(e) = error {
         ctx["error"] = json!(e);
     }
@@ -445,7 +451,15 @@ pub async fn confirm_page(
     if !may_import(&user, &id) {
         return error_page(&console, StatusCode::NOT_FOUND);
     }
-    let problems = registration_problems(&snapshot);
+    let mut problems = registration_problems(&snapshot);
+    match console.store.load_body(&id).await {
+        Ok(Some(old)) if old.has_open_case() => problems.push(OPEN_CASE.to_owned()),
+        Ok(_) => {}
+        Err(error) => {
+            tracing::warn!(%error, "console: a council cannot be read");
+            return unavailable(&console);
+        }
+    }
     if !problems.is_empty() {
         return show_preview(&console, &user, &token, StatusCode::UNPROCESSABLE_ENTITY, problems.into_iter().next())
             .await;
