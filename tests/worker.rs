@@ -15,7 +15,7 @@ use lapin::types::{AMQPValue, FieldTable};
 use lapin::BasicProperties;
 use serde_json::{json, Value};
 use support::app::{example, App};
-use support::smtp_sink::SinkMode;
+use support::smtp_sink::{Received, SinkMode};
 
 fn today(app: &App) -> String {
     nachfolge::deadline::local_date(app.now()).to_string()
@@ -825,6 +825,106 @@ async fn one_slow_smtp_answer_holds_one_slot_the_other_notices_go_out_meanwhile(
     let got = app.smtp.messages();
     let ids: std::collections::BTreeSet<String> = got.iter().filter_map(|m| m.header("Message-ID")).collect();
     assert_eq!((got.len(), ids.len()), (3, 3), "{ids:?}");
+}
+
+/// Issue 26 point 3: two replicas share a backlog of mails (the server answers each after a second, so
+/// both are busy at once): every mail is claimed with a lease of its own that covers its session, and each
+/// Message-ID reaches the server once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_replicas_with_a_backlog_of_mails_send_each_once() {
+    let app = App::spawn_with(|c| c.smtp.concurrency = 2).await;
+    let second = nachfolge::worker::Worker::start(app.config.clone(), app.clock.clone()).await.expect("second worker");
+    let councils: Vec<String> = (1..=6).map(|i| format!("rat-{i}")).collect();
+    for id in &councils {
+        let mut s = nrw();
+        s["body"]["id"] = json!(id);
+        register(&app, s).await;
+    }
+    app.smtp.set_slow_data(Some(("@example.org", Duration::from_secs(1))));
+    for id in &councils {
+        app.send("vacancy.reported", vacancy(id, "L1-01", "died", "2026-05-04T10:00:00+02:00")).await;
+    }
+    app.wait_events("successor.notified", 6, &|_| true).await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let got = app.smtp.messages();
+    let ids: std::collections::BTreeSet<String> = got.iter().filter_map(|m| m.header("Message-ID")).collect();
+    assert_eq!((got.len(), ids.len()), (6, 6), "{ids:?}");
+    second.shutdown().await;
+}
+
+/// Issue 26 point 3: the answer after the data may take longer than a command (`smtp.timeout_secs`,
+/// one second here) — up to `smtp.data_timeout_secs` — and a slow server that takes the message is not
+/// sent it again (before, one timeout of the whole session, here six seconds, ran out and the mail went out
+/// again).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_answer_after_the_data_within_its_timeout_is_one_delivery() {
+    let app = App::spawn_with(|c| c.smtp.timeout_secs = 1).await;
+    register(&app, nrw()).await;
+    app.smtp.set_slow_data(Some(("l1-06@", Duration::from_secs(7))));
+    app.send("vacancy.reported", vacancy("musterstadt-rat", "L1-01", "died", "2026-05-04T10:00:00+02:00")).await;
+    app.wait_event("successor.notified", |_| true).await;
+    app.advance(chrono::Duration::hours(1));
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(app.smtp.messages().len(), 1);
+    assert_eq!(app.smtp.held(), 0);
+}
+
+/// Issue 26 point 3 ("Done when"): the server answers one notice's data only after longer than
+/// `smtp.data_timeout_secs` (and delivers it anyway). Each command has its own timeout, the data's answer
+/// the longer one; when that runs out the mail is tried again later, so that Message-ID reaches the server
+/// twice — never more, and never again once its result is recorded — while the other notices arrive
+/// meanwhile.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn data_answered_after_the_timeout_at_most_twice_same_message_id_others_arrive_meanwhile() {
+    let app = App::spawn_with(|c| {
+        c.smtp.concurrency = 2;
+        c.smtp.data_timeout_secs = 2;
+    })
+    .await;
+    register(&app, nrw()).await;
+    for other in ["zweite-rat", "dritte-rat"] {
+        let mut s = nrw();
+        s["body"]["id"] = json!(other);
+        for list in s["lists"].as_array_mut().into_iter().flatten() {
+            for c in list["candidates"].as_array_mut().into_iter().flatten() {
+                let id = c["id"].as_str().unwrap_or_default().to_lowercase();
+                c["email"] = json!(format!("{id}.{other}@example.org"));
+            }
+        }
+        register(&app, s).await;
+    }
+    app.smtp.set_slow_data(Some(("l1-06@", Duration::from_secs(4))));
+    app.send("vacancy.reported", vacancy("musterstadt-rat", "L1-01", "died", "2026-05-04T10:00:00+02:00")).await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while app.smtp.held() == 0 && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(app.smtp.held(), 1, "the slow notice did not reach DATA");
+    for other in ["zweite-rat", "dritte-rat"] {
+        app.send("vacancy.reported", vacancy(other, "L1-01", "died", "2026-05-04T10:00:00+02:00")).await;
+    }
+    assert_eq!(app.smtp.wait_for(2, Duration::from_secs(3)).await.len(), 2, "the other notices waited");
+    // the server stores the slow one after four seconds, the worker gave up waiting after two
+    let first = app.smtp.wait_for(3, Duration::from_secs(8)).await;
+    assert_eq!(first.len(), 3);
+    app.smtp.set_slow_data(None);
+    assert_eq!(app.events.of("successor.notified").len(), 2, "an unanswered mail counted as sent");
+    // the retry (with backoff on the worker's clock) sends the same message again
+    app.advance(chrono::Duration::minutes(1));
+    app.wait_events("successor.notified", 3, &|_| true).await;
+    app.advance(chrono::Duration::hours(2));
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let got = app.smtp.messages();
+    let mut count: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
+    for m in &got {
+        *count.entry(m.header("Message-ID").unwrap_or_default()).or_default() += 1;
+    }
+    let slow: Vec<&Received> = got.iter().filter(|m| m.rcpt_to.iter().any(|r| r.starts_with("l1-06@"))).collect();
+    assert_eq!(slow.len(), 2, "{count:?}");
+    assert_eq!(slow[0].header("Message-ID"), slow[1].header("Message-ID"));
+    assert_eq!(count.len(), 3, "{count:?}");
+    assert!(count.values().all(|n| *n <= 2), "{count:?}");
+    assert_eq!(app.events.of("successor.notified").len(), 3);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -172,8 +172,13 @@ pub struct SmtpConfig {
     pub url: String,
     /// Sender address (`From:`).
     pub from: String,
-    /// Timeout for one send, in seconds.
+    /// Timeout for each SMTP command (connecting with greeting and EHLO, STARTTLS, AUTH, MAIL, RCPT, DATA),
+    /// in seconds.
     pub timeout_secs: u64,
+    /// Timeout for the server's answer after the message's data, in seconds (RFC 5321 § 4.5.3.2.6 asks
+    /// for 10 minutes: a server may check the message before it answers). A timeout here leaves it open
+    /// whether the message was taken: it is sent again later, with the same Message-ID.
+    pub data_timeout_secs: u64,
     /// How many e-mails are sent at the same time (each on its own SMTP connection, with a lease of its
     /// own): one slow or hanging delivery holds one slot, not the queue. 1–64.
     pub concurrency: u32,
@@ -189,6 +194,7 @@ impl Default for SmtpConfig {
             url: "smtp://127.0.0.1:1025".to_owned(),
             from: "nachfolge@localhost".to_owned(),
             timeout_secs: 30,
+            data_timeout_secs: 600,
             concurrency: 4,
             ca_file: None,
         }
@@ -196,9 +202,13 @@ impl Default for SmtpConfig {
 }
 
 impl SmtpConfig {
-    /// The timeout for one send.
+    /// The timeout of each SMTP command.
     pub fn timeout(&self) -> Duration {
         Duration::from_secs(self.timeout_secs)
+    }
+    /// The timeout for the answer after the data.
+    pub fn data_timeout(&self) -> Duration {
+        Duration::from_secs(self.data_timeout_secs)
     }
 }
 
@@ -209,6 +219,7 @@ impl fmt::Debug for SmtpConfig {
             .field("url", &redact_url(&self.url))
             .field("from", &"<set>")
             .field("timeout_secs", &self.timeout_secs)
+            .field("data_timeout_secs", &self.data_timeout_secs)
             .field("concurrency", &self.concurrency)
             .field("ca_file", &self.ca_file)
             .finish()

@@ -56,6 +56,9 @@ impl Config {
         if self.smtp.timeout_secs == 0 {
             return Err(invalid("smtp.timeout_secs", "must be at least 1"));
         }
+        if !(1..=3600).contains(&self.smtp.data_timeout_secs) {
+            return Err(invalid("smtp.data_timeout_secs", "must be between 1 and 3600"));
+        }
         if !(1..=64).contains(&self.smtp.concurrency) {
             return Err(invalid("smtp.concurrency", "must be between 1 and 64"));
         }
