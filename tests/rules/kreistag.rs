@@ -232,21 +232,7 @@ fn body_kind_defaults_to_council_and_is_written_only_for_a_kreistag() {
 fn every_land_a_kreistag_keeps_the_acceptance_model_and_the_objection_period() {
     use nachfolge::land::Land;
     use nachfolge::model::BodyKind;
-    let lands = [
-        Land::Nw,
-        Land::He,
-        Land::Rp,
-        Land::Ni,
-        Land::St,
-        Land::Th,
-        Land::Sh,
-        Land::By,
-        Land::Bw,
-        Land::Sn,
-        Land::Mv,
-        Land::Bb,
-    ];
-    for land in lands {
+    for land in Land::ALL {
         let (c, k) = (land.law().procedure(BodyKind::Council), land.law().procedure(BodyKind::Kreistag));
         assert_eq!(c.acceptance, k.acceptance, "{land:?}");
         assert_eq!(c.reservation, k.reservation, "{land:?}");

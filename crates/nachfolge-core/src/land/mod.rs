@@ -692,20 +692,7 @@ mod tests {
     #[test]
     fn every_remedy_of_every_land_and_kind_is_said_without_markers() {
         let info = info(true);
-        for land in [
-            Land::Nw,
-            Land::He,
-            Land::Rp,
-            Land::Ni,
-            Land::St,
-            Land::Th,
-            Land::Sh,
-            Land::By,
-            Land::Bw,
-            Land::Sn,
-            Land::Mv,
-            Land::Bb,
-        ] {
+        for land in Land::ALL {
             for kind in [BodyKind::Council, BodyKind::Kreistag] {
                 let t = &land.law().procedure(kind).texts;
                 for remedy in [t.announcement_remedy, t.review_remedy, t.court_review_remedy, t.review_final_remedy] {

@@ -52,6 +52,24 @@ pub enum Land {
     Bb,
 }
 
+impl Land {
+    /// Every Land served, in the order of the enum: one place for tests and tables that go through them all.
+    pub const ALL: [Land; 12] = [
+        Land::Nw,
+        Land::He,
+        Land::Rp,
+        Land::Ni,
+        Land::St,
+        Land::Th,
+        Land::Sh,
+        Land::By,
+        Land::Bw,
+        Land::Sn,
+        Land::Mv,
+        Land::Bb,
+    ];
+}
+
 /// Grund des Ausscheidens (`vacancy.reported`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
