@@ -31,17 +31,24 @@ WORKDIR /src
 ENV CARGO_TERM_COLOR=never \
     CARGO_INCREMENTAL=0
 COPY Cargo.toml Cargo.lock ./
+# The workspace's own crates (the legal core, the importer): their manifests here, placeholders for their
+# sources, so that this stage builds only what crates.io brings; their sources come in the build stage.
+COPY crates/nachfolge-core/Cargo.toml ./crates/nachfolge-core/
+COPY crates/nachfolge-import/Cargo.toml ./crates/nachfolge-import/
 # cargo checks at manifest load that every declared target's file exists: the benches (which this build does
 # not compile) are copied as they are, the library and the binary get placeholders. Then build the
 # dependency graph only.
 COPY benches ./benches
-RUN mkdir -p src \
+RUN mkdir -p src crates/nachfolge-core/src crates/nachfolge-import/src \
  && echo 'fn main() {}' > src/main.rs \
  && echo '' > src/lib.rs \
+ && echo '' > crates/nachfolge-core/src/lib.rs \
+ && echo '' > crates/nachfolge-import/src/lib.rs \
  && cargo build --release --locked --bin nachfolge \
- && rm -rf src \
+ && rm -rf src crates \
     target/release/nachfolge target/release/nachfolge.d \
     target/release/deps/nachfolge-* target/release/deps/libnachfolge-* \
+    target/release/deps/nachfolge_* target/release/deps/libnachfolge_* \
     target/release/.fingerprint/nachfolge-*
 
 FROM ${RUST_IMAGE} AS sbom-tool
@@ -52,6 +59,7 @@ RUN cargo install cargo-cyclonedx --locked --version "${CYCLONEDX_VERSION}"
 FROM deps AS build
 # What the crate compiles in: sources, embedded templates (config/templates), the fonts of the PDFs
 # (assets/fonts) and migrations.
+COPY crates ./crates
 COPY src ./src
 COPY config ./config
 COPY assets ./assets
