@@ -301,10 +301,18 @@ pub async fn preview_page(
             ),
         );
     }
-    let files: Vec<InputFile> = parts
-        .files("dateien")
-        .map(|p| InputFile { name: p.filename.clone().unwrap_or_default(), bytes: p.bytes.clone() })
-        .collect();
+    // the parts' bytes move into the import's files (no copy of an upload of up to 32 MB)
+    let chosen =
+        |p: &super::upload::Part, field: &str| p.name == field && p.filename.as_deref().is_some_and(|f| !f.is_empty());
+    let mut files: Vec<InputFile> = Vec::new();
+    let mut contacts: Option<InputFile> = None;
+    for p in parts.0 {
+        if chosen(&p, "dateien") {
+            files.push(InputFile { name: p.filename.unwrap_or_default(), bytes: p.bytes });
+        } else if chosen(&p, "kontakte") && contacts.is_none() {
+            contacts = Some(InputFile { name: p.filename.unwrap_or_default(), bytes: p.bytes });
+        }
+    }
     if files.is_empty() {
         return refused(
             &console,
@@ -314,10 +322,6 @@ pub async fn preview_page(
             "Bitte wählen Sie die Dateien des Wahlergebnisses aus.".into(),
         );
     }
-    let contacts = parts
-        .files("kontakte")
-        .next()
-        .map(|p| InputFile { name: p.filename.clone().unwrap_or_default(), bytes: p.bytes.clone() });
     let format = match form.format.as_str() {
         "votemanager" => Some(Format::Votemanager),
         "owd" => Some(Format::Owd),
