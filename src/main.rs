@@ -227,12 +227,15 @@ enum UserCmd {
     Add {
         /// Login name (a-z, 0-9, '.', '_', '-', '@'; stored in lower case)
         login: String,
-        /// wahlleiter or viewer (for the councils given with --body), or admin (every council)
+        /// wahlleiter or viewer (for the councils given with --body), or admin (with --all-councils)
         #[arg(long)]
         role: String,
-        /// Council (body id) the role holds for; repeat for several
+        /// Council (body id) the role holds for; repeat for several ('*' is no body id)
         #[arg(long = "body")]
         bodies: Vec<String>,
+        /// Every council, present and future: only with --role admin, which needs it
+        #[arg(long)]
+        all_councils: bool,
         /// Read the password from this file instead of standard input (one trailing line break is dropped)
         #[arg(long)]
         password_file: Option<PathBuf>,
@@ -244,6 +247,9 @@ enum UserCmd {
         role: String,
         #[arg(long = "body")]
         bodies: Vec<String>,
+        /// Every council: only with --role admin, which needs it
+        #[arg(long)]
+        all_councils: bool,
     },
     /// Set a new password (standard input or --password-file); the account's sessions end.
     Passwd {
@@ -381,12 +387,19 @@ fn main() -> ExitCode {
                     Cmd::DeadLetters(DeadLettersCmd::Redrive { limit, id, json }) => {
                         nachfolge::ops::run_dead_letters_redrive(&config, limit, id.as_deref(), json).await
                     }
-                    Cmd::User(UserCmd::Add { login, role, bodies, password_file }) => {
-                        nachfolge::console::auth::run_add(&config, &login, &role, &bodies, password_file.as_deref())
-                            .await
+                    Cmd::User(UserCmd::Add { login, role, bodies, all_councils, password_file }) => {
+                        nachfolge::console::auth::run_add(
+                            &config,
+                            &login,
+                            &role,
+                            &bodies,
+                            all_councils,
+                            password_file.as_deref(),
+                        )
+                        .await
                     }
-                    Cmd::User(UserCmd::Grant { login, role, bodies }) => {
-                        nachfolge::console::auth::run_grant(&config, &login, &role, &bodies).await
+                    Cmd::User(UserCmd::Grant { login, role, bodies, all_councils }) => {
+                        nachfolge::console::auth::run_grant(&config, &login, &role, &bodies, all_councils).await
                     }
                     Cmd::User(UserCmd::Passwd { login, password_file }) => {
                         nachfolge::console::auth::run_passwd(&config, &login, password_file.as_deref()).await

@@ -33,6 +33,12 @@ pub enum AccountError {
     BodyNeeded(String),
     #[error("role admin covers every council: give no --body")]
     AdminWithBody,
+    #[error("role admin covers every council: say so with --all-councils")]
+    AdminNeedsAllCouncils,
+    #[error("--all-councils is for role admin only; give a wahlleiter or viewer each council with --body")]
+    AllCouncilsNotAdmin,
+    #[error("{0:?} is not a council id (a body id is 1 to 200 characters, not '*', no control characters; every council is --all-councils with --role admin)")]
+    Body(String),
     #[error("the password must have at least {MIN_PASSWORD_CHARS} characters")]
     ShortPassword,
     #[error("the password must have at most {MAX_PASSWORD_BYTES} bytes")]
@@ -54,16 +60,24 @@ pub fn normalise_login(login: &str) -> Result<String, AccountError> {
     }
 }
 
-/// The grants of `role` for `bodies`: `admin` without bodies covers every council; `wahlleiter` and
-/// `viewer` need one or more.
-pub fn grants(role: &str, bodies: &[String]) -> Result<Vec<Grant>, AccountError> {
+/// The grants of `role` for `bodies`. Every council is said explicitly (`all_councils`, the option
+/// `--all-councils`) and only for `admin`, which needs it; `wahlleiter` and `viewer` need one or more
+/// bodies. A body id is never `*` (the stored mark of every council), empty or with control characters,
+/// so that no spelling of a body grants more than that body.
+pub fn grants(role: &str, bodies: &[String], all_councils: bool) -> Result<Vec<Grant>, AccountError> {
+    let bodies: Vec<String> = bodies.iter().map(|b| b.trim().to_owned()).collect();
+    if let Some(bad) =
+        bodies.iter().find(|b| b.is_empty() || b.len() > 200 || *b == ALL_BODIES || b.chars().any(char::is_control))
+    {
+        return Err(AccountError::Body(bad.clone()));
+    }
     match role {
-        "admin" if bodies.is_empty() => Ok(vec![Grant { body: ALL_BODIES.to_owned(), role: "admin".to_owned() }]),
-        "admin" => Err(AccountError::AdminWithBody),
+        "admin" if !bodies.is_empty() => Err(AccountError::AdminWithBody),
+        "admin" if !all_councils => Err(AccountError::AdminNeedsAllCouncils),
+        "admin" => Ok(vec![Grant { body: ALL_BODIES.to_owned(), role: "admin".to_owned() }]),
+        "wahlleiter" | "viewer" if all_councils => Err(AccountError::AllCouncilsNotAdmin),
         "wahlleiter" | "viewer" if bodies.is_empty() => Err(AccountError::BodyNeeded(role.to_owned())),
-        "wahlleiter" | "viewer" => {
-            Ok(bodies.iter().map(|b| Grant { body: b.trim().to_owned(), role: role.to_owned() }).collect())
-        }
+        "wahlleiter" | "viewer" => Ok(bodies.into_iter().map(|body| Grant { body, role: role.to_owned() }).collect()),
         other => Err(AccountError::Role(other.to_owned())),
     }
 }
@@ -123,16 +137,18 @@ pub fn read_password(file: Option<&std::path::Path>) -> anyhow::Result<String> {
     Ok(text.to_owned())
 }
 
-/// `nachfolge user add`: create an account with a role (for one or more councils, or every council).
+/// `nachfolge user add`: create an account with a role (for one or more councils, or — `admin` with
+/// `all_councils` — every council).
 pub async fn run_add(
     config: &Config,
     login: &str,
     role: &str,
     bodies: &[String],
+    all_councils: bool,
     password_file: Option<&std::path::Path>,
 ) -> anyhow::Result<()> {
     let login = normalise_login(login)?;
-    let grants = grants(role, bodies)?;
+    let grants = grants(role, bodies, all_councils)?;
     let password = read_password(password_file)?;
     check_password(&password)?;
     let hash = tokio::task::spawn_blocking(move || hash_password(&password)).await??;
@@ -145,9 +161,15 @@ pub async fn run_add(
 }
 
 /// `nachfolge user grant`: give an existing account a role.
-pub async fn run_grant(config: &Config, login: &str, role: &str, bodies: &[String]) -> anyhow::Result<()> {
+pub async fn run_grant(
+    config: &Config,
+    login: &str,
+    role: &str,
+    bodies: &[String],
+    all_councils: bool,
+) -> anyhow::Result<()> {
     let login = normalise_login(login)?;
-    let grants = grants(role, bodies)?;
+    let grants = grants(role, bodies, all_councils)?;
     let store = Store::connect(&config.database).await?;
     if !store.grant(&login, &grants).await? {
         anyhow::bail!("no such account");
@@ -260,11 +282,33 @@ mod tests {
         assert_eq!(normalise_login("a b"), Err(AccountError::Login));
         assert_eq!(normalise_login(&"a".repeat(65)), Err(AccountError::Login));
         let rat = vec!["musterstadt-rat".to_owned()];
-        assert_eq!(grants("wahlleiter", &rat).map(|g| g.len()), Ok(1));
-        assert_eq!(grants("viewer", &[]), Err(AccountError::BodyNeeded("viewer".into())));
-        assert_eq!(grants("admin", &rat), Err(AccountError::AdminWithBody));
-        assert_eq!(grants("admin", &[]).map(|g| g[0].body.clone()), Ok(ALL_BODIES.to_owned()));
-        assert_eq!(grants("root", &rat), Err(AccountError::Role("root".into())));
+        assert_eq!(grants("wahlleiter", &rat, false).map(|g| g.len()), Ok(1));
+        assert_eq!(grants("viewer", &[], false), Err(AccountError::BodyNeeded("viewer".into())));
+        assert_eq!(grants("admin", &rat, true), Err(AccountError::AdminWithBody));
+        assert_eq!(grants("admin", &[], true).map(|g| g[0].body.clone()), Ok(ALL_BODIES.to_owned()));
+        assert_eq!(grants("root", &rat, false), Err(AccountError::Role("root".into())));
+    }
+
+    #[test]
+    fn every_council_is_an_explicit_admin_only_option_and_star_is_no_body() {
+        // `--body '*'` used to be stored as the mark of every council: a Wahlleitung of all of them
+        for role in ["wahlleiter", "viewer", "admin"] {
+            for body in ["*", " * ", "", "a\u{7}b"] {
+                assert_eq!(
+                    grants(role, &[body.to_owned()], false),
+                    Err(AccountError::Body(body.trim().to_owned())),
+                    "{role} {body:?}"
+                );
+            }
+        }
+        assert_eq!(grants("admin", &[], false), Err(AccountError::AdminNeedsAllCouncils));
+        assert_eq!(grants("wahlleiter", &[], true), Err(AccountError::AllCouncilsNotAdmin));
+        let rat = vec!["musterstadt-rat".to_owned()];
+        assert_eq!(grants("viewer", &rat, true), Err(AccountError::AllCouncilsNotAdmin));
+        assert_eq!(
+            grants("wahlleiter", &[" musterstadt-rat ".to_owned()], false),
+            Ok(vec![Grant { body: "musterstadt-rat".into(), role: "wahlleiter".into() }])
+        );
         assert_eq!(check_password("kurz"), Err(AccountError::ShortPassword));
         assert_eq!(check_password(""), Err(AccountError::NoPassword));
         assert_eq!(check_password(&"x".repeat(1025)), Err(AccountError::LongPassword));

@@ -48,9 +48,11 @@ pub struct User {
 }
 
 impl User {
-    /// The user's role for council `body`: `admin` (every council), `wahlleiter` or `viewer`.
+    /// The user's role for council `body`: `admin` (every council), `wahlleiter` or `viewer`. Only an
+    /// `admin` grant covers every council: a `wahlleiter` or `viewer` grant for body `*` (stored by
+    /// `user add --body '*'` before that was refused) covers none.
     pub fn role_for(&self, body: &str) -> Option<&str> {
-        self.grants.iter().find(|g| g.body == ALL_BODIES || g.body == body).map(|g| g.role.as_str())
+        self.grants.iter().find(|g| covers_all(g) || (g.body == body && g.body != ALL_BODIES)).map(|g| g.role.as_str())
     }
 
     /// Whether the user may see council `body`.
@@ -60,8 +62,13 @@ impl User {
 
     /// Whether the user sees every council (`admin`).
     pub fn sees_all(&self) -> bool {
-        self.grants.iter().any(|g| g.body == ALL_BODIES)
+        self.grants.iter().any(covers_all)
     }
+}
+
+/// Whether a grant covers every council: an `admin` one for [`ALL_BODIES`].
+fn covers_all(g: &Grant) -> bool {
+    g.body == ALL_BODIES && g.role == "admin"
 }
 
 /// The signed-in user of a request, if any: an extension set by [`load`] on every request.

@@ -201,6 +201,9 @@ impl Stack {
         use tokio::io::AsyncWriteExt;
         let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_nachfolge"));
         cmd.args(["user", "add", login, "--role", role]);
+        if role == "admin" {
+            cmd.arg("--all-councils");
+        }
         for b in bodies {
             cmd.args(["--body", b]);
         }

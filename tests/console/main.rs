@@ -65,6 +65,9 @@ pub async fn add_user_cli(app: &App, login: &str, role: &str, bodies: &[&str]) {
     use tokio::io::AsyncWriteExt;
     let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_nachfolge"));
     cmd.args(["user", "add", login, "--role", role]);
+    if role == "admin" {
+        cmd.arg("--all-councils");
+    }
     for b in bodies {
         cmd.args(["--body", b]);
     }
@@ -86,7 +89,8 @@ pub async fn add_user(app: &App, login: &str, role: &str, bodies: &[&str]) {
     let file = std::env::temp_dir().join(format!("nachfolge-console-{}-{login}", app.suffix));
     std::fs::write(&file, format!("{PASSWORD}\n")).expect("password file");
     let bodies: Vec<String> = bodies.iter().map(|b| (*b).to_owned()).collect();
-    let added = nachfolge::console::auth::run_add(&app.config, login, role, &bodies, Some(&file)).await;
+    let added =
+        nachfolge::console::auth::run_add(&app.config, login, role, &bodies, role == "admin", Some(&file)).await;
     let _ = std::fs::remove_file(&file);
     added.expect("account created");
 }
