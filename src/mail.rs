@@ -60,10 +60,6 @@ pub enum MailConfigError {
     CaFile(String),
 }
 
-/// The commands of one session that each get [`Mailer`]'s command timeout: connecting (TCP, TLS, greeting,
-/// EHLO), STARTTLS, AUTH, MAIL, RCPT, DATA, QUIT.
-const TIMED_COMMANDS: u32 = 7;
-
 impl Mailer {
     pub fn new(cfg: &SmtpConfig) -> Result<Mailer, MailConfigError> {
         // lettre's own parser decides what is a valid URL, as before
@@ -72,11 +68,6 @@ impl Mailer {
         let from: Mailbox =
             cfg.from.parse().map_err(|e: lettre::address::AddressError| MailConfigError::From(e.to_string()))?;
         Ok(Mailer { target, from, timeout: cfg.timeout(), data_timeout: cfg.data_timeout() })
-    }
-
-    /// The longest one send can take: every command's timeout and the final answer's.
-    pub fn session_bound(&self) -> Duration {
-        self.timeout * TIMED_COMMANDS + self.data_timeout
     }
 
     /// Build and send one e-mail.

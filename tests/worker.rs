@@ -853,20 +853,23 @@ async fn two_replicas_with_a_backlog_of_mails_send_each_once() {
 }
 
 /// Issue 26 point 3: the answer after the data may take longer than a command (`smtp.timeout_secs`,
-/// one second here) — up to `smtp.data_timeout_secs` — and a slow server that takes the message is not
-/// sent it again (before, one timeout of the whole session, here six seconds, ran out and the mail went out
-/// again).
+/// one second here) — up to `smtp.data_timeout_secs` — and longer than a mail's lease (the timeout plus
+/// 10 s): the lease is renewed while the session runs, so a second replica does not claim the mail, and a
+/// slow server that takes the message gets it once (before, one timeout of the whole session, here six
+/// seconds, ran out and the mail went out again).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_answer_after_the_data_within_its_timeout_is_one_delivery() {
     let app = App::spawn_with(|c| c.smtp.timeout_secs = 1).await;
+    let second = nachfolge::worker::Worker::start(app.config.clone(), app.clock.clone()).await.expect("second worker");
     register(&app, nrw()).await;
-    app.smtp.set_slow_data(Some(("l1-06@", Duration::from_secs(7))));
+    app.smtp.set_slow_data(Some(("l1-06@", Duration::from_secs(13))));
     app.send("vacancy.reported", vacancy("musterstadt-rat", "L1-01", "died", "2026-05-04T10:00:00+02:00")).await;
     app.wait_event("successor.notified", |_| true).await;
     app.advance(chrono::Duration::hours(1));
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(app.smtp.messages().len(), 1);
     assert_eq!(app.smtp.held(), 0);
+    second.shutdown().await;
 }
 
 /// Issue 26 point 3 ("Done when"): the server answers one notice's data only after longer than

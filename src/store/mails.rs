@@ -123,6 +123,21 @@ impl Store {
         })
     }
 
+    /// Extend the lease of a mail in flight to `until` (while its SMTP session runs); nothing once its
+    /// result is recorded.
+    pub async fn renew_mail_lease(&self, message_id: &str, until: DateTime<Utc>) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE mail_outbox SET next_attempt_at = greatest(next_attempt_at, $2)
+             WHERE message_id = $1 AND sent_at IS NULL AND failed_at IS NULL
+               AND (SELECT set_config('synchronous_commit', 'off', true)) = 'off'",
+        )
+        .bind(message_id)
+        .bind(until)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
     pub async fn mail_retry(&self, message_id: &str, error: &str, retry_at: DateTime<Utc>) -> Result<(), StoreError> {
         sqlx::query("UPDATE mail_outbox SET last_error = $2, next_attempt_at = $3 WHERE message_id = $1")
             .bind(message_id)

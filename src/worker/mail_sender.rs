@@ -13,18 +13,19 @@ pub(crate) fn record_backoff(attempts: i32) -> chrono::Duration {
     chrono::Duration::minutes(1i64 << attempts.clamp(0, 6))
 }
 
-/// Time after a mail's session ended (or timed out) that its lease still covers: recording the result.
-const RECORD_MARGIN: Duration = Duration::from_secs(30);
+/// Time a mail's lease reaches beyond one SMTP command's timeout: recording the result after the session.
+const RECORD_MARGIN: Duration = Duration::from_secs(10);
 
 /// Sends the mail outbox with bounded concurrency (`smtp.concurrency`): a mail is claimed only when a slot
-/// is free and starts at once, so its lease — the longest its SMTP session can take
-/// ([`Mailer::session_bound`]) plus [`RECORD_MARGIN`] — covers exactly the mail in flight, not a batch
-/// queued behind it; one slow or hanging server answer holds one slot.
+/// is free and starts at once, with a lease of one command's timeout plus [`RECORD_MARGIN`] that is renewed
+/// every half timeout while its session runs — so the lease covers exactly the mail in flight, however long
+/// the server takes (up to `smtp.data_timeout_secs` for the answer to the data), and a mail whose replica
+/// died is free again soon. One slow or hanging server answer holds one slot, not the queue.
 pub(super) async fn mail_loop(shared: Arc<Shared>, mailer: Mailer, mut shutdown: watch::Receiver<bool>) {
     let poll = shared.config.worker.poll_interval();
     let slots = shared.config.smtp.concurrency.max(1) as usize;
     // a claimed mail whose sender died is retried once its lease ran out
-    let lease = mailer.session_bound() + RECORD_MARGIN;
+    let lease = shared.config.smtp.timeout() + RECORD_MARGIN;
     let mailer = Arc::new(mailer);
     let mut running = tokio::task::JoinSet::new();
     loop {
@@ -45,7 +46,7 @@ pub(super) async fn mail_loop(shared: Arc<Shared>, mailer: Mailer, mut shutdown:
             claimed = batch.len();
             for m in batch {
                 let (shared, mailer) = (shared.clone(), mailer.clone());
-                running.spawn(async move { deliver(&shared, &mailer, &m).await });
+                running.spawn(async move { deliver(&shared, &mailer, &m, lease).await });
             }
         }
         // every free slot got a mail: there may be more, ask again when a slot frees; otherwise everything
@@ -70,11 +71,27 @@ pub(super) async fn mail_loop(shared: Arc<Shared>, mailer: Mailer, mut shutdown:
 /// replica cannot read, an internal error, a panic) keeps the server's answer in the row, so the mail is
 /// never sent again; recording is tried [`RECORD_ATTEMPTS`] times with [`record_backoff`], then the row is
 /// closed with an alert (`nachfolge_mail_results_unrecorded_total`, an error in the log).
-async fn deliver(shared: &Arc<Shared>, mailer: &Mailer, m: &crate::store::PendingMail) {
+async fn deliver(shared: &Arc<Shared>, mailer: &Mailer, m: &crate::store::PendingMail, lease: Duration) {
     let result = match &m.smtp_done {
         Some(Ok(_)) => SendResult::Sent,
         Some(Err(reason)) => SendResult::Permanent(reason.clone()),
-        None => mailer.send(m).await,
+        None => {
+            // the lease is renewed while the session runs; it stops with the session
+            let renew = async {
+                let every = (shared.config.smtp.timeout() / 2).max(Duration::from_millis(500));
+                loop {
+                    tokio::time::sleep(every).await;
+                    let until = shared.clock.now() + chrono::Duration::from_std(lease).unwrap_or_default();
+                    if let Err(e) = shared.store.renew_mail_lease(&m.message_id, until).await {
+                        tracing::warn!(error = %e, "renewing a mail's lease failed");
+                    }
+                }
+            };
+            tokio::select! {
+                r = mailer.send(m) => r,
+                never = renew => never,
+            }
+        }
     };
     let now = shared.clock.now();
     let done_at = match &m.smtp_done {
