@@ -414,16 +414,27 @@ pub fn grants_from_claims(claims: &Map<String, Value>, roles_claim: &str) -> (Ve
     (grants.into_iter().map(|(body, role)| Grant { body, role: role.to_owned() }).collect(), ignored)
 }
 
-/// The login a session through the provider is shown and recorded with: `oidc:` and the configured
-/// claim (`preferred_username`), or `sub` without it — printable characters only, at most 64 of them.
-pub fn login_from_claims(claims: &Map<String, Value>, login_claim: &str) -> String {
+/// The login a session through the provider is recorded with (`recorded_by`, the session row):
+/// `oidc:<sub>@<iss>`. `sub` is the provider's stable, never reassigned identifier of the user (OpenID
+/// Connect Core 1.0, 2), unique only together with the issuer; a name claim such as
+/// `preferred_username` can change or pass to another person, so it is only shown ([`name_from_claims`]).
+/// Neither part is shortened (a cut could make two users one); control characters are dropped.
+pub fn login_from_claims(claims: &Map<String, Value>) -> String {
+    let part = |name: &str| -> String {
+        claims.get(name).and_then(Value::as_str).unwrap_or_default().chars().filter(|c| !c.is_control()).collect()
+    };
+    format!("{LOGIN_PREFIX}{}@{}", part("sub"), part("iss"))
+}
+
+/// The name a session through the provider is shown with: the configured claim (`preferred_username`),
+/// or `sub` without it — printable characters only, at most 64 of them.
+pub fn name_from_claims(claims: &Map<String, Value>, login_claim: &str) -> String {
     let name = claim(claims, login_claim.trim())
         .and_then(Value::as_str)
         .filter(|s| !s.trim().is_empty())
         .or_else(|| claims.get("sub").and_then(Value::as_str))
         .unwrap_or_default();
-    let clean: String = name.trim().chars().filter(|c| !c.is_control()).take(64).collect();
-    format!("{LOGIN_PREFIX}{clean}")
+    name.trim().chars().filter(|c| !c.is_control()).take(64).collect()
 }
 
 #[cfg(test)]
@@ -498,11 +509,23 @@ mod tests {
     }
 
     #[test]
-    fn the_login_is_the_configured_claim_or_sub() {
-        let c = claims(json!({"sub": "2f1c", "preferred_username": "wahlleitung\u{7}"}));
-        assert_eq!(login_from_claims(&c, "preferred_username"), "oidc:wahlleitung");
-        assert_eq!(login_from_claims(&c, "email"), "oidc:2f1c");
-        assert!(!login_from_claims(&c, "preferred_username")[LOGIN_PREFIX.len()..].contains(':'));
+    fn users_are_recorded_by_sub_with_the_issuer_and_shown_by_name() {
+        let c = claims(json!({"iss": ISS, "sub": "2f1c", "preferred_username": "wahlleitung\u{7}"}));
+        assert_eq!(login_from_claims(&c), format!("oidc:2f1c@{ISS}"));
+        assert_eq!(name_from_claims(&c, "preferred_username"), "wahlleitung");
+        assert_eq!(name_from_claims(&c, "email"), "2f1c");
+        // a name passed on to another person is another user; the same user renamed stays one
+        let other = claims(json!({"iss": ISS, "sub": "9a0b", "preferred_username": "wahlleitung"}));
+        assert_ne!(login_from_claims(&other), login_from_claims(&c));
+        let renamed = claims(json!({"iss": ISS, "sub": "2f1c", "preferred_username": "neuer-name"}));
+        assert_eq!(login_from_claims(&renamed), login_from_claims(&c));
+        // the same sub of another issuer is another user
+        let elsewhere = claims(json!({"iss": "https://idp.example.org/realms/kreis", "sub": "2f1c"}));
+        assert_ne!(login_from_claims(&elsewhere), login_from_claims(&c));
+        // nothing is cut: a long sub stays whole
+        let long = "x".repeat(255);
+        let l = claims(json!({"iss": ISS, "sub": long}));
+        assert!(login_from_claims(&l).contains(&long));
     }
 
     #[test]

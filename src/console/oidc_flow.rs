@@ -190,8 +190,9 @@ async fn finish(
     if grants.is_empty() {
         return Err(Failure("no_role", StatusCode::FORBIDDEN, NO_ROLE));
     }
-    let login = oidc::login_from_claims(&claims, &provider.config.login_claim);
-    session::start_from_provider(console, &login, &grants).await.map_err(|error| {
+    let login = oidc::login_from_claims(&claims);
+    let name = oidc::name_from_claims(&claims, &provider.config.login_claim);
+    session::start_from_provider(console, &login, &name, &grants).await.map_err(|error| {
         tracing::warn!(%error, "console: a session cannot be started");
         Failure("unavailable", StatusCode::SERVICE_UNAVAILABLE, UNREACHABLE)
     })

@@ -49,7 +49,7 @@ pub(super) fn page(console: &Console, status: StatusCode, template: &str, ctx: V
 
 /// The base context of a page for `user`.
 pub(super) fn base(user: Option<&User>, title: &str) -> Value {
-    json!({"title": title, "user": user.map(|u| &u.login), "csrf": user.map(|u| &u.csrf)})
+    json!({"title": title, "user": user.map(|u| &u.name), "csrf": user.map(|u| &u.csrf)})
 }
 
 /// An error page with the status's German wording.

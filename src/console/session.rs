@@ -38,7 +38,10 @@ pub fn token_hash(token: &str) -> Vec<u8> {
 /// The signed-in user of a request: the login, the roles per council and the session's form token.
 #[derive(Debug, Clone)]
 pub struct User {
+    /// Who is recorded (`recorded_by`): a local login, or `oidc:<sub>@<iss>`.
     pub login: String,
+    /// Who is shown: the local login, or the provider's name claim.
+    pub name: String,
     pub grants: Vec<Grant>,
     pub csrf: String,
     /// The session token's hash (sign-out ends this session).
@@ -139,12 +142,13 @@ async fn user_of(console: &Console, token: &str) -> Result<Option<User>, crate::
         Some(grants) => grants,
         None => console.store.grants(&row.login).await?,
     };
-    Ok(Some(User { login: row.login, grants, csrf: row.csrf, token_hash: hash, origin: row.origin }))
+    let name = row.name.unwrap_or_else(|| row.login.clone());
+    Ok(Some(User { login: row.login, name, grants, csrf: row.csrf, token_hash: hash, origin: row.origin }))
 }
 
 /// Start a session for the local account `login`: returns the cookie to set.
 pub async fn start(console: &Console, login: &str) -> Result<HeaderValue, crate::store::StoreError> {
-    begin(console, login, None).await
+    begin(console, login, None, None).await
 }
 
 /// Start a session signed in through the identity provider, with the roles of its ID token
@@ -152,20 +156,22 @@ pub async fn start(console: &Console, login: &str) -> Result<HeaderValue, crate:
 pub async fn start_from_provider(
     console: &Console,
     login: &str,
+    name: &str,
     grants: &[Grant],
 ) -> Result<HeaderValue, crate::store::StoreError> {
-    begin(console, login, Some(grants)).await
+    begin(console, login, Some(name), Some(grants)).await
 }
 
 async fn begin(
     console: &Console,
     login: &str,
+    name: Option<&str>,
     grants: Option<&[Grant]>,
 ) -> Result<HeaderValue, crate::store::StoreError> {
     let token = token();
     let now = console.clock.now();
     let max = chrono::Duration::hours(i64::from(console.config.session_max_hours));
-    console.store.create_session(&token_hash(&token), login, &self::token(), now, now + max, grants).await?;
+    console.store.create_session(&token_hash(&token), login, name, &self::token(), now, now + max, grants).await?;
     Ok(set_cookie(console, session_cookie(console), &token, max.num_seconds()))
 }
 

@@ -19,6 +19,8 @@ pub const ALL_BODIES: &str = "*";
 #[derive(Debug, Clone)]
 pub struct SessionRow {
     pub login: String,
+    /// The name shown (a session through the identity provider); `None`: the login is shown.
+    pub name: Option<String>,
     pub csrf: String,
     /// `local` (a local account, its roles in `console_grants`) or `oidc` (the identity provider).
     pub origin: String,
@@ -160,6 +162,7 @@ impl Store {
         &self,
         token_hash: &[u8],
         login: &str,
+        name: Option<&str>,
         csrf: &str,
         now: DateTime<Utc>,
         expires_at: DateTime<Utc>,
@@ -170,8 +173,8 @@ impl Store {
             .map(|g| Value::Array(g.iter().map(|g| json!({"body": g.body, "role": g.role})).collect()).to_string());
         sqlx::query("DELETE FROM console_sessions WHERE expires_at <= $1").bind(now).execute(&self.pool).await?;
         sqlx::query(
-            "INSERT INTO console_sessions (token_hash, login, csrf, created_at, last_seen_at, expires_at, origin, grants)
-             VALUES ($1, $2, $3, $4, $4, $5, $6, $7::jsonb)",
+            "INSERT INTO console_sessions (token_hash, login, csrf, created_at, last_seen_at, expires_at, origin, grants, name)
+             VALUES ($1, $2, $3, $4, $4, $5, $6, $7::jsonb, $8)",
         )
         .bind(token_hash)
         .bind(login)
@@ -180,6 +183,7 @@ impl Store {
         .bind(expires_at)
         .bind(origin)
         .bind(grants)
+        .bind(name)
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -196,7 +200,7 @@ impl Store {
         let row = sqlx::query(
             "UPDATE console_sessions SET last_seen_at = $2
              WHERE token_hash = $1 AND expires_at > $2 AND last_seen_at > $3
-             RETURNING login, csrf, origin, grants::text AS grants",
+             RETURNING login, name, csrf, origin, grants::text AS grants",
         )
         .bind(token_hash)
         .bind(now)
@@ -215,6 +219,7 @@ impl Store {
         });
         Ok(Some(SessionRow {
             login: r.try_get("login")?,
+            name: r.try_get("name")?,
             csrf: r.try_get("csrf")?,
             origin: r.try_get("origin")?,
             grants,

@@ -270,7 +270,8 @@ async fn a_wahlleiter_signs_in_through_the_provider_sees_the_granted_council_onl
     // the council of the claim, as a Wahlleiter; the other council does not exist for this user
     let list = browser.get("/raete").await;
     assert_eq!(list.status, 200, "{}", list.body);
-    assert!(list.body.contains("Rat der Stadt Musterstadt") && list.body.contains("oidc:wahlleitung"), "{}", list.body);
+    assert!(list.body.contains("Rat der Stadt Musterstadt") && list.body.contains("wahlleitung"), "{}", list.body);
+    assert!(!list.body.contains("oidc:"), "the name is shown, not the recorded id: {}", list.body);
     assert!(!list.body.contains("Beispielstadt"), "{}", list.body);
     assert_eq!(browser.get("/raete/musterstadt-rat").await.status, 200);
     assert_eq!(browser.get("/raete/beispielstadt-stvv").await.status, 404);
@@ -298,7 +299,9 @@ async fn a_wahlleiter_signs_in_through_the_provider_sees_the_granted_council_onl
     confirm.push(("message_id", message_id.as_str()));
     assert_eq!(browser.post(&path, &confirm).await.status, 200);
     let set = app.wait_event("deadline.set", |_| true).await;
-    assert_eq!(set["recordedby"], "oidc:wahlleitung", "{set}");
+    // recorded by the provider's stable `sub` with its issuer, not by the name it shows
+    let recorded = format!("oidc:wahlleitung@{}", provider.issuer);
+    assert_eq!(set["recordedby"], recorded.as_str(), "{set}");
 
     // the session is marked as the provider's, with the claim's roles (the two entries not understood left out)
     let db = app.db().await;
@@ -307,7 +310,10 @@ async fn a_wahlleiter_signs_in_through_the_provider_sees_the_granted_council_onl
             .fetch_one(&db)
             .await
             .expect("one session");
-    assert_eq!((login.as_str(), origin.as_str()), ("oidc:wahlleitung", "oidc"));
+    assert_eq!((login.as_str(), origin.as_str()), (recorded.as_str(), "oidc"));
+    let name: Option<String> =
+        sqlx::query_scalar("SELECT name FROM console_sessions").fetch_one(&db).await.expect("the name");
+    assert_eq!(name.as_deref(), Some("wahlleitung"), "the name claim is what is shown");
     let grants: serde_json::Value = serde_json::from_str(&grants).expect("json");
     assert_eq!(grants, serde_json::json!([{"body": "musterstadt-rat", "role": "wahlleiter"}]));
     let outcome: i64 =
