@@ -148,7 +148,7 @@ async fn user_of(console: &Console, token: &str) -> Result<Option<User>, crate::
 
 /// Start a session for the local account `login`: returns the cookie to set.
 pub async fn start(console: &Console, login: &str) -> Result<HeaderValue, crate::store::StoreError> {
-    begin(console, login, None, None).await
+    begin(console, login, None).await
 }
 
 /// Start a session signed in through the identity provider, with the roles of its ID token
@@ -159,19 +159,18 @@ pub async fn start_from_provider(
     name: &str,
     grants: &[Grant],
 ) -> Result<HeaderValue, crate::store::StoreError> {
-    begin(console, login, Some(name), Some(grants)).await
+    begin(console, login, Some((name, grants))).await
 }
 
 async fn begin(
     console: &Console,
     login: &str,
-    name: Option<&str>,
-    grants: Option<&[Grant]>,
+    provider: Option<(&str, &[Grant])>,
 ) -> Result<HeaderValue, crate::store::StoreError> {
     let token = token();
     let now = console.clock.now();
     let max = chrono::Duration::hours(i64::from(console.config.session_max_hours));
-    console.store.create_session(&token_hash(&token), login, name, &self::token(), now, now + max, grants).await?;
+    console.store.create_session(&token_hash(&token), login, &self::token(), now, now + max, provider).await?;
     Ok(set_cookie(console, session_cookie(console), &token, max.num_seconds()))
 }
 

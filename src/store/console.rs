@@ -156,18 +156,19 @@ impl Store {
         rows.into_iter().map(|r| Ok(Grant { body: r.try_get("body_id")?, role: r.try_get("role")? })).collect()
     }
 
-    /// Start a session; sessions past their end are removed on the way. `grants` are the roles of a
-    /// session from the identity provider (origin `oidc`); without them the session is a local account's.
+    /// Start a session; sessions past their end are removed on the way. `provider` is the name shown and
+    /// the roles of a session from the identity provider (origin `oidc`); without it the session is a local
+    /// account's (its login shown, its roles in `console_grants`).
     pub async fn create_session(
         &self,
         token_hash: &[u8],
         login: &str,
-        name: Option<&str>,
         csrf: &str,
         now: DateTime<Utc>,
         expires_at: DateTime<Utc>,
-        grants: Option<&[Grant]>,
+        provider: Option<(&str, &[Grant])>,
     ) -> Result<(), StoreError> {
+        let (name, grants) = (provider.map(|p| p.0), provider.map(|p| p.1));
         let origin = if grants.is_some() { ORIGIN_OIDC } else { ORIGIN_LOCAL };
         let grants = grants
             .map(|g| Value::Array(g.iter().map(|g| json!({"body": g.body, "role": g.role})).collect()).to_string());
