@@ -223,8 +223,15 @@ pub enum SignIn {
     Throttled,
 }
 
-/// Checks a sign-in against the throttle and the stored hash; counts a failure against the login and the
-/// client address, and forgets the login's failures on success.
+/// Password checks (argon2id, about 19 MiB and tens of milliseconds of a core each) running at once;
+/// further sign-ins wait for a slot, so a crowd of guesses cannot exhaust memory or starve the runtime's
+/// blocking pool.
+const ARGON2_SLOTS: usize = 4;
+static ARGON2: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(ARGON2_SLOTS);
+
+/// Checks a sign-in against the throttle and the stored hash. The attempt is counted against the login
+/// and the client address *before* the password is checked (so parallel guesses cannot pass the limit);
+/// on success the login's failures are forgotten and the address's count of this attempt is taken back.
 pub async fn sign_in(
     console: &Console,
     login: &str,
@@ -240,23 +247,23 @@ pub async fn sign_in(
         (THROTTLE_LOGIN, login.as_str(), cfg.login_max_failures),
         (THROTTLE_ADDRESS, address, cfg.address_max_failures),
     ];
-    if console.store.sign_in_blocked(&keys, window_start).await? {
+    if !console.store.count_sign_in_attempt(&keys, now, window_start).await? {
         return Ok(SignIn::Throttled);
     }
     let hash = console.store.password_hash(&login).await?;
     let known = hash.is_some();
     let hash = hash.unwrap_or_else(|| dummy_hash().to_owned());
     let password = password.to_owned();
-    let matches = password.len() <= MAX_PASSWORD_BYTES
-        && tokio::task::spawn_blocking(move || verify_password(&password, &hash)).await.unwrap_or(false);
+    let matches = password.len() <= MAX_PASSWORD_BYTES && {
+        // a closed semaphore is never the case (it is a static); then the check fails closed
+        let Ok(_slot) = ARGON2.acquire().await else { return Ok(SignIn::Failure) };
+        tokio::task::spawn_blocking(move || verify_password(&password, &hash)).await.unwrap_or(false)
+    };
     if known && matches {
         console.store.clear_sign_in_failures(THROTTLE_LOGIN, &login).await?;
+        console.store.uncount_sign_in_attempt(THROTTLE_ADDRESS, address).await?;
         Ok(SignIn::Success)
     } else {
-        console
-            .store
-            .record_sign_in_failure(&[(THROTTLE_LOGIN, login.as_str()), (THROTTLE_ADDRESS, address)], now, window_start)
-            .await?;
         Ok(SignIn::Failure)
     }
 }

@@ -278,55 +278,57 @@ impl Store {
         Ok(())
     }
 
-    /// Whether any of `keys` (scope, key, limit) has reached its limit of failed sign-ins within the window
-    /// that started after `window_start`.
-    pub async fn sign_in_blocked(
+    /// Count a sign-in attempt against each of `keys` (scope, key, limit) *before* its password is
+    /// checked: `false` (and nothing counted) when a key has reached its limit within the window that
+    /// started after `window_start`. The count and the check are one statement per key under the row's
+    /// lock, in one transaction, so parallel attempts are counted one after another and no more than the
+    /// limit get through to the password check (issue 26, point 8: check → argon2 → count let parallel
+    /// guesses through). Keys of past windows are removed first; a key starts a new window at `now`.
+    pub async fn count_sign_in_attempt(
         &self,
         keys: &[(&str, &str, u32)],
-        window_start: DateTime<Utc>,
-    ) -> Result<bool, StoreError> {
-        for (scope, key, limit) in keys {
-            let failures: Option<i32> = sqlx::query_scalar(
-                "SELECT failures FROM console_sign_in_failures WHERE scope = $1 AND key = $2 AND window_start > $3",
-            )
-            .bind(scope)
-            .bind(key)
-            .bind(window_start)
-            .fetch_optional(&self.pool)
-            .await?;
-            if failures.is_some_and(|f| i64::from(f) >= i64::from(*limit)) {
-                return Ok(true);
-            }
-        }
-        Ok(false)
-    }
-
-    /// Count a failed sign-in against each of `keys` (scope, key); a key whose window started at or before
-    /// `window_start` starts a new window at `now`. Rows of past windows are removed on the way, so the
-    /// table holds only the keys of the current window.
-    pub async fn record_sign_in_failure(
-        &self,
-        keys: &[(&str, &str)],
         now: DateTime<Utc>,
         window_start: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
+    ) -> Result<bool, StoreError> {
+        // apart from the counting transaction: its row locks are then taken only in the order of `keys`
         sqlx::query("DELETE FROM console_sign_in_failures WHERE window_start <= $1")
             .bind(window_start)
-            .execute(&mut *tx)
+            .execute(&self.pool)
             .await?;
-        for (scope, key) in keys {
-            sqlx::query(
+        let mut tx = self.pool.begin().await?;
+        for (scope, key, limit) in keys {
+            let attempts: i32 = sqlx::query_scalar(
                 "INSERT INTO console_sign_in_failures AS f (scope, key, failures, window_start) VALUES ($1, $2, 1, $3)
-                 ON CONFLICT (scope, key) DO UPDATE SET failures = f.failures + 1",
+                 ON CONFLICT (scope, key) DO UPDATE
+                   SET failures = CASE WHEN f.window_start <= $4 THEN 1 ELSE f.failures + 1 END,
+                       window_start = CASE WHEN f.window_start <= $4 THEN $3 ELSE f.window_start END
+                 RETURNING failures",
             )
             .bind(scope)
             .bind(key)
             .bind(now)
-            .execute(&mut *tx)
+            .bind(window_start)
+            .fetch_one(&mut *tx)
             .await?;
+            if i64::from(attempts) > i64::from(*limit) {
+                tx.rollback().await?;
+                return Ok(false);
+            }
         }
         tx.commit().await?;
+        Ok(true)
+    }
+
+    /// Take back one counted attempt of a key (a sign-in that succeeded does not count against its
+    /// client address).
+    pub async fn uncount_sign_in_attempt(&self, scope: &str, key: &str) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE console_sign_in_failures SET failures = failures - 1 WHERE scope = $1 AND key = $2 AND failures > 0",
+        )
+        .bind(scope)
+        .bind(key)
+        .execute(&self.pool)
+        .await?;
         Ok(())
     }
 

@@ -177,3 +177,43 @@ async fn sign_in_is_throttled_per_login_and_per_address() {
     .expect("throttle");
     assert_eq!(left, 0);
 }
+
+/// Issue 26, point 8: the attempt is counted before the password is checked, so wrong passwords sent in
+/// parallel get no more password checks than the limit — the others are throttled without one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn parallel_wrong_passwords_cannot_exceed_the_limit() {
+    let app = App::spawn_with(|c| {
+        c.console.login_max_failures = 3;
+        c.console.address_max_failures = 100;
+        c.console.login_window_minutes = 15;
+    })
+    .await;
+    add_user(&app, "wahlleitung", "wahlleiter", &["musterstadt-rat"]).await;
+    // each guess has its form first, then all are sent at once
+    let mut guesses = Vec::new();
+    for _ in 0..16 {
+        let mut browser = client(&app);
+        let form = browser.get("/anmelden").await;
+        let csrf = form.csrf().expect("the sign-in form has a token");
+        guesses.push(tokio::spawn(async move {
+            let fields = [("login", "wahlleitung"), ("password", "falsches Passwort!"), ("csrf", csrf.as_str())];
+            browser.post("/anmelden", &fields).await.status
+        }));
+    }
+    let mut statuses = Vec::new();
+    for g in guesses {
+        statuses.push(g.await.expect("a guess"));
+    }
+    let checked = statuses.iter().filter(|s| **s == 401).count();
+    let throttled = statuses.iter().filter(|s| **s == 429).count();
+    assert_eq!(checked, 3, "exactly the limit reached the password check: {statuses:?}");
+    assert_eq!(throttled, 13, "{statuses:?}");
+    let db = app.db().await;
+    let counted: i32 = sqlx::query_scalar(
+        "SELECT failures FROM console_sign_in_failures WHERE scope = 'login' AND key = 'wahlleitung'",
+    )
+    .fetch_one(&db)
+    .await
+    .expect("throttle");
+    assert_eq!(counted, 3);
+}

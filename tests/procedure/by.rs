@@ -246,3 +246,32 @@ fn by_art_48_abs_1_satz_3_glkrwg_no_listennachfolger_seat_vacant_size_unchanged(
     assert_eq!((v["reason"].as_str(), v["statutory_size"].as_u64()), (Some("list_exhausted"), Some(20)));
     assert_eq!(announcement(&fx).template, "by_vacancy");
 }
+
+/// B1-03 with the votes of B1-04 (1,800): the two tie behind the barred B1-05; `ranks` sets their `lot_rank`.
+fn by_tie(ranks: Option<(u32, u32)>) -> Value {
+    let mut s = by_snapshot();
+    s["lists"][0]["candidates"][2]["votes"] = json!(1800);
+    if let Some((third, fourth)) = ranks {
+        s["lists"][0]["candidates"][2]["lot_rank"] = json!(third);
+        s["lists"][0]["candidates"][3]["lot_rank"] = json!(fourth);
+    }
+    s
+}
+
+#[test]
+fn by_art_37_abs_1_satz_1_halbsatz_2_glkrwg_the_worker_does_not_ask_for_a_lot_drawn_at_the_result() {
+    let vacancy_of_b1_02 = || vacancy(BY, "B1-02", DepartureReason::Resigned, "2028-07-01T00:00:00+02:00");
+    // no drawn order in the snapshot: the worker asks the Wahlleiter for the lot
+    let mut b = body_from(by_tie(None));
+    let fx = run(&mut b, vacancy_of_b1_02(), "2028-07-20T09:00:00+02:00");
+    assert!(kinds(&fx).iter().any(|k| k == "publish:lot.requested"), "{:?}", kinds(&fx));
+    assert_eq!(event(&fx, "lot.requested")["tied"], json!(["B1-03", "B1-04"]));
+    // the Wahlausschuss drew B1-04 before B1-03 when it determined the result: proposed at once, no lot asked
+    let mut b = body_from(by_tie(Some((2, 1))));
+    let fx = run(&mut b, vacancy_of_b1_02(), "2028-07-20T09:00:00+02:00");
+    assert!(!kinds(&fx).iter().any(|k| k == "publish:lot.requested"), "{:?}", kinds(&fx));
+    let proposed = event(&fx, "succession.proposed");
+    assert_eq!(proposed["successor"]["id"], "B1-04");
+    assert!(has_step(&proposed["trail"], "won_drawn_lot", "Art. 37 Abs. 1 Satz 1 Halbsatz 2 GLKrWG"));
+    assert!(has_step(&proposed["trail"], "lost_drawn_lot", "Art. 37 Abs. 1 Satz 1 Halbsatz 2 GLKrWG"));
+}

@@ -77,6 +77,115 @@ fn by_art_37_abs_1_satz_1_halbsatz_2_glkrwg_equal_votes_the_lot_not_the_list_ord
 }
 
 #[test]
+fn by_art_37_abs_1_satz_1_halbsatz_2_glkrwg_the_lot_drawn_at_the_result_decides_without_a_new_lot() {
+    // the Wahlausschuss drew B1-03 before B1-02 when it determined the result (`lot_rank`): nobody is asked
+    let body = bayern()
+        .list(party(
+            "B1",
+            vec![
+                hcand("B1-01", 1, 900).seated(SeatVia::List),
+                hcand("B1-02", 2, 400).lot_rank(2),
+                hcand("B1-03", 3, 400).lot_rank(1),
+            ],
+        ))
+        .body();
+    let d = decide(&body, &query("B1-01")).unwrap();
+    assert_decision(
+        d,
+        successor("B1-03", "B1"),
+        vec![
+            skipped("B1-01", "departed", BY_37_1),
+            tied("B1-02", "lost_drawn_lot", BY_37_1_HS_2),
+            chosen("B1-03", "won_drawn_lot", BY_37_1_HS_2),
+        ],
+    );
+    // the Nachrückerliste shows the drawn order, not a group for a lot
+    let order = body.succession_order(t(REFERENCE));
+    assert_eq!(order.lists[0].order, vec!["B1-03".to_owned(), "B1-02".to_owned()]);
+    assert!(order.lists[0].lot_groups.is_empty());
+    assert!(order.lists[0].notes.contains(&noted("B1-03", "drawn_lot_order", BY_37_1_HS_2)));
+}
+
+#[test]
+fn by_art_37_abs_1_satz_1_halbsatz_2_glkrwg_the_drawn_order_holds_among_those_left() {
+    // rank 1 died: among the remaining tied candidates the drawn order still decides (rank 2 before rank 3)
+    let body = bayern()
+        .list(party(
+            "B1",
+            vec![
+                hcand("B1-01", 1, 900).seated(SeatVia::List),
+                hcand("B1-02", 2, 400).lot_rank(1).died(),
+                hcand("B1-03", 3, 400).lot_rank(3),
+                hcand("B1-04", 4, 400).lot_rank(2),
+            ],
+        ))
+        .body();
+    let d = decide(&body, &query("B1-01")).unwrap();
+    assert_eq!(d.outcome, successor("B1-04", "B1"));
+    assert!(d.trail.contains(&skipped("B1-02", "died", BY_37_1)));
+    assert!(d.trail.contains(&tied("B1-03", "lost_drawn_lot", BY_37_1_HS_2)));
+    assert!(d.trail.contains(&chosen("B1-04", "won_drawn_lot", BY_37_1_HS_2)));
+}
+
+#[test]
+fn by_art_37_abs_1_satz_1_halbsatz_2_glkrwg_a_tied_candidate_without_a_drawn_rank_still_needs_the_lot() {
+    let body = bayern()
+        .list(party(
+            "B1",
+            vec![
+                hcand("B1-01", 1, 900).seated(SeatVia::List),
+                hcand("B1-02", 2, 400).lot_rank(1),
+                hcand("B1-03", 3, 400),
+            ],
+        ))
+        .body();
+    let d = decide(&body, &query("B1-01")).unwrap();
+    assert_eq!(d.outcome, Outcome::LotRequired { tied: vec!["B1-02".into(), "B1-03".into()] });
+    assert!(d.trail.contains(&tied("B1-03", "equal_votes_lot", BY_37_1_HS_2)));
+    let order = body.succession_order(t(REFERENCE));
+    assert_eq!(order.lists[0].lot_groups, vec![vec!["B1-02".to_owned(), "B1-03".to_owned()]]);
+}
+
+#[test]
+fn by_art_38_abs_2_satz_3_glkrwg_majority_election_the_lot_drawn_at_the_result_decides() {
+    let body = bayern()
+        .majority()
+        .list(party(
+            "B1",
+            vec![
+                hcand("B1-01", 1, 900).seated(SeatVia::List),
+                hcand("B1-02", 2, 400).lot_rank(1),
+                hcand("B1-03", 3, 400).lot_rank(2),
+            ],
+        ))
+        .body();
+    let d = decide(&body, &query("B1-01")).unwrap();
+    assert_eq!(d.outcome, successor("B1-02", "B1"));
+    assert!(d.trail.contains(&chosen("B1-02", "won_drawn_lot", BY_38_2_3)));
+    assert!(d.trail.contains(&tied("B1-03", "lost_drawn_lot", BY_38_2_3)));
+}
+
+#[test]
+fn by_art_37_abs_1_glkrwg_lot_rank_is_validated() {
+    let err = |cs: Vec<Candidate>| Body::from_snapshot(bayern().list(party("B1", cs)).snapshot()).unwrap_err();
+    let e = err(vec![hcand("B1-01", 1, 400).lot_rank(0)]);
+    assert_eq!((e.field.as_str(), e.problem.as_str()), ("lists[0].candidates[0].lot_rank", "lot ranks start at 1"));
+    // unique among equal votes; the same rank with other votes is another lot
+    let e = err(vec![hcand("B1-01", 1, 400).lot_rank(1), hcand("B1-02", 2, 400).lot_rank(1)]);
+    assert_eq!(e.field, "lists[0].candidates[1].lot_rank");
+    assert!(Body::from_snapshot(
+        bayern()
+            .list(party("B1", vec![hcand("B1-01", 1, 400).lot_rank(1), hcand("B1-02", 2, 300).lot_rank(1)]))
+            .snapshot()
+    )
+    .is_ok());
+    let e = err(vec![hcand("B1-01", 1, 400).no_votes().lot_rank(1)]);
+    assert_eq!(e.field, "lists[0].candidates[0].lot_rank");
+    // an old snapshot without the field stays valid: no lot was drawn
+    assert!(Body::from_snapshot(bayern().list(party("B1", vec![hcand("B1-01", 1, 400)])).snapshot()).is_ok());
+}
+
+#[test]
 fn by_art_37_abs_1_satz_2_glkrwg_verbundener_wahlvorschlag_successor_from_the_same_wahlvorschlag() {
     // B2 is combined with B1 (verbunden) and has more votes; the successor still comes from B1
     let body = bayern()

@@ -66,6 +66,55 @@ fn sn_komwg_23_satz_3_majority_equal_votes_lot_of_the_wahlausschuss() {
 }
 
 #[test]
+fn sn_komwg_23_satz_3_majority_the_lot_the_chair_drew_at_the_result_decides_without_a_new_lot() {
+    // the chair of the Gemeindewahlausschuss drew S1-03 before S1-02: recorded as `lot_rank`, nobody is asked
+    let body = sachsen()
+        .majority()
+        .list(voter_group(
+            "S1",
+            vec![
+                hcand("S1-01", 1, 900).seated(SeatVia::List),
+                hcand("S1-02", 2, 400).lot_rank(2),
+                hcand("S1-03", 3, 400).lot_rank(1),
+            ],
+        ))
+        .body();
+    let d = decide(&body, &query("S1-01")).unwrap();
+    assert_eq!(d.outcome, successor("S1-03", "S1"));
+    assert!(d.trail.contains(&chosen("S1-03", "won_drawn_lot", SN_LOT)));
+    assert!(d.trail.contains(&tied("S1-02", "lost_drawn_lot", SN_LOT)));
+    let order = body.succession_order(t(REFERENCE));
+    assert_eq!(order.lists[0].order, vec!["S1-03".to_owned(), "S1-02".to_owned()]);
+    assert!(order.lists[0].lot_groups.is_empty());
+    // one rank missing: the lot is still asked for
+    let partial = sachsen()
+        .majority()
+        .list(voter_group(
+            "S1",
+            vec![
+                hcand("S1-01", 1, 900).seated(SeatVia::List),
+                hcand("S1-02", 2, 400),
+                hcand("S1-03", 3, 400).lot_rank(1),
+            ],
+        ))
+        .body();
+    let d = decide(&partial, &query("S1-01")).unwrap();
+    assert!(matches!(d.outcome, Outcome::LotRequired { .. }), "{:?}", d.outcome);
+}
+
+#[test]
+fn sn_komwg_21_abs_2_satz_3_proportional_equal_votes_go_by_nomination_so_lot_rank_is_refused() {
+    // § 21 Abs. 2 Satz 3 KomWG: no lot among Ersatzpersonen of a proportional election; other Länder draw the
+    // lot at the succession (Hessen § 34 Abs. 1a KWG) or decide by the list order
+    let proportional = sachsen().list(voter_group("S1", vec![hcand("S1-01", 1, 400).lot_rank(1)])).snapshot();
+    let e = Body::from_snapshot(proportional).unwrap_err();
+    assert_eq!(e.field, "lists[0].candidates[0].lot_rank");
+    assert!(e.problem.contains("§ 23 Satz 3 KomWG"), "{}", e.problem);
+    let hessen = hessen().majority().list(party("A", vec![hcand("A-01", 1, 400).lot_rank(1)])).snapshot();
+    assert_eq!(Body::from_snapshot(hessen).unwrap_err().field, "lists[0].candidates[0].lot_rank");
+}
+
+#[test]
 fn sn_saechsgemo_34_abs_2_exclusions_each_with_its_citation() {
     assert_sn_skipped(hcand("S1-02", 2, 500).seated(SeatVia::List), "already_called", SN_34);
     assert_sn_skipped(hcand("S1-02", 2, 500).died(), "died", SN_34);

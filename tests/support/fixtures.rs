@@ -256,6 +256,7 @@ pub fn cand(id: &str, position: u32) -> Candidate {
         form_of_address: None,
         academic_degree: None,
         votes: None,
+        lot_rank: None,
         district: None,
         substitute_for: None,
         substitute_designation: None,
@@ -283,6 +284,11 @@ pub trait CandidateExt: Sized {
     }
     fn no_votes(self) -> Self {
         self.edit(|c| c.votes = None)
+    }
+    /// Rang nach dem bei der Feststellung des Wahlergebnisses gezogenen Los (Art. 37 Abs. 1 GLKrWG, § 23 Satz 3
+    /// KomWG).
+    fn lot_rank(self, rank: u32) -> Self {
+        self.edit(|c| c.lot_rank = Some(rank))
     }
     fn position(self, position: Option<u32>) -> Self {
         self.edit(|c| c.position = position)

@@ -351,6 +351,7 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
                 form_of_address: c.form,
                 academic_degree: c.degree.clone(),
                 votes: votes_of(i),
+                lot_rank: None,
                 district: c.district.clone(),
                 substitute_for: None,
                 substitute_designation: None,

@@ -559,6 +559,15 @@ pub struct Candidate {
     /// Personal votes (Hessen; optional in NRW). Negative values are refused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub votes: Option<i64>,
+    /// Rang nach dem bei der Feststellung des Wahlergebnisses gezogenen Los (1 first): where the Land's lot on
+    /// equal votes was already drawn when the result was determined — Bayern (Art. 36 Satz 2, Art. 37 Abs. 1
+    /// Satz 1 Halbsatz 2, Art. 38 Abs. 2 Satz 3 GLKrWG) and a Sachsen majority election (§ 23 Satz 3 KomWG) —
+    /// the order it gave among the candidates of a list with the same votes. When every tied candidate has
+    /// one, the lowest is chosen and no lot is asked for; absent, no lot was drawn (docs/legal.md, "Point 7:
+    /// lots drawn when the result was determined"). Refused elsewhere, without `votes`, and twice among equal
+    /// votes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lot_rank: Option<u32>,
     /// NRW Wahlbezirk of a district candidacy; Baden-Württemberg, unechte Teilortswahl: the Wohnbezirk the
     /// candidate stood for (§ 26 Abs. 2 KomWG; docs/legal.md, "Baden-Württemberg").
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -34,6 +34,7 @@ pub(crate) fn validate(s: &Snapshot) -> Result<(), ValidationError> {
             return Err(ValidationError::new(format!("lists[{li}].id"), format!("duplicate list id {:?}", list.id)));
         }
         let mut positions = HashMap::new();
+        let mut lot_ranks: HashMap<(Option<i64>, u32), usize> = HashMap::new();
         for (ci, c) in list.candidates.iter().enumerate() {
             let path = format!("lists[{li}].candidates[{ci}]");
             if c.id.trim().is_empty() {
@@ -55,6 +56,15 @@ pub(crate) fn validate(s: &Snapshot) -> Result<(), ValidationError> {
             }
             if let Some(v) = c.votes.filter(|v| *v < 0) {
                 return Err(ValidationError::new(format!("{path}.votes"), format!("must not be negative, got {v}")));
+            }
+            if let Some(r) = c.lot_rank {
+                lot_rank(b, c, r, &path)?;
+                if let Some(other) = lot_ranks.insert((c.votes, r), ci) {
+                    return Err(ValidationError::new(
+                        format!("{path}.lot_rank"),
+                        format!("lot rank {r} is also held by lists[{li}].candidates[{other}] with the same votes"),
+                    ));
+                }
             }
             if c.seat.as_ref().is_some_and(|s| s.via == SeatVia::PersonalVote) && b.land != Land::Ni {
                 return Err(ValidationError::new(
@@ -116,6 +126,31 @@ pub(crate) fn validate(s: &Snapshot) -> Result<(), ValidationError> {
                 return Err(ValidationError::new(path, format!("{target:?} already has a substitute ({first})")));
             }
         }
+    }
+    Ok(())
+}
+
+/// `lot_rank` (Rang nach dem bei der Feststellung des Wahlergebnisses gezogenen Los): only where the Land's lot
+/// on equal votes is drawn when the result is determined, only with votes, from 1 (docs/legal.md, "Point 7: lots
+/// drawn when the result was determined").
+fn lot_rank(b: &BodyInfo, c: &Candidate, rank: u32, path: &str) -> Result<(), ValidationError> {
+    let field = format!("{path}.lot_rank");
+    let drawn_at_result = match b.land {
+        Land::By => true,
+        Land::Sn => b.electoral_system == ElectoralSystem::Majority,
+        _ => false,
+    };
+    if !drawn_at_result {
+        return Err(ValidationError::new(
+            field,
+            "a lot drawn when the result was determined decides the order of successors only in Bayern (Art. 37 Abs. 1 Satz 1, Art. 38 Abs. 2 Satz 3 GLKrWG) and in a Sachsen majority election (§ 23 Satz 3 KomWG); elsewhere equal votes are decided by the list order or by the lot the Wahlleitung draws at the succession (lot.drawn)",
+        ));
+    }
+    if rank == 0 {
+        return Err(ValidationError::new(field, "lot ranks start at 1"));
+    }
+    if c.votes.is_none() {
+        return Err(ValidationError::new(field, "a lot rank orders candidates with equal votes: votes are required"));
     }
     Ok(())
 }

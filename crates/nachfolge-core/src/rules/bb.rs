@@ -40,6 +40,7 @@ static LAW: VoteLaw = VoteLaw {
     lot: "§ 60 Abs. 2 BbgKWahlG",
     // "Ist für den Wahlvorschlag keine Ersatzperson vorhanden, so bleibt der Sitz bis zum Ablauf der
     // Wahlperiode unbesetzt" (numbering Abs. 5 inferred, docs/legal.md); announced under § 80 Abs. 3 BbgKWahlV
+    drawn_lot: None,
     exhausted: "§ 60 Abs. 5 Satz 1 BbgKWahlG, § 80 Abs. 3 BbgKWahlV",
     // "Die gesetzliche Mitgliederzahl der Vertretung vermindert sich für die Wahlperiode entsprechend."
     size_reduced: Some("§ 60 Abs. 5 Satz 2 BbgKWahlG"),

@@ -36,6 +36,7 @@ static LAW: VoteLaw = VoteLaw {
     list_order_tie: "§ 26 Abs. 1 Satz 3 i. V. m. Satz 2 KomWG entsprechend",
     majority: "§ 31 Abs. 2 Satz 1 GemO",
     lot: "§ 31 Abs. 2 Satz 1 GemO",
+    drawn_lot: None,
     exhausted: "§ 31 Abs. 2 Satz 1 GemO",
     size_reduced: None,
     // a Wahlvorschlag of one candidate is a Wahlvorschlag: exhausted with him
@@ -52,6 +53,7 @@ static RESIDENTIAL: VoteLaw = VoteLaw {
     list_order_tie: "§ 26 Abs. 2 Satz 3 i. V. m. Satz 2 KomWG entsprechend",
     majority: "§ 31 Abs. 2 Satz 1 GemO",
     lot: "§ 31 Abs. 2 Satz 1 GemO",
+    drawn_lot: None,
     exhausted: "§ 31 Abs. 2 Satz 1 GemO i. V. m. § 26 Abs. 2 Satz 3 KomWG",
     size_reduced: None,
     individual: None,

@@ -60,6 +60,7 @@ static LAW: VoteLaw = VoteLaw {
     list_order_tie: "§ 34 Abs. 1 Satz 1 Halbsatz 2 KWG",
     majority: "§ 34 Abs. 1a KWG",
     lot: "§ 34 Abs. 1a KWG",
+    drawn_lot: None,
     exhausted: "§ 34 Abs. 1 Satz 2 KWG",
     size_reduced: Some("§ 34 Abs. 1 Satz 2 KWG"),
     // an individual list is treated as a list: exhausted with its candidate (docs/legal.md)

@@ -35,6 +35,7 @@ static LAW: VoteLaw = VoteLaw {
     majority: "§ 46 Abs. 2 Satz 1 LKWG M-V",
     lot: "§ 46 Abs. 2 Satz 1 LKWG M-V",
     // "stellt das Freibleiben des Sitzes fest"; the fallback of Abs. 3 could not be read (docs/legal.md)
+    drawn_lot: None,
     exhausted: "§ 46 Abs. 1, Abs. 2 Satz 1 LKWG M-V",
     // the seat stays unbesetzt; an Ergänzungswahl when more than a third are vacant (§ 45 Abs. 5 in the 2014
     // print, § 44 Abs. 5 in a 2022 announcement: numbering open, docs/legal.md)

@@ -30,6 +30,7 @@ static LAW: VoteLaw = VoteLaw {
     list_order_tie: "§ 45 Abs. 2 Satz 3 KWG",
     majority: "§ 45 Abs. 3 Satz 1 KWG",
     lot: "§ 45 Abs. 3 Satz 2 KWG",
+    drawn_lot: None,
     exhausted: "§ 66 Abs. 3 Satz 2 KWO",
     size_reduced: Some("§ 29 Abs. 4 GemO"),
     // [decision] no rule for individual candidates was found: a Wahlvorschlag with one candidate is

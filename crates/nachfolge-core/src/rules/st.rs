@@ -36,6 +36,7 @@ static LAW: VoteLaw = VoteLaw {
     majority: "§ 41 Abs. 2 Satz 3 KWG LSA",
     // [decision] § 41 Abs. 2 Satz 3 has no tie rule: the Wahlleiter's lot (docs/legal.md, "Sachsen-Anhalt")
     lot: "§ 41 Abs. 2 Satz 3, Abs. 3 KWG LSA",
+    drawn_lot: None,
     exhausted: "§ 47 Abs. 3 KWG LSA, § 75 Abs. 3 KWO LSA",
     // the seat stays vacant until an Ergänzungswahl restores the statutory number (§ 42 Abs. 5 KVG LSA)
     size_reduced: None,

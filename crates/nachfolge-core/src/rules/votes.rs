@@ -26,6 +26,11 @@ pub(crate) struct VoteLaw {
     pub majority: &'static str,
     /// Equal votes in a majority election: the Wahlleiter draws the lot.
     pub lot: &'static str,
+    /// Where the lot on equal votes was drawn when the result was determined, its citation: the candidates'
+    /// `lot_rank` (Rang nach dem bei der Feststellung des Wahlergebnisses gezogenen Los) decides a tie in which
+    /// every candidate has one, and no lot is asked for. `None`: the Land's lot is drawn at the succession
+    /// (validation refuses `lot_rank` there).
+    pub drawn_lot: Option<&'static str>,
     /// Nobody left on the Wahlvorschlag.
     pub exhausted: &'static str,
     /// The statutory size falls when a seat stays vacant; `None`: it stays (Sachsen-Anhalt, § 49 Abs. 2 KWG
@@ -43,15 +48,24 @@ pub(crate) struct VoteLaw {
     pub notes: fn(&Candidate, &mut Vec<TrailStep>),
 }
 
-/// The ranking by personal votes: most votes first; equal votes by the order of the Wahlvorschlag (a
-/// candidate without a position after all with one, then as listed); candidates without votes after all
-/// with votes, in list order (§ 60 Abs. 2 Satz 2 BbgKWahlG, § 41 Abs. 2 Satz 2 KWG LSA; where votes are
-/// required the case does not arise).
+/// The ranking by personal votes: most votes first; equal votes by the rank of a lot drawn when the result
+/// was determined (`lot_rank`, only where the Land has one: a candidate with a rank before one without), then
+/// by the order of the Wahlvorschlag (a candidate without a position after all with one, then as listed);
+/// candidates without votes after all with votes, in list order (§ 60 Abs. 2 Satz 2 BbgKWahlG, § 41 Abs. 2
+/// Satz 2 KWG LSA; where votes are required the case does not arise).
 fn ranking(list: &List) -> Vec<&Candidate> {
     let mut ranking: Vec<(usize, &Candidate)> = list.candidates.iter().enumerate().collect();
-    ranking
-        .sort_by_key(|(i, c)| (c.votes.is_none(), Reverse(c.votes.unwrap_or(0)), c.position.unwrap_or(u32::MAX), *i));
+    ranking.sort_by_key(|(i, c)| {
+        let lot = c.lot_rank.unwrap_or(u32::MAX);
+        (c.votes.is_none(), Reverse(c.votes.unwrap_or(0)), lot, c.position.unwrap_or(u32::MAX), *i)
+    });
     ranking.into_iter().map(|(_, c)| c).collect()
+}
+
+/// The citation of the lot drawn when the result was determined, if it decides among `tied`: the Land has
+/// one and every tied candidate has a `lot_rank`.
+fn drawn_lot(law: &VoteLaw, tied: &[&Candidate]) -> Option<&'static str> {
+    law.drawn_lot.filter(|_| tied.iter().all(|c| c.lot_rank.is_some()))
 }
 
 pub(crate) fn vacant(body: &Body, reason: VacancyReason, mut trail: Vec<TrailStep>, law: &VoteLaw) -> Decision {
@@ -125,7 +139,18 @@ pub(crate) fn decide(body: &Body, q: &Query, law: &VoteLaw, majority: bool) -> R
         list: list.id.clone(),
         barred: s.must_prove_bar_end(c),
     };
-    let chosen: &Candidate = if tied.len() > 1 && majority {
+    let drawn = if tied.len() > 1 && majority { drawn_lot(law, &tied) } else { None };
+    let chosen: &Candidate = if let Some(citation) = drawn {
+        // the lot was drawn when the result was determined: its order decides, nobody is asked for a lot
+        // (the ranking put the lowest rank first; the ranks of the tied candidates are validated unique)
+        let winner = first;
+        for c in tied.iter().filter(|c| c.id != winner.id) {
+            trail.push(TrailStep::new(Some(&c.id), Verdict::Tied, "lost_drawn_lot", citation));
+        }
+        (law.notes)(winner, &mut trail);
+        trail.push(TrailStep::new(Some(&winner.id), Verdict::Chosen, "won_drawn_lot", citation));
+        winner
+    } else if tied.len() > 1 && majority {
         // the Wahlleiter draws the lot; the worker never draws it
         match q.lot_winner {
             None => {
@@ -181,10 +206,18 @@ pub(crate) fn list_order(s: &Standing, list: &List, law: &VoteLaw, majority: boo
         }
     }
     if majority {
-        // equal votes → lot
+        // equal votes → lot, unless the lot drawn when the result was determined ordered the whole group
         for group in eligible.chunk_by(|a, b| a.votes == b.votes) {
-            if group.len() > 1 {
-                out.lot_groups.push(group.iter().map(|c| c.id.clone()).collect());
+            if group.len() < 2 {
+                continue;
+            }
+            match drawn_lot(law, group) {
+                Some(citation) => {
+                    for c in group {
+                        out.notes.push(TrailStep::new(Some(&c.id), Verdict::Noted, "drawn_lot_order", citation));
+                    }
+                }
+                None => out.lot_groups.push(group.iter().map(|c| c.id.clone()).collect()),
             }
         }
     }

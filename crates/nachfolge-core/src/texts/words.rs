@@ -201,6 +201,15 @@ pub fn reason_de(reason: &str) -> String {
         "listenwahl_seat_list_order" => {
             "Die Reihenfolge nach Stimmen gilt für einen Sitz aus der Personenwahl; für einen über die Liste errungenen Sitz rücken die Bewerberinnen und Bewerber in der Reihenfolge des Wahlvorschlags nach"
         }
+        "drawn_lot_order" => {
+            "hat dieselbe Stimmenzahl wie andere Bewerberinnen oder Bewerber; ihre Reihenfolge hat das bei der Feststellung des Wahlergebnisses gezogene Los bestimmt"
+        }
+        "won_drawn_lot" => {
+            "wurde bei gleicher Stimmenzahl durch das bei der Feststellung des Wahlergebnisses gezogene Los bestimmt"
+        }
+        "lost_drawn_lot" => {
+            "hat dieselbe Stimmenzahl, steht aber nach dem bei der Feststellung des Wahlergebnisses gezogenen Los zurück"
+        }
         "ranked_per_residential_district" => {
             "Unechte Teilortswahl: Es rückt die nächste Ersatzperson aus dem Wohnbezirk des ausgeschiedenen Mitglieds nach; die Reihenfolge ist je Wohnbezirk zu lesen"
         }
@@ -302,6 +311,9 @@ mod tests {
             "party_notice_too_late",
             "listenwahl_seat_list_order",
             "ranked_per_residential_district",
+            "drawn_lot_order",
+            "won_drawn_lot",
+            "lost_drawn_lot",
         ] {
             let text = reason_de(code);
             assert!(text != code && !text.contains('_'), "{code}: {text}");

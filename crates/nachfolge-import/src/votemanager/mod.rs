@@ -453,6 +453,7 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
                     form_of_address: None,
                     academic_degree: degree,
                     votes: Some(i64::try_from(c.votes).unwrap_or(i64::MAX)),
+                    lot_rank: None,
                     district: None,
                     substitute_for: None,
                     substitute_designation: None,
