@@ -116,7 +116,15 @@ async fn the_wahlleitung_uploads_the_oldenburg_files_corrects_a_seat_confirms_an
     assert!(shown.body.contains("52 Sitze</dd>"), "{}", shown.body);
     assert!(shown.body.contains("<dt>Gesetzliche Mitgliederzahl</dt><dd>52</dd>"), "{}", shown.body);
     assert!(shown.body.contains("<h2>Bericht des Imports</h2>"), "{}", shown.body);
-    assert!(shown.body.contains("seats found: 52 (17 by personal vote, 35 by list)"), "{}", shown.body);
+    // what was read and every point of the importer in German (the CLI keeps the English)
+    assert!(shown.body.contains("Gefundene Sitze: 52 (17 aus Personenwahl, 35 über die Liste)"), "{}", shown.body);
+    assert!(!shown.body.contains("seats found"), "said in German only: {}", shown.body);
+    assert!(
+        shown.body.contains("6 Wahlbereiche: Jeder Wahlvorschlag eines Wahlbereichs ist eine eigene Liste"),
+        "{}",
+        shown.body
+    );
+    assert!(!shown.body.contains("each Wahlvorschlag of a Wahlbereich"), "said in German only: {}", shown.body);
     assert!(shown.body.contains("<h3>Zu bestätigen oder zu ergänzen ("), "{}", shown.body);
     assert!(shown.body.contains("383 Personen haben keine E-Mail-Adresse"), "{}", shown.body);
     assert!(!shown.body.contains("have no e-mail address"), "said in German only: {}", shown.body);

@@ -71,7 +71,13 @@ pub fn merge(snapshot: &mut Snapshot, file: &InputFile, report: &mut Report) -> 
     for (i, h) in table.header.iter().enumerate() {
         match column(h) {
             Some(c) if cols.insert(c, i).is_some() => {
-                return Err(ImportError::at(name, 1, Some(i + 1), format!("the column `{h}` appears twice")))
+                return Err(ImportError::at(
+                    name,
+                    1,
+                    Some(i + 1),
+                    format!("the column `{h}` appears twice"),
+                    format!("Die Spalte `{h}` kommt zweimal vor."),
+                ))
             }
             Some(_) => {}
             None => unknown.push(format!("`{h}`")),
@@ -85,18 +91,27 @@ pub fn merge(snapshot: &mut Snapshot, file: &InputFile, report: &mut Report) -> 
             format!(
                 "unknown columns {} (known: liste, platz, name, vorname, nachname, titel, e-mail, anschrift, anrede, sitz; docs/import.md)",
                 unknown.join(", ")
+            ), format!(
+                "Unbekannte Spalten {} (bekannt sind: liste, platz, name, vorname, nachname, titel, e-mail, anschrift, anrede, sitz).",
+                unknown.join(", ")
             ),
         ));
     }
     let Some(&list_col) = cols.get(&Col::List) else {
-        return Err(ImportError::at(name, 1, None, "the header has no column `liste`"));
+        return Err(ImportError::at(
+            name,
+            1,
+            None,
+            "the header has no column `liste`",
+            "Die Kopfzeile hat keine Spalte `liste`.",
+        ));
     };
     if !cols.contains_key(&Col::Position) && !cols.contains_key(&Col::Name) {
         return Err(ImportError::at(
             name,
             1,
             None,
-            "the header has neither `platz` nor `name`: a row cannot name its candidate",
+            "the header has neither `platz` nor `name`: a row cannot name its candidate", "Die Kopfzeile hat weder `platz` noch `name`: Eine Zeile kann so keine Bewerberin und keinen Bewerber bezeichnen.",
         ));
     }
     let term_start = snapshot.body.term.start;
@@ -107,10 +122,10 @@ pub fn merge(snapshot: &mut Snapshot, file: &InputFile, report: &mut Report) -> 
         if row.cells.iter().all(|c| c.trim().is_empty()) {
             continue;
         }
-        let at = |col: usize, msg: String| ImportError::at(name, row.line, Some(col), msg);
+        let at = |col: usize, msg: String, de: String| ImportError::at(name, row.line, Some(col), msg, de);
         let list = row.get(list_col).trim();
         if list.is_empty() {
-            return Err(at(list_col + 1, "no list".into()));
+            return Err(at(list_col + 1, "no list".into(), "Kein Wahlvorschlag angegeben.".into()));
         }
         let lists: Vec<usize> = match snapshot.lists.iter().position(|l| l.id == list) {
             Some(i) => vec![i],
@@ -122,17 +137,25 @@ pub fn merge(snapshot: &mut Snapshot, file: &InputFile, report: &mut Report) -> 
                 .collect(),
         };
         if lists.is_empty() {
-            return Err(at(list_col + 1, format!("no list `{list}` in the snapshot (its id, name or short name)")));
+            return Err(at(
+                list_col + 1,
+                format!("no list `{list}` in the snapshot (its id, name or short name)"),
+                format!("Kein Wahlvorschlag `{list}` im Wahlergebnis (Kennung, Name oder Kurzbezeichnung)."),
+            ));
         }
         let position = match cell(Col::Position) {
-            Some((p, col)) if !p.is_empty() => {
-                Some(p.parse::<u32>().map_err(|_| at(col, format!("`{p}` is not a list position")))?)
-            }
+            Some((p, col)) if !p.is_empty() => Some(p.parse::<u32>().map_err(|_| {
+                at(col, format!("`{p}` is not a list position"), format!("`{p}` ist kein Listenplatz."))
+            })?),
             _ => None,
         };
         let wanted = cell(Col::Name).map(|(n, _)| key(n)).filter(|n| !n.is_empty());
         if position.is_none() && wanted.is_none() {
-            return Err(at(list_col + 1, "neither a position nor a name: the row names no candidate".into()));
+            return Err(at(
+                list_col + 1,
+                "neither a position nor a name: the row names no candidate".into(),
+                "Weder Listenplatz noch Name: Die Zeile bezeichnet keine Bewerberin und keinen Bewerber.".into(),
+            ));
         }
         let mut hits = Vec::new();
         for &li in &lists {
@@ -149,17 +172,27 @@ pub fn merge(snapshot: &mut Snapshot, file: &InputFile, report: &mut Report) -> 
         }
         let (li, ci) = match hits[..] {
             [one] => one,
-            [] => return Err(at(list_col + 1, "the row matches no candidate".into())),
+            [] => {
+                return Err(at(
+                    list_col + 1,
+                    "the row matches no candidate".into(),
+                    "Die Zeile passt zu keiner Bewerberin und keinem Bewerber.".into(),
+                ))
+            }
             _ => {
                 let ids: Vec<&str> = hits.iter().map(|(l, c)| snapshot.lists[*l].candidates[*c].id.as_str()).collect();
                 return Err(at(
                     list_col + 1,
-                    format!("the row matches several candidates ({}): give the list id", ids.join(", ")),
+                    format!("the row matches several candidates ({}): give the list id", ids.join(", ")), format!("Die Zeile passt zu mehreren Bewerberinnen und Bewerbern ({}): bitte die Kennung des Wahlvorschlags angeben.", ids.join(", ")),
                 ));
             }
         };
         if let Some(first) = set_by.insert((li, ci), row.line) {
-            return Err(at(list_col + 1, format!("the candidate was already set by line {first}")));
+            return Err(at(
+                list_col + 1,
+                format!("the candidate was already set by line {first}"),
+                format!("Die Bewerberin oder der Bewerber wurde bereits in Zeile {first} gesetzt."),
+            ));
         }
         let c = &mut snapshot.lists[li].candidates[ci];
         match (cell(Col::Given), cell(Col::Family)) {
@@ -169,7 +202,11 @@ pub fn merge(snapshot: &mut Snapshot, file: &InputFile, report: &mut Report) -> 
                 counts[3] += 1;
             }
             (Some((g, col)), _) | (_, Some((g, col))) if !g.is_empty() => {
-                return Err(at(col, "`vorname` and `nachname` are set together".into()))
+                return Err(at(
+                    col,
+                    "`vorname` and `nachname` are set together".into(),
+                    "`vorname` und `nachname` sind nur gemeinsam anzugeben.".into(),
+                ))
             }
             _ => {}
         }
@@ -179,7 +216,11 @@ pub fn merge(snapshot: &mut Snapshot, file: &InputFile, report: &mut Report) -> 
         if let Some((e, col)) = cell(Col::Email).filter(|(e, _)| !e.is_empty()) {
             let ok = e.split_once('@').is_some_and(|(l, d)| !l.is_empty() && d.contains('.'));
             if !ok || e.chars().any(char::is_whitespace) {
-                return Err(at(col, format!("`{e}` is not an e-mail address")));
+                return Err(at(
+                    col,
+                    format!("`{e}` is not an e-mail address"),
+                    format!("`{e}` ist keine E-Mail-Adresse."),
+                ));
             }
             c.email = Some(e.to_owned());
             counts[0] += 1;
@@ -193,7 +234,13 @@ pub fn merge(snapshot: &mut Snapshot, file: &InputFile, report: &mut Report) -> 
             c.form_of_address = Some(match s.to_lowercase().as_str() {
                 "frau" => FormOfAddress::Frau,
                 "herr" => FormOfAddress::Herr,
-                _ => return Err(at(col, format!("`{s}`: the form of address is `Frau` or `Herr` (or empty)"))),
+                _ => {
+                    return Err(at(
+                        col,
+                        format!("`{s}`: the form of address is `Frau` or `Herr` (or empty)"),
+                        format!("`{s}`: Die Anrede lautet `Frau` oder `Herr` (oder bleibt leer)."),
+                    ))
+                }
             });
             counts[2] += 1;
         }
@@ -207,6 +254,7 @@ pub fn merge(snapshot: &mut Snapshot, file: &InputFile, report: &mut Report) -> 
                     return Err(at(
                         col,
                         format!("`{s}`: the seat is `liste`, `personenwahl`, `direktmandat` or `kein`"),
+                        format!("`{s}`: Der Sitz ist `liste`, `personenwahl`, `direktmandat` oder `kein`."),
                     ))
                 }
             };
@@ -214,17 +262,34 @@ pub fn merge(snapshot: &mut Snapshot, file: &InputFile, report: &mut Report) -> 
             counts[4] += 1;
         }
     }
-    report.read(format!(
-        "contacts ({name}): {} row(s); e-mail {}, postal address {}, form of address {}, name {}, seat {}",
-        set_by.len(),
-        counts[0],
-        counts[1],
-        counts[2],
-        counts[3],
-        counts[4]
-    ));
+    report.read(
+        format!(
+            "contacts ({name}): {} row(s); e-mail {}, postal address {}, form of address {}, name {}, seat {}",
+            set_by.len(),
+            counts[0],
+            counts[1],
+            counts[2],
+            counts[3],
+            counts[4]
+        ),
+        format!(
+            "Kontaktdaten ({name}): {} Zeile(n); E-Mail {}, Postanschrift {}, Anrede {}, Name {}, Sitz {}",
+            set_by.len(),
+            counts[0],
+            counts[1],
+            counts[2],
+            counts[3],
+            counts[4]
+        ),
+    );
     if counts[4] > 0 {
-        report.point(Severity::Info, Some(name), None, format!("{} seat(s) set from the contacts file", counts[4]));
+        report.point(
+            Severity::Info,
+            Some(name),
+            None,
+            format!("{} seat(s) set from the contacts file", counts[4]),
+            format!("Aus der Kontaktdatei gesetzte Sitze: {}.", counts[4]),
+        );
     }
     Ok(())
 }

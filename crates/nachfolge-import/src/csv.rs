@@ -44,6 +44,11 @@ impl Table {
                     file.bytes.len() >> 20,
                     MAX_FILE_BYTES >> 20
                 ),
+                format!(
+                    "Die Datei ist {} MB groß, mehr als die {} MB, die ein Wahlergebnis-Export haben kann.",
+                    file.bytes.len() >> 20,
+                    MAX_FILE_BYTES >> 20
+                ),
             ));
         }
         let bytes = file.bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&file.bytes);
@@ -52,11 +57,18 @@ impl Table {
             let line = before.iter().filter(|b| **b == b'\n').count() + 1;
             let line_start = before.iter().rposition(|b| *b == b'\n').map_or(0, |p| p + 1);
             let column = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
-            ImportError::at(name, line, Some(column), "not UTF-8 (the exports are UTF-8; re-save the file as UTF-8)")
+            ImportError::at(
+                name,
+                line,
+                Some(column),
+                "not UTF-8 (the exports are UTF-8; re-save the file as UTF-8)",
+                "Die Datei ist nicht in UTF-8 kodiert (die Exporte sind UTF-8; bitte die Datei als UTF-8 speichern).",
+            )
         })?;
         let mut records = parse_records(name, text)?.into_iter();
-        let (header_line, header) =
-            records.next().ok_or_else(|| ImportError::in_file(name, "the file is empty (no header line)"))?;
+        let (header_line, header) = records.next().ok_or_else(|| {
+            ImportError::in_file(name, "the file is empty (no header line)", "Die Datei ist leer (keine Kopfzeile).")
+        })?;
         if header.len() == 1 {
             let h = &header[0];
             if h.contains(',') || h.contains('\t') {
@@ -64,7 +76,7 @@ impl Table {
                     name,
                     header_line,
                     None,
-                    "the header has no `;`: wrong separator (the exports separate columns with `;`, not `,` or tabs)",
+                    "the header has no `;`: wrong separator (the exports separate columns with `;`, not `,` or tabs)", "Die Kopfzeile enthält kein `;`: falsches Trennzeichen (die Exporte trennen die Spalten mit `;`, nicht mit `,` oder Tabulatoren).",
                 ));
             }
         }
@@ -84,6 +96,11 @@ impl Table {
                         cells.len(),
                         header.len()
                     ),
+                    format!(
+                        "{} Zellen, die Kopfzeile hat aber {} Spalten (eine abgeschnittene oder fehlerhafte Datei)",
+                        cells.len(),
+                        header.len()
+                    ),
                 ));
             }
             rows.push(Row { line, cells });
@@ -98,8 +115,15 @@ impl Table {
 
     /// The index of the column named `name`, or an error naming the file and the column.
     pub fn require(&self, name: &str) -> Result<usize, ImportError> {
-        self.column(name)
-            .ok_or_else(|| ImportError::at(&self.file, 1, None, format!("the header has no column `{name}`")))
+        self.column(name).ok_or_else(|| {
+            ImportError::at(
+                &self.file,
+                1,
+                None,
+                format!("the header has no column `{name}`"),
+                format!("Die Kopfzeile hat keine Spalte `{name}`."),
+            )
+        })
     }
 
     /// A count in `row` at column `col`: `None` for an empty cell (not reported, or no candidate), an error
@@ -115,6 +139,11 @@ impl Table {
                 row.line,
                 Some(col + 1),
                 format!("`{}` in column `{}` is not a count", cell, self.header.get(col).map_or("", String::as_str)),
+                format!(
+                    "`{}` in der Spalte `{}` ist keine Anzahl.",
+                    cell,
+                    self.header.get(col).map_or("", String::as_str)
+                ),
             )
         })
     }
@@ -170,7 +199,13 @@ fn parse_records(file: &str, text: &str) -> Result<Vec<(usize, Vec<String>)>, Im
         }
     }
     if quoted {
-        return Err(ImportError::at(file, start, None, "a quoted field is not closed (a truncated file?)"));
+        return Err(ImportError::at(
+            file,
+            start,
+            None,
+            "a quoted field is not closed (a truncated file?)",
+            "Ein Feld in Anführungszeichen wird nicht geschlossen (eine abgeschnittene Datei?).",
+        ));
     }
     if !cell.is_empty() || !cells.is_empty() {
         cells.push(cell);

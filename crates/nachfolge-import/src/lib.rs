@@ -13,7 +13,7 @@ pub mod votemanager;
 
 use nachfolge_core::model::{Body, BodyKind, Land, ReturningOfficer, Snapshot};
 
-pub use report::{ImportError, Point, Report, Severity};
+pub use report::{ImportError, Line, Point, Report, Severity};
 
 /// The given name of a candidate whose name no file holds; the family name then says which list place it
 /// is („[Name fehlt] Wahlvorschlag 3, Platz 7“). The official replaces it (contacts CSV, console).
@@ -99,7 +99,7 @@ pub fn import_with_contacts(
         Some(f) => f,
         None => {
             return Err(ImportError::general(
-                "no votemanager or Offene-Wahldaten files recognised (names and headers); use --format",
+                "no votemanager or Offene-Wahldaten files recognised (names and headers); use --format", "Es wurden keine Dateien von votemanager oder im Format Offene Wahldaten erkannt (Dateinamen und Kopfzeilen).",
             ))
         }
     };
@@ -118,9 +118,12 @@ pub fn import_with_contacts(
 /// Validate `snapshot` as the worker validates `election.registered` (the checks every Land shares, then
 /// the Land's own).
 pub fn validate(snapshot: &Snapshot) -> Result<(), ImportError> {
-    Body::from_snapshot(snapshot.clone())
-        .map(|_| ())
-        .map_err(|e| ImportError::general(format!("the snapshot does not validate: {}: {}", e.field, e.problem)))
+    Body::from_snapshot(snapshot.clone()).map(|_| ()).map_err(|e| {
+        ImportError::general(
+            format!("the snapshot does not validate: {}: {}", e.field, e.problem),
+            format!("`{}`: {}", e.field, e.problem),
+        )
+    })
 }
 
 /// The points on what no published file holds and the official must add: names, seats, addresses.
@@ -132,7 +135,7 @@ fn missing(s: &Snapshot, report: &mut Report) {
             Severity::ToConfirm,
             None,
             None,
-            format!("{placeholders} of {} candidates have no name (`{PLACEHOLDER_NAME}`): add them", cands.len()),
+            format!("{placeholders} of {} candidates have no name (`{PLACEHOLDER_NAME}`): add them", cands.len()), format!("Bewerberinnen und Bewerber ohne Namen (`{PLACEHOLDER_NAME}`): {placeholders} von {}; bitte die Namen ergänzen.", cands.len()),
         );
     }
     let seats = cands.iter().filter(|c| c.seat.is_some()).count();
@@ -141,7 +144,7 @@ fn missing(s: &Snapshot, report: &mut Report) {
             Severity::ToConfirm,
             None,
             None,
-            format!("{seats} seat(s) set, the statutory size is {}: mark the seat holders", s.body.statutory_size),
+            format!("{seats} seat(s) set, the statutory size is {}: mark the seat holders", s.body.statutory_size), format!("Vergebene Sitze: {seats}, die gesetzliche Zahl der Sitze beträgt {}; bitte die Inhaberinnen und Inhaber der Sitze kennzeichnen.", s.body.statutory_size),
         );
     }
     let no_address = cands.iter().filter(|c| c.seat.is_none() && c.postal_address.is_none()).count();
@@ -152,6 +155,8 @@ fn missing(s: &Snapshot, report: &mut Report) {
             None,
             format!(
                 "{no_address} candidate(s) without a seat have no postal address: a successor is served the notice by letter, which needs it (--contacts)"
+            ), format!(
+                "Bewerberinnen und Bewerber ohne Sitz und ohne Postanschrift: {no_address}. Einer Ersatzperson wird die Benachrichtigung schriftlich zugestellt; dafür ist die Anschrift nötig (Kontaktdatei)."
             ),
         );
     }
@@ -162,6 +167,7 @@ fn missing(s: &Snapshot, report: &mut Report) {
             None,
             None,
             format!("{no_email} candidate(s) have no e-mail address (--contacts)"),
+            format!("Bewerberinnen und Bewerber ohne E-Mail-Adresse: {no_email} (Kontaktdatei)."),
         );
     }
     let no_salutation = cands.iter().filter(|c| c.form_of_address.is_none()).count();
@@ -170,7 +176,7 @@ fn missing(s: &Snapshot, report: &mut Report) {
             Severity::Info,
             None,
             None,
-            format!("{no_salutation} candidate(s) have no form of address: letters to them name the person without „Frau“ or „Herr“"),
+            format!("{no_salutation} candidate(s) have no form of address: letters to them name the person without „Frau“ or „Herr“"), format!("Bewerberinnen und Bewerber ohne Anrede: {no_salutation}. Schreiben an sie nennen die Person ohne „Frau“ oder „Herr“."),
         );
     }
 }

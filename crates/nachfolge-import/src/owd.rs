@@ -117,17 +117,26 @@ impl Files {
         let mut found: [Option<&InputFile>; 5] = [None; 5];
         for f in files {
             let Some(role) = Role::by_name(&f.name).or_else(|| Role::by_header(&header_of(&f.bytes))) else {
-                report.point(Severity::Info, Some(f.name.as_str()), None, "not an Offene-Wahldaten file: ignored");
+                report.point(
+                    Severity::Info,
+                    Some(f.name.as_str()),
+                    None,
+                    "not an Offene-Wahldaten file: ignored",
+                    "Keine Datei im Format Offene Wahldaten; nicht berücksichtigt.",
+                );
                 continue;
             };
             let slot = &mut found[role as usize];
             if let Some(first) = slot {
-                return Err(ImportError::general(format!(
-                    "two {} files, {} and {}: import one election at a time",
-                    role.name(),
-                    first.name,
-                    f.name
-                )));
+                return Err(ImportError::general(
+                    format!("two {} files, {} and {}: import one election at a time", role.name(), first.name, f.name),
+                    format!(
+                        "Zwei Dateien der Art {}, {} und {}: bitte jeweils nur eine Wahl übernehmen.",
+                        role.name(),
+                        first.name,
+                        f.name
+                    ),
+                ));
             }
             *slot = Some(f);
         }
@@ -142,6 +151,11 @@ impl Files {
                          Wahlgebietseinteilungen and Wahlparameter; given: {}",
                         if present.is_empty() { "none".to_owned() } else { present.join(", ") }
                     ),
+                    format!(
+                        "Fehlt: Ein Satz Offene Wahldaten besteht aus den fünf Dateien Kandidaten, Stimmzettel, \
+                         Wahlergebnisse, Wahlgebietseinteilungen und Wahlparameter; vorhanden: {}",
+                        if present.is_empty() { "keine".to_owned() } else { present.join(", ") }
+                    ),
                 ));
             };
             let table = Table::parse(file)?;
@@ -151,7 +165,14 @@ impl Files {
             tables.push(table);
         }
         let mut tables = tables.into_iter();
-        let mut next = || tables.next().ok_or_else(|| ImportError::general("internal: a file went missing"));
+        let mut next = || {
+            tables.next().ok_or_else(|| {
+                ImportError::general(
+                    "internal: a file went missing",
+                    "Interner Fehler: Eine Datei ist abhandengekommen.",
+                )
+            })
+        };
         Ok(Files {
             kandidaten: next()?,
             stimmzettel: next()?,
@@ -191,6 +212,15 @@ fn some_of(items: &[String]) -> String {
     }
 }
 
+/// Up to five items and how many more, in German.
+fn some_of_de(items: &[String]) -> String {
+    let shown: Vec<&str> = items.iter().take(5).map(String::as_str).collect();
+    match items.len() {
+        n if n > 5 => format!("{} und {} weitere", shown.join(", "), n - 5),
+        _ => shown.join(", "),
+    }
+}
+
 /// The election's facts must be the same in all five files: a difference is a data fault (named with the
 /// files), not fatal. A Kreistag's Stimmbezirke may carry their municipality's AGS: there only the
 /// Kandidaten, Stimmzettel and Wahlparameter files are compared on `wahl-behoerde-gs`.
@@ -215,6 +245,10 @@ fn check_same(files: &Files, kind: BodyKind, report: &mut Report) -> Result<(), 
                 .iter()
                 .map(|(v, fs)| format!("{} in {}", if v.is_empty() { "(empty)" } else { v }, fs.join(", ")))
                 .collect();
+            let text_de: Vec<String> = by_value
+                .iter()
+                .map(|(v, fs)| format!("{} in {}", if v.is_empty() { "(leer)" } else { v }, fs.join(", ")))
+                .collect();
             report.point(
                 Severity::DataFault,
                 odd.first().copied().filter(|_| odd.len() == 1),
@@ -224,6 +258,11 @@ fn check_same(files: &Files, kind: BodyKind, report: &mut Report) -> Result<(), 
                      check that every file belongs to this election",
                     text.join("; ")
                 ),
+                format!(
+                    "`{column}` weicht zwischen den Dateien ab: {}. Der Import wurde mit den Dateien fortgesetzt, wie \
+                     sie sind; bitte prüfen, dass jede Datei zu dieser Wahl gehört.",
+                    text_de.join("; ")
+                ),
             );
         }
         if column == "version" {
@@ -232,7 +271,7 @@ fn check_same(files: &Files, kind: BodyKind, report: &mut Report) -> Result<(), 
                     Severity::Info,
                     None,
                     None,
-                    format!("schema version `{v}` was not seen before (known: 0.2, 0.3); read by column names"),
+                    format!("schema version `{v}` was not seen before (known: 0.2, 0.3); read by column names"), format!("Die Schema-Version `{v}` ist bisher nicht bekannt (bekannt: 0.2, 0.3); nach den Spaltennamen gelesen."),
                 );
             }
         }
@@ -245,25 +284,32 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
     if facts.land != Land::Nw {
         return Err(ImportError::general(
             "Offene-Wahldaten files describe an NRW election (district candidates and Reservelisten, one vote); the \
-             body's Land is not NW",
+             body's Land is not NW", "Dateien im Format Offene Wahldaten beschreiben eine Wahl in Nordrhein-Westfalen (Bewerberinnen und \
+             Bewerber in Wahlbezirken und Reservelisten, eine Stimme); die Vertretung liegt nicht in Nordrhein-Westfalen.",
         ));
     }
     let mut report = Report::default();
     let files = Files::read(files, &mut report)?;
     check_same(&files, facts.kind, &mut report)?;
-    let parameter = files
-        .parameter
-        .rows
-        .first()
-        .ok_or_else(|| ImportError::in_file(&files.parameter.file, "the file has no row"))?;
+    let parameter = files.parameter.rows.first().ok_or_else(|| {
+        ImportError::in_file(&files.parameter.file, "the file has no row", "Die Datei hat keine Zeile.")
+    })?;
     let p = &files.parameter;
     let (version, date) = (cell(parameter, p.column("version")), cell(parameter, p.column("wahl-datum")));
-    report.read(format!(
-        "Offene Wahldaten {version}: {} of {date}, {} (AGS {})",
-        cell(parameter, p.column("wahl-name")),
-        cell(parameter, p.column("wahl-behoerde-name")),
-        cell(parameter, p.column("wahl-behoerde-gs"))
-    ));
+    report.read(
+        format!(
+            "Offene Wahldaten {version}: {} of {date}, {} (AGS {})",
+            cell(parameter, p.column("wahl-name")),
+            cell(parameter, p.column("wahl-behoerde-name")),
+            cell(parameter, p.column("wahl-behoerde-gs"))
+        ),
+        format!(
+            "Offene Wahldaten {version}: {} vom {date}, {} (AGS {})",
+            cell(parameter, p.column("wahl-name")),
+            cell(parameter, p.column("wahl-behoerde-name")),
+            cell(parameter, p.column("wahl-behoerde-gs"))
+        ),
+    );
     if let Ok(day) = NaiveDate::parse_from_str(date, "%d.%m.%Y") {
         if facts.term_start < day {
             report.point(
@@ -271,6 +317,10 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
                 None,
                 None,
                 format!("the term starts on {} but the election was on {date}: check the term", facts.term_start),
+                format!(
+                    "Die Wahlperiode beginnt am {}, die Wahl war aber am {date}: bitte die Wahlperiode prüfen.",
+                    facts.term_start
+                ),
             );
         }
     }
@@ -296,6 +346,12 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
             format!(
                 "{} has {} candidates in Wahlbezirk {} (lines {}); their votes cannot be told apart",
                 ballot[*e].label(),
+                cs.len(),
+                areas.wahlbezirke[*w].nr,
+                lines.join(", ")
+            ), format!(
+                "{} hat {} Bewerberinnen und Bewerber im Wahlbezirk {} (Zeilen {}); ihre Stimmen lassen sich nicht unterscheiden.",
+                ballot[*e].label_de(),
                 cs.len(),
                 areas.wahlbezirke[*w].nr,
                 lines.join(", ")
@@ -377,6 +433,13 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
                          compensation seats (§ 33 KWahlG NRW) changed it",
                         areas.wahlbezirke.len()
                     ),
+                    format!(
+                        "Die angegebene gesetzliche Zahl der Vertreter ist {size}; die {} Wahlbezirke der Dateien \
+                         ergeben {derived} Vertreter (§ 3 Abs. 2, § 4 Abs. 1 KWahlG NRW: die Hälfte wird in \
+                         Wahlbezirken gewählt). Das ist nur richtig, wenn Überhang- und Ausgleichsmandate \
+                         (§ 33 KWahlG NRW) die Zahl verändert haben.",
+                        areas.wahlbezirke.len()
+                    ),
                 );
             }
             size
@@ -390,6 +453,12 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
                     "statutory size {derived} derived from the {} Wahlbezirke (§ 3 Abs. 2, § 4 Abs. 1 KWahlG NRW: half \
                      the representatives are elected in Wahlbezirke); give it where overhang and compensation seats \
                      (§ 33 KWahlG NRW) changed it",
+                    areas.wahlbezirke.len()
+                ),
+                format!(
+                    "Gesetzliche Zahl der Vertreter {derived}, abgeleitet aus den {} Wahlbezirken (§ 3 Abs. 2, § 4 \
+                     Abs. 1 KWahlG NRW: die Hälfte der Vertreter wird in Wahlbezirken gewählt); bitte angeben, wenn \
+                     Überhang- und Ausgleichsmandate (§ 33 KWahlG NRW) sie verändert haben.",
                     areas.wahlbezirke.len()
                 ),
             );
@@ -419,25 +488,53 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
     let on_list = cands.iter().filter(|c| c.position.is_some()).count();
     let in_district = cands.iter().filter(|c| c.district.is_some()).count();
     let individuals = ballot.iter().filter(|e| e.kind == ListKind::Individual).count();
-    report.read(format!(
+    report.read(
+        format!(
         "{} ballot entries ({} lists, {individuals} single candidate(s)), {} candidates ({on_list} on a Reserveliste, \
          {in_district} in a Wahlbezirk)",
         ballot.len(),
         ballot.len() - individuals,
         cands.len()
-    ));
-    report.read(format!(
-        "{} Stimmbezirke ({} polling, {} postal) mapped to {} Wahlbezirke; {} Stimmbezirke summed",
-        areas.stimmbezirke.len(),
-        areas.polling,
-        areas.postal,
-        areas.wahlbezirke.len(),
-        count.summed
-    ));
+    ),
+        format!(
+            "{} Wahlvorschläge auf dem Stimmzettel ({} Listen, {individuals} Einzelbewerber), {} Bewerberinnen und \
+         Bewerber ({on_list} auf einer Reserveliste, {in_district} in einem Wahlbezirk)",
+            ballot.len(),
+            ballot.len() - individuals,
+            cands.len()
+        ),
+    );
+    report.read(
+        format!(
+            "{} Stimmbezirke ({} polling, {} postal) mapped to {} Wahlbezirke; {} Stimmbezirke summed",
+            areas.stimmbezirke.len(),
+            areas.polling,
+            areas.postal,
+            areas.wahlbezirke.len(),
+            count.summed
+        ),
+        format!(
+            "{} Stimmbezirke ({} Urnenwahl, {} Briefwahl) {} Wahlbezirken zugeordnet; {} Stimmbezirke zusammengezählt",
+            areas.stimmbezirke.len(),
+            areas.polling,
+            areas.postal,
+            areas.wahlbezirke.len(),
+            count.summed
+        ),
+    );
     let totals: Vec<String> = ballot.iter().zip(&count.totals).map(|(e, v)| format!("{} {v}", e.label())).collect();
-    report.read(format!("votes per ballot entry: {}", totals.join(", ")));
+    let totals_de: Vec<String> =
+        ballot.iter().zip(&count.totals).map(|(e, v)| format!("{} {v}", e.label_de())).collect();
+    report.read(
+        format!("votes per ballot entry: {}", totals.join(", ")),
+        format!("Stimmen je Wahlvorschlag: {}", totals_de.join(", ")),
+    );
     report.read(format!(
         "{} of {} Wahlbezirk seats found (most votes, § 32 KWahlG NRW); Reserveliste seats: not in the files",
+        won.len(),
+        areas.wahlbezirke.len()
+    ), format!(
+        "{} von {} Sitzen in Wahlbezirken ermittelt (meiste Stimmen, § 32 KWahlG NRW); Sitze aus Reservelisten: nicht in den Dateien",
         won.len(),
         areas.wahlbezirke.len()
     ));
@@ -447,7 +544,9 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
         None,
         "the Wahlbezirk seats were found from the votes (most votes, § 32 Satz 1 KWahlG NRW): confirm them against the \
          Wahlausschuss's determination (a candidate who lost eligibility before election day is not considered, \
-         § 32 Satz 2)",
+         § 32 Satz 2)", "Die Sitze in den Wahlbezirken wurden aus den Stimmen ermittelt (meiste Stimmen, § 32 Satz 1 KWahlG NRW): bitte \
+         mit der Feststellung des Wahlausschusses abgleichen (eine Bewerberin oder ein Bewerber, die oder der vor dem \
+         Wahltag die Wählbarkeit verloren hat, bleibt unberücksichtigt, § 32 Satz 2 KWahlG NRW).",
     );
     report.point(
         Severity::ToConfirm,
@@ -455,12 +554,16 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
         None,
         "the files do not say who won a Reserveliste seat: enter the list seats (via list) the Wahlausschuss \
          determined (§ 33 KWahlG NRW); the report's votes per ballot entry are the figures it starts from",
+        "Die Dateien geben nicht an, wer einen Sitz aus einer Reserveliste erhalten hat: bitte die vom \
+         Wahlausschuss festgestellten Listensitze eintragen (§ 33 KWahlG NRW); die Stimmen je Wahlvorschlag in \
+         diesem Bericht sind die Ausgangszahlen dafür.",
     );
     report.point(
         Severity::ToConfirm,
         None,
         None,
-        "the files name no Ersatzbewerber (§ 16 Abs. 2 KWahlG NRW): enter them (substitute_for) where a list named them",
+        "the files name no Ersatzbewerber (§ 16 Abs. 2 KWahlG NRW): enter them (substitute_for) where a list named them", "Die Dateien nennen keine Ersatzbewerber (§ 16 Abs. 2 KWahlG NRW): bitte eintragen, wo ein Wahlvorschlag \
+         sie benannt hat.",
     );
     report.point(
         Severity::Info,
@@ -468,6 +571,9 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
         None,
         "partei-typ P stands for parties and Wählergruppen alike: every list was imported as `party`; change a \
          Wählergruppe to `voter_group` (the succession rules treat both alike)",
+        "partei-typ P steht für Parteien und Wählergruppen gleichermaßen: Jeder Wahlvorschlag wurde als Wahlvorschlag \
+         einer Partei übernommen; bitte eine Wählergruppe als solche kennzeichnen (die Regeln der Nachfolge \
+         behandeln beide gleich).",
     );
     let forms = cands.iter().filter(|c| c.form.is_some()).count();
     report.point(
@@ -478,12 +584,17 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
             "form of address from kandidat-geschlecht (W: Frau, M: Herr) for {forms} of {} candidates",
             cands.len()
         ),
+        format!(
+            "Anrede aus kandidat-geschlecht (W: Frau, M: Herr) für {forms} von {} Bewerberinnen und Bewerbern",
+            cands.len()
+        ),
     );
 
     Body::from_snapshot(snapshot.clone()).map_err(|e| {
-        ImportError::general(format!(
-            "the imported election does not validate ({e}): a fault of the files or the importer"
-        ))
+        ImportError::general(
+            format!("the imported election does not validate ({e}): a fault of the files or the importer"),
+            format!("Das übernommene Wahlergebnis ist nicht gültig ({e}): ein Fehler der Dateien oder des Imports."),
+        )
     })?;
     Ok((snapshot, report))
 }

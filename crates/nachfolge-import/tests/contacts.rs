@@ -127,7 +127,7 @@ fn contacts_add_names_and_seats_the_files_lack() {
         .points
         .iter()
         .any(|p| p.message == "483 of 485 candidates have no name (`[Name fehlt]`): add them"));
-    assert!(i.report.read.iter().any(|r| r.starts_with("contacts (kontakte.csv): 2 row(s);")));
+    assert!(i.report.read.iter().any(|r| r.en.starts_with("contacts (kontakte.csv): 2 row(s);")));
     // a seat the Land does not know is refused by the validation, naming the field
     let c = InputFile { name: "k.csv".into(), bytes: b"liste;platz;sitz\nL1;1;personenwahl\n".to_vec() };
     let e = import_with_contacts(

@@ -116,8 +116,11 @@ fn duesseldorf_2020_lists_candidates_and_district_seats() {
     }
     let (_, winterfeld) = find(&s, "Winterfeld", "Benedikt");
     assert_eq!((winterfeld.district.as_deref(), winterfeld.votes), (Some("020"), None));
-    assert!(r.read.iter().any(|l| l.contains("454 Stimmbezirke (316 polling, 138 postal) mapped to 41 Wahlbezirke")));
-    assert!(r.read.iter().any(|l| l.contains("41 of 41 Wahlbezirk seats found")));
+    assert!(r
+        .read
+        .iter()
+        .any(|l| l.en.contains("454 Stimmbezirke (316 polling, 138 postal) mapped to 41 Wahlbezirke")));
+    assert!(r.read.iter().any(|l| l.en.contains("41 of 41 Wahlbezirk seats found")));
     // the given size is 2 × 41: no point on it
     assert!(!points(&r, Severity::ToConfirm)
         .iter()
@@ -156,7 +159,7 @@ fn badmuenstereifel_2020_postal_districts_and_a_single_candidate() {
     // Wahlbezirk 9: CDU 53 + 96 = 149, SPD 71 + 74 = 145
     let (_, hammes) = find(&s, "Hammes", "Florian");
     assert_eq!((hammes.votes, hammes.seat.is_some()), (Some(149), true));
-    assert!(r.read.iter().any(|l| l.contains("32 Stimmbezirke (16 polling, 16 postal) mapped to 16 Wahlbezirke")));
+    assert!(r.read.iter().any(|l| l.en.contains("32 Stimmbezirke (16 polling, 16 postal) mapped to 16 Wahlbezirke")));
     assert_eq!(points(&r, Severity::DataFault), Vec::<&str>::new());
 }
 
@@ -351,7 +354,7 @@ fn a_synthetic_set_imports_names_positions_and_votes() {
     assert!(r
         .read
         .iter()
-        .any(|l| l.contains("votes per ballot entry: A (ballot position 1) 75, B (ballot position 2) 75")));
+        .any(|l| l.en.contains("votes per ballot entry: A (ballot position 1) 75, B (ballot position 2) 75")));
 }
 
 #[test]

@@ -238,7 +238,7 @@ fn ni_36_abs_5_and_6_nkwg_direkt_is_personal_vote_listenplatz_is_list() {
         .report
         .read
         .iter()
-        .any(|r| r == "seats found: 52 (17 by personal vote, 35 by list) in 52 rows of the elected table"));
+        .any(|r| r.en == "seats found: 52 (17 by personal vote, 35 by list) in 52 rows of the elected table"));
 }
 
 #[test]
@@ -297,7 +297,11 @@ fn darmstadt_hessen_schema_sums_the_wahlbezirke() {
     let p = points(&i, Severity::ToConfirm);
     assert!(p.iter().any(|p| p.starts_with("no result JSON of the presentation")), "{p:?}");
     assert!(p.iter().any(|p| p == "0 seat(s) set, the statutory size is 71: mark the seat holders"));
-    assert!(i.report.read.iter().any(|r| r == "count: 137 of 137 Schnellmeldungen"));
+    assert!(i
+        .report
+        .read
+        .iter()
+        .any(|r| r.en == "count: 137 of 137 Schnellmeldungen" && r.de == "Auszählung: 137 von 137 Schnellmeldungen"));
 }
 
 #[test]

@@ -260,7 +260,7 @@ fn import_error_de(e: &nachfolge_import::ImportError) -> String {
         (Some(f), None, _) => format!(" (Datei {f})"),
         _ => String::new(),
     };
-    format!("Die Dateien können nicht übernommen werden{at}. Meldung des Imports: {}", e.message)
+    format!("Die Dateien können nicht übernommen werden{at}. Meldung des Imports: {}", e.message_de)
 }
 
 /// `POST /wahlergebnis/vorschau`: import the uploaded files and show the preview.
@@ -387,7 +387,7 @@ async fn show_preview(
     ctx["candidates"] = json!(cands.clone().count());
     ctx["seats"] = json!(cands.clone().filter(|c| c.seat.is_some()).count());
     ctx["votes"] = json!(cands.filter_map(|c| c.votes).sum::<i64>());
-    ctx["read"] = json!(imported.report.read);
+    ctx["read"] = json!(imported.report.read.iter().map(|l| l.de.as_str()).collect::<Vec<_>>());
     ctx["points"] = json!(points(&imported.report));
     let (confirm, notes) = open_points(s);
     ctx["open"] = json!(confirm);

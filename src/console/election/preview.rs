@@ -16,7 +16,7 @@ pub const CORRECTION_ROWS: usize = 5;
 pub(super) fn registration_problems(s: &Snapshot) -> Vec<String> {
     let mut out = Vec::new();
     if let Err(e) = nachfolge_import::validate(s) {
-        out.push(format!("Das Wahlergebnis ist so nicht gültig: {}", e.message));
+        out.push(format!("Das Wahlergebnis ist so nicht gültig: {}", e.message_de));
     }
     if let Err(e) = crate::land::validate_remedy_venues(&s.body) {
         out.push(match e.field.as_str() {
@@ -108,7 +108,7 @@ pub(super) fn points(report: &nachfolge_import::Report) -> Vec<Value> {
                     (Some(f), None) => f.clone(),
                     _ => String::new(),
                 };
-                json!({"at": at, "message": p.message})
+                json!({"at": at, "message": p.message_de})
             })
             .collect();
         (!items.is_empty()).then(|| json!({"title": title, "items": items}))

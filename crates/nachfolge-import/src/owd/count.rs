@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 use nachfolge_core::model::BodyKind;
 
 use super::lists::Entry;
-use super::some_of;
+use super::{some_of, some_of_de};
 use crate::csv::Table;
 use crate::{ImportError, Options, Report, Severity};
 
@@ -70,7 +70,7 @@ pub(super) fn read_areas(t: &Table, kind: BodyKind, report: &mut Report) -> Resu
     for row in &t.rows {
         let sb = row.get(nr).trim();
         if sb.is_empty() {
-            return Err(ImportError::at(&t.file, row.line, Some(nr + 1), "bezirk-nr is empty"));
+            return Err(ImportError::at(&t.file, row.line, Some(nr + 1), "bezirk-nr is empty", "bezirk-nr ist leer."));
         }
         let key = stimmbezirk_key(kind, row.get(gs).trim(), sb);
         if let Some(first) = lines.insert(key.clone(), row.line) {
@@ -79,6 +79,7 @@ pub(super) fn read_areas(t: &Table, kind: BodyKind, report: &mut Report) -> Resu
                 row.line,
                 Some(nr + 1),
                 format!("Stimmbezirk {sb} is also on line {first}"),
+                format!("Der Stimmbezirk {sb} steht auch in Zeile {first}."),
             ));
         }
         match row.get(art).trim() {
@@ -102,7 +103,11 @@ pub(super) fn read_areas(t: &Table, kind: BodyKind, report: &mut Report) -> Resu
         areas.stimmbezirke.insert(key, idx);
     }
     if areas.wahlbezirke.is_empty() {
-        return Err(ImportError::in_file(&t.file, "no Stimmbezirk is assigned to a Wahlbezirk (kandidat-gebiet-nr)"));
+        return Err(ImportError::in_file(
+            &t.file,
+            "no Stimmbezirk is assigned to a Wahlbezirk (kandidat-gebiet-nr)",
+            "Kein Stimmbezirk ist einem Wahlbezirk zugeordnet (kandidat-gebiet-nr).",
+        ));
     }
     if !unassigned.is_empty() {
         report.point(
@@ -114,6 +119,12 @@ pub(super) fn read_areas(t: &Table, kind: BodyKind, report: &mut Report) -> Resu
                  district candidate",
                 unassigned.len(),
                 some_of(&unassigned)
+            ),
+            format!(
+                "Stimmbezirke ohne Wahlbezirk (kandidat-gebiet-nr leer): {} ({}); ihre Stimmen zählen für keine \
+                 Bewerberin und keinen Bewerber im Wahlbezirk.",
+                unassigned.len(),
+                some_of_de(&unassigned)
             ),
         );
     }
@@ -168,6 +179,10 @@ pub(super) fn read_count(
             Some(t.file.as_str()),
             Some(1),
             format!("columns {} have no ballot entry: not counted", extra.join(", ")),
+            format!(
+                "Die Spalten {} gehören zu keinem Wahlvorschlag auf dem Stimmzettel: nicht gezählt.",
+                extra.join(", ")
+            ),
         );
     }
     let mut count = Count {
@@ -178,6 +193,7 @@ pub(super) fn read_count(
     };
     let mut seen: HashMap<String, usize> = HashMap::new();
     let mut outside = Vec::new();
+    let mut outside_de = Vec::new();
     let mut wrong_total = Vec::new();
     // (Wahlbezirk, entry) → (Stimmbezirke, votes, first line): votes for a list without a candidate there
     let mut stray: BTreeMap<(usize, usize), (usize, u64, usize)> = BTreeMap::new();
@@ -191,6 +207,7 @@ pub(super) fn read_count(
         }
         let Some(assigned) = areas.stimmbezirke.get(&key) else {
             outside.push(format!("{sb} (line {})", row.line));
+            outside_de.push(format!("{sb} (Zeile {})", row.line));
             continue;
         };
         if let Some(first) = seen.insert(key, row.line) {
@@ -199,6 +216,7 @@ pub(super) fn read_count(
                 row.line,
                 Some(nr + 1),
                 format!("Stimmbezirk {sb} is also on line {first}"),
+                format!("Der Stimmbezirk {sb} steht auch in Zeile {first}."),
             ));
         }
         let Some(w) = *assigned else { continue };
@@ -235,6 +253,10 @@ pub(super) fn read_count(
                 "{} rows name no Stimmbezirk of Wahlgebietseinteilungen (aggregate rows?): {}; not counted",
                 outside.len(),
                 some_of(&outside)
+            ), format!(
+                "Zeilen, die keinen Stimmbezirk der Wahlgebietseinteilungen nennen (Summenzeilen?): {} ({}); nicht gezählt.",
+                outside.len(),
+                some_of_de(&outside_de)
             ),
         );
     }
@@ -248,6 +270,11 @@ pub(super) fn read_count(
                  were counted",
                 wrong_total.len(),
                 some_of(&wrong_total)
+            ), format!(
+                "In {} Zeilen sind die gültigen Stimmen (D) nicht die Summe der Spalten der Wahlvorschläge (Zeilen {}); \
+                 gezählt wurden die Spalten der Wahlvorschläge.",
+                wrong_total.len(),
+                some_of_de(&wrong_total)
             ),
         );
     }
@@ -260,6 +287,13 @@ pub(super) fn read_count(
                 "{votes} votes for {} in {n} Stimmbezirke of Wahlbezirk {}, where it has no candidate (D{} should be \
                  empty there); counted for no candidate",
                 ballot[e].label(),
+                areas.wahlbezirke[w].nr,
+                ballot[e].position
+            ),
+            format!(
+                "{votes} Stimmen für {} in {n} Stimmbezirken des Wahlbezirks {}, in dem der Wahlvorschlag keine \
+                 Bewerberin und keinen Bewerber hat (D{} müsste dort leer sein); für niemanden gezählt.",
+                ballot[e].label_de(),
                 areas.wahlbezirke[w].nr,
                 ballot[e].position
             ),
@@ -279,10 +313,17 @@ pub(super) fn read_count(
             areas.stimmbezirke.len(),
             some_of(&missing)
         );
+        let what_de = format!(
+            "{} von {} Stimmbezirken haben kein Ergebnis: {}",
+            missing.len(),
+            areas.stimmbezirke.len(),
+            some_of_de(&missing)
+        );
         if !options.allow_incomplete {
             return Err(ImportError::in_file(
                 &t.file,
                 format!("{what}. The count is incomplete: import the final result (or allow an incomplete count)"),
+                format!("{what_de}. Die Auszählung ist unvollständig: bitte das endgültige Ergebnis übernehmen."),
             ));
         }
         report.point(
@@ -290,6 +331,7 @@ pub(super) fn read_count(
             Some(t.file.as_str()),
             None,
             format!("{what}. Imported as allowed; no winner is set in their Wahlbezirke"),
+            format!("{what_de}. Wie zugelassen übernommen; in ihren Wahlbezirken ist niemand als gewählt gesetzt."),
         );
     }
     Ok(count)
@@ -330,6 +372,15 @@ pub(super) fn winners(
                         wb.stimmbezirke,
                         entry.position
                     ),
+                    format!(
+                        "{} hat eine Bewerberin oder einen Bewerber im Wahlbezirk {}, aber in keinem seiner {} \
+                         Stimmbezirke Stimmen (D{} leer): Die Bewerbung im Wahlbezirk stand wohl nicht auf dem \
+                         Stimmzettel; keine Stimmen gesetzt.",
+                        entry.label_de(),
+                        wb.nr,
+                        wb.stimmbezirke,
+                        entry.position
+                    ),
                 );
             } else if t.empty > 0 {
                 undecided = true;
@@ -340,6 +391,14 @@ pub(super) fn winners(
                     format!(
                         "{} has votes in {} but no number in {} of the {} Stimmbezirke of Wahlbezirk {} (D{} empty)",
                         entry.label(),
+                        t.filled,
+                        t.empty,
+                        wb.stimmbezirke,
+                        wb.nr,
+                        entry.position
+                    ), format!(
+                        "{} hat Stimmen in {}, aber keine Zahl in {} der {} Stimmbezirke des Wahlbezirks {} (D{} leer).",
+                        entry.label_de(),
                         t.filled,
                         t.empty,
                         wb.stimmbezirke,
@@ -356,7 +415,7 @@ pub(super) fn winners(
                 Severity::ToConfirm,
                 Some(file),
                 None,
-                format!("Wahlbezirk {}: the votes are incomplete, no winner set; enter the elected candidate", wb.nr),
+                format!("Wahlbezirk {}: the votes are incomplete, no winner set; enter the elected candidate", wb.nr), format!("Wahlbezirk {}: Die Stimmen sind unvollständig, niemand ist als gewählt gesetzt; bitte die gewählte Person eintragen.", wb.nr),
             );
             continue;
         }
@@ -366,12 +425,14 @@ pub(super) fn winners(
                 Some(file),
                 None,
                 format!("Wahlbezirk {}: no candidate has votes", wb.nr),
+                format!("Wahlbezirk {}: Keine Bewerberin und kein Bewerber hat Stimmen.", wb.nr),
             );
             continue;
         };
         let tied: Vec<usize> = contenders.iter().filter(|c| c.0 == best).map(|c| c.1).collect();
         if tied.len() > 1 {
             let names: Vec<String> = tied.iter().map(|e| ballot[*e].label()).collect();
+            let names_de: Vec<String> = tied.iter().map(|e| ballot[*e].label_de()).collect();
             report.point(
                 Severity::ToConfirm,
                 Some(file),
@@ -381,6 +442,12 @@ pub(super) fn winners(
                      seat set: enter the winner the lot named",
                     wb.nr,
                     names.join(" and ")
+                ), format!(
+                    "Wahlbezirk {}: Stimmengleichheit zwischen {} mit je {best} Stimmen; es entscheidet das vom \
+                     Wahlleiter zu ziehende Los (§ 32 Satz 3 KWahlG NRW). Kein Sitz gesetzt: bitte die durch \
+                     Losentscheid gewählte Person eintragen.",
+                    wb.nr,
+                    names_de.join(" und ")
                 ),
             );
             continue;
@@ -395,6 +462,12 @@ pub(super) fn winners(
                     "Wahlbezirk {}: {} has the most votes but more than one candidate there; no seat set",
                     wb.nr,
                     ballot[tied[0]].label()
+                ),
+                format!(
+                    "Wahlbezirk {}: {} hat die meisten Stimmen, dort aber mehr als eine Bewerberin oder einen \
+                     Bewerber; kein Sitz gesetzt.",
+                    wb.nr,
+                    ballot[tied[0]].label_de()
                 ),
             ),
         }

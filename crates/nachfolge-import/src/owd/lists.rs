@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use nachfolge_core::model::{FormOfAddress, ListKind};
 
 use super::count::Areas;
-use super::{cell, norm, some_of};
+use super::{cell, norm, some_of, some_of_de};
 use crate::csv::Table;
 use crate::{ImportError, Report, Severity};
 
@@ -22,6 +22,11 @@ impl Entry {
     pub(super) fn label(&self) -> String {
         let name = if self.short.is_empty() { &self.long } else { &self.short };
         format!("{} (ballot position {})", name, self.position)
+    }
+    /// The entry as the console names it, in German.
+    pub(super) fn label_de(&self) -> String {
+        let name = if self.short.is_empty() { &self.long } else { &self.short };
+        format!("{} (Platz {} auf dem Stimmzettel)", name, self.position)
     }
 }
 
@@ -41,7 +46,13 @@ pub(super) fn read_ballot(t: &Table) -> Result<Vec<Entry>, ImportError> {
                 "{} ballots (stimmzettel-gebiet-nr {}): more than one election in one set (e.g. Bezirksvertretungen); \
                  a council election has one ballot",
                 ballots.len(),
-                ballots.into_iter().collect::<Vec<_>>().join(", ")
+                ballots.iter().copied().collect::<Vec<_>>().join(", ")
+            ),
+            format!(
+                "{} Stimmzettel (stimmzettel-gebiet-nr {}): mehr als eine Wahl in einem Satz Dateien (z. B. \
+                 Bezirksvertretungen); eine Wahl der Vertretung hat einen Stimmzettel.",
+                ballots.len(),
+                ballots.iter().copied().collect::<Vec<_>>().join(", ")
             ),
         ));
     }
@@ -50,7 +61,13 @@ pub(super) fn read_ballot(t: &Table) -> Result<Vec<Entry>, ImportError> {
     for row in &t.rows {
         let raw = row.get(pos).trim();
         let position = raw.parse::<u32>().ok().filter(|p| *p > 0).ok_or_else(|| {
-            ImportError::at(&t.file, row.line, Some(pos + 1), format!("stimmzettel-position `{raw}` is not a position"))
+            ImportError::at(
+                &t.file,
+                row.line,
+                Some(pos + 1),
+                format!("stimmzettel-position `{raw}` is not a position"),
+                format!("stimmzettel-position `{raw}` ist kein Platz auf dem Stimmzettel."),
+            )
         })?;
         if let Some(first) = lines.insert(position, row.line) {
             return Err(ImportError::at(
@@ -58,6 +75,7 @@ pub(super) fn read_ballot(t: &Table) -> Result<Vec<Entry>, ImportError> {
                 row.line,
                 Some(pos + 1),
                 format!("ballot position {position} is also on line {first}"),
+                format!("Der Platz {position} auf dem Stimmzettel steht auch in Zeile {first}."),
             ));
         }
         let kind = match row.get(typ).trim() {
@@ -69,6 +87,7 @@ pub(super) fn read_ballot(t: &Table) -> Result<Vec<Entry>, ImportError> {
                     row.line,
                     Some(typ + 1),
                     format!("partei-typ `{other}` is neither P (list) nor E (single candidate)"),
+                    format!("partei-typ `{other}` ist weder P (Liste) noch E (Einzelbewerber)."),
                 ))
             }
         };
@@ -80,12 +99,13 @@ pub(super) fn read_ballot(t: &Table) -> Result<Vec<Entry>, ImportError> {
                 row.line,
                 None,
                 "the ballot entry has neither a short nor a long name",
+                "Der Wahlvorschlag auf dem Stimmzettel hat weder einen Kurz- noch einen Langnamen.",
             ));
         }
         out.push(entry);
     }
     if out.is_empty() {
-        return Err(ImportError::in_file(&t.file, "the ballot has no entries"));
+        return Err(ImportError::in_file(&t.file, "the ballot has no entries", "Der Stimmzettel hat keine Einträge."));
     }
     out.sort_by_key(|e| e.position);
     Ok(out)
@@ -173,6 +193,9 @@ pub(super) fn read_candidates(
                         format!(
                             "the short name `{s}` is on no ballot entry; joined by the long name to {}",
                             ballot[e].label()
+                        ), format!(
+                            "Der Kurzname `{s}` steht bei keinem Wahlvorschlag auf dem Stimmzettel; über den Langnamen {} zugeordnet.",
+                            ballot[e].label_de()
                         ),
                     );
                 }
@@ -190,7 +213,13 @@ pub(super) fn read_candidates(
             }
         };
         if row.get(name).trim().is_empty() {
-            return Err(ImportError::at(&t.file, row.line, Some(name + 1), "kandidat-name is empty"));
+            return Err(ImportError::at(
+                &t.file,
+                row.line,
+                Some(name + 1),
+                "kandidat-name is empty",
+                "kandidat-name ist leer.",
+            ));
         }
         let family =
             [cell(row, prefix), row.get(name).trim()].iter().filter(|p| !p.is_empty()).copied().collect::<Vec<_>>();
@@ -205,6 +234,7 @@ pub(super) fn read_candidates(
                     row.line,
                     Some(place + 1),
                     format!("kandidat-listenplatz `{raw}` is not a position"),
+                    format!("kandidat-listenplatz `{raw}` ist kein Listenplatz."),
                 )
             })?)
             .filter(|p| *p > 0),
@@ -216,6 +246,9 @@ pub(super) fn read_candidates(
                     Some(t.file.as_str()),
                     Some(row.line),
                     format!("a single candidate has no Reserveliste; kandidat-listenplatz {p} ignored"),
+                    format!(
+                        "Ein Einzelbewerber hat keine Reserveliste; kandidat-listenplatz {p} nicht berücksichtigt."
+                    ),
                 );
             }
         }
@@ -226,6 +259,10 @@ pub(super) fn read_candidates(
                     row.line,
                     Some(place + 1),
                     format!("Reserveliste position {p} of {} is also held by line {other}", ballot[entry].label()),
+                    format!(
+                        "Der Listenplatz {p} der Reserveliste {} ist auch in Zeile {other} vergeben.",
+                        ballot[entry].label_de()
+                    ),
                 ));
             }
         }
@@ -236,7 +273,11 @@ pub(super) fn read_candidates(
             Some(None) => {
                 let why =
                     format!("Wahlbezirk `{raw}` is not in Wahlgebietseinteilungen: kept as written, no votes summed");
-                report.point(Severity::DataFault, Some(t.file.as_str()), Some(row.line), why);
+                let why_de = format!(
+                    "Der Wahlbezirk `{raw}` steht nicht in den Wahlgebietseinteilungen: wie angegeben übernommen, \
+                     keine Stimmen zusammengezählt."
+                );
+                report.point(Severity::DataFault, Some(t.file.as_str()), Some(row.line), why, why_de);
                 (Some(raw.to_owned()), None)
             }
         };
@@ -245,7 +286,7 @@ pub(super) fn read_candidates(
                 Severity::DataFault,
                 Some(t.file.as_str()),
                 Some(row.line),
-                "the candidate has neither a Wahlbezirk nor a Reserveliste position",
+                "the candidate has neither a Wahlbezirk nor a Reserveliste position", "Die Bewerberin oder der Bewerber hat weder einen Wahlbezirk noch einen Listenplatz auf einer Reserveliste.",
             );
         }
         let form = match cell(row, sex) {
@@ -266,11 +307,15 @@ pub(super) fn read_candidates(
         });
     }
     for ((s, l), (lines, hits)) in unjoined {
-        let why = if hits.is_empty() {
-            "matches no ballot entry".to_owned()
+        let (why, why_de) = if hits.is_empty() {
+            ("matches no ballot entry".to_owned(), "passt zu keinem Wahlvorschlag auf dem Stimmzettel".to_owned())
         } else {
             let labels: Vec<String> = hits.iter().map(|i| ballot[*i].label()).collect();
-            format!("matches more than one ballot entry ({})", labels.join(", "))
+            let labels_de: Vec<String> = hits.iter().map(|i| ballot[*i].label_de()).collect();
+            (
+                format!("matches more than one ballot entry ({})", labels.join(", ")),
+                format!("passt zu mehr als einem Wahlvorschlag auf dem Stimmzettel ({})", labels_de.join(", ")),
+            )
         };
         report.point(
             Severity::ToConfirm,
@@ -280,12 +325,22 @@ pub(super) fn read_candidates(
                 "the list `{s}` / `{l}` of {} candidates (lines {}) {why}: they were not imported; add them by hand",
                 lines.len(),
                 some_of(&lines)
+            ), format!(
+                "Der Wahlvorschlag `{s}` / `{l}` mit {} Bewerberinnen und Bewerbern (Zeilen {}) {why_de}: Sie wurden nicht übernommen; bitte von Hand ergänzen.",
+                lines.len(),
+                some_of_de(&lines)
             ),
         );
     }
     for (i, e) in ballot.iter().enumerate() {
         if !out.iter().any(|c| c.entry == i) {
-            report.point(Severity::DataFault, Some(t.file.as_str()), None, format!("{} has no candidate", e.label()));
+            report.point(
+                Severity::DataFault,
+                Some(t.file.as_str()),
+                None,
+                format!("{} has no candidate", e.label()),
+                format!("{} hat keine Bewerberin und keinen Bewerber.", e.label_de()),
+            );
         }
     }
     Ok(out)

@@ -25,6 +25,15 @@ impl Level {
             Level::Districts => "Wahlbezirke",
         }
     }
+
+    /// The level in German (the console's report).
+    pub fn label_de(self) -> &'static str {
+        match self {
+            Level::Whole => "gesamtes Wahlgebiet",
+            Level::Areas => "Wahlbereiche",
+            Level::Districts => "Wahlbezirke",
+        }
+    }
 }
 
 /// One row with its counts (`None`: empty cell, not reported or no candidate).
@@ -69,7 +78,11 @@ impl ResultFile {
             });
         }
         if rows.is_empty() {
-            return Err(ImportError::in_file(&table.file, "the file has a header but no rows"));
+            return Err(ImportError::in_file(
+                &table.file,
+                "the file has a header but no rows",
+                "Die Datei hat eine Kopfzeile, aber keine Zeilen.",
+            ));
         }
         let first = table.rows.first();
         let text = |c: Option<usize>| c.and_then(|c| first.map(|r| r.get(c).trim().to_owned())).unwrap_or_default();
@@ -107,7 +120,7 @@ impl ResultFile {
                 Severity::Info,
                 Some(&self.file),
                 Some(r.line),
-                "an aggregate row (the sum of all other rows) was left out, so that nothing is counted twice",
+                "an aggregate row (the sum of all other rows) was left out, so that nothing is counted twice", "Eine Summenzeile (die Summe aller anderen Zeilen) wurde nicht übernommen, damit nichts doppelt gezählt wird.",
             );
         }
     }
@@ -209,7 +222,7 @@ pub fn check_rows(f: &ResultFile, report: &mut Report) {
         }
     }
     let mut faults = 0usize;
-    let mut first: Option<(usize, String)> = None;
+    let mut first: Option<(usize, (String, String))> = None;
     for r in &f.rows {
         for (&n, cols) in &by_list {
             let cell = |c: Option<usize>| c.and_then(|c| r.counts[c]);
@@ -219,18 +232,24 @@ pub fn check_rows(f: &ResultFile, report: &mut Report) {
             let mut wrong = None;
             match (list_votes, cand_sum, total) {
                 (Some(l), Some(c), Some(t)) if l + c != t => {
-                    wrong = Some(format!("D{n}: list votes {l} + personal votes {c} ≠ total {t}"))
+                    wrong = Some((
+                        format!("D{n}: list votes {l} + personal votes {c} ≠ total {t}"),
+                        format!("D{n}: Listenstimmen {l} + Personenstimmen {c} ≠ Stimmen insgesamt {t}"),
+                    ))
                 }
                 _ => {}
             }
             if let (Some(c), Some(s)) = (cand_sum, sum) {
                 if c != s {
-                    wrong = Some(format!("D{n}: the sum of personal votes {c} ≠ the candidates' votes {s}"));
+                    wrong = Some((
+                        format!("D{n}: the sum of personal votes {c} ≠ the candidates' votes {s}"),
+                        format!("D{n}: Summe der Personenstimmen {c} ≠ Stimmen der Bewerberinnen und Bewerber {s}"),
+                    ));
                 }
             } else if cand_sum.is_none() && list_votes.is_none() && has_candidates {
                 if let (Some(t), Some(s)) = (total, sum) {
                     if t != s {
-                        wrong = Some(format!("D{n}: the list's votes {t} ≠ the sum of its candidates' votes {s}"));
+                        wrong = Some((format!("D{n}: the list's votes {t} ≠ the sum of its candidates' votes {s}"), format!("D{n}: Stimmen des Wahlvorschlags {t} ≠ Summe der Stimmen seiner Bewerberinnen und Bewerber {s}")));
                     }
                 }
             }
@@ -240,12 +259,12 @@ pub fn check_rows(f: &ResultFile, report: &mut Report) {
             }
         }
     }
-    if let Some((line, what)) = first {
+    if let Some((line, (what, what_de))) = first {
         report.point(
             Severity::DataFault,
             Some(&f.file),
             Some(line),
-            format!("{faults} list figure(s) that do not add up within their row; the first: {what}"),
+            format!("{faults} list figure(s) that do not add up within their row; the first: {what}"), format!("Zahlen von Wahlvorschlägen, die sich innerhalb ihrer Zeile nicht aufaddieren: {faults}; die erste: {what_de}"),
         );
     }
 }
@@ -277,6 +296,8 @@ pub fn check_gaps(f: &ResultFile, report: &mut Report) {
             Some(line),
             format!(
                 "{gaps} empty cell(s) in rows that reported, where other rows have a count (first: column `{col}`); taken as not reported, not as 0"
+            ), format!(
+                "Leere Zellen in gemeldeten Zeilen, wo andere Zeilen eine Anzahl haben: {gaps} (die erste: Spalte `{col}`); als nicht gemeldet gewertet, nicht als 0."
             ),
         );
     }

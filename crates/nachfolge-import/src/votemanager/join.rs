@@ -91,6 +91,9 @@ pub fn map_lists(
                 format!(
                     "lists {} were matched to the result JSON by their order only (neither a name nor a unique total tells): check their names",
                     by_order.join(", ")
+                ), format!(
+                    "Die Wahlvorschläge {} wurden der Ergebnis-JSON nur nach ihrer Reihenfolge zugeordnet (weder ein Name noch eine eindeutige Stimmenzahl entscheidet): bitte ihre Namen prüfen.",
+                    by_order.join(", ")
                 ),
             );
         }
@@ -101,7 +104,7 @@ pub fn map_lists(
                 Severity::ToConfirm,
                 file,
                 None,
-                format!("list D{n} could not be matched to a list of the result JSON: its name and candidates' names are missing"),
+                format!("list D{n} could not be matched to a list of the result JSON: its name and candidates' names are missing"), format!("Der Wahlvorschlag D{n} konnte keinem Wahlvorschlag der Ergebnis-JSON zugeordnet werden: Sein Name und die Namen seiner Bewerberinnen und Bewerber fehlen."),
             );
             continue;
         };
@@ -113,6 +116,7 @@ pub fn map_lists(
                     file,
                     None,
                     format!("list D{n}: {a} votes in the CSV, {b} in the result JSON"),
+                    format!("Wahlvorschlag D{n}: {a} Stimmen in der CSV, {b} in der Ergebnis-JSON."),
                 );
             }
         }
@@ -172,24 +176,41 @@ pub fn seats(
         .collect();
     let mut direct_outside_ni = 0usize;
     for row in &r.elected {
-        let unassigned = |report: &mut Report, why: String| {
+        let unassigned = |report: &mut Report, why: String, why_de: String| {
             report.point(
                 Severity::ToConfirm,
                 file,
                 None,
                 format!("elected table, row {}: {why}; the seat was not assigned — assign it in the console", row.row),
+                format!(
+                    "Tabelle der Gewählten, Zeile {}: {why_de}; der Sitz wurde nicht zugeordnet – bitte in der Konsole zuordnen.",
+                    row.row
+                ),
             )
         };
+        let votes_de = row.votes.map_or_else(|| "ohne Stimmenzahl".to_owned(), |v| format!("{v} Stimmen"));
         let Some(&n) = by_party.get(&norm(&row.party)) else {
-            unassigned(report, format!("the party `{}` is none of the lists", row.party));
+            unassigned(
+                report,
+                format!("the party `{}` is none of the lists", row.party),
+                format!("Die Partei `{}` gehört zu keinem der Wahlvorschläge", row.party),
+            );
             continue;
         };
         let Some((area, mandate)) = parse_mandate(&row.mandate) else {
-            unassigned(report, format!("the mandate `{}` is not understood", row.mandate));
+            unassigned(
+                report,
+                format!("the mandate `{}` is not understood", row.mandate),
+                format!("Das Mandat `{}` ist nicht verständlich", row.mandate),
+            );
             continue;
         };
         if areas && area.is_none() {
-            unassigned(report, format!("the mandate `{}` names no Wahlbereich", row.mandate));
+            unassigned(
+                report,
+                format!("the mandate `{}` names no Wahlbereich", row.mandate),
+                format!("Das Mandat `{}` nennt keinen Wahlbereich", row.mandate),
+            );
             continue;
         }
         let area = if areas { area } else { None };
@@ -210,6 +231,10 @@ pub fn seats(
                 unassigned(
                     report,
                     format!("no candidate of list D{n} matches `{}` with {:?} votes", row.mandate, row.votes),
+                    format!(
+                        "Keine Bewerberin und kein Bewerber des Wahlvorschlags D{n} passt zu `{}` ({votes_de})",
+                        row.mandate
+                    ),
                 );
                 continue;
             }
@@ -221,6 +246,10 @@ pub fn seats(
                         "`{}` with {:?} votes fits several candidates ({}): the join by votes is ambiguous",
                         row.mandate,
                         row.votes,
+                        ids.join(", ")
+                    ), format!(
+                        "`{}` ({votes_de}) passt zu mehreren Bewerberinnen und Bewerbern ({}): Die Zuordnung nach Stimmen ist nicht eindeutig",
+                        row.mandate,
                         ids.join(", ")
                     ),
                 );
@@ -234,6 +263,10 @@ pub fn seats(
                 file,
                 None,
                 format!("elected table, row {}: {} already holds a seat from another row", row.row, c.id),
+                format!(
+                    "Tabelle der Gewählten, Zeile {}: {} hat bereits einen Sitz aus einer anderen Zeile.",
+                    row.row, c.id
+                ),
             );
             continue;
         }
@@ -245,6 +278,9 @@ pub fn seats(
                 format!(
                     "elected table, row {}: {} has {} votes in the CSV, {:?} in the elected table",
                     row.row, c.id, c.votes, row.votes
+                ), format!(
+                    "Tabelle der Gewählten, Zeile {}: {} hat {} Stimmen in der CSV, in der Tabelle der Gewählten: {votes_de}.",
+                    row.row, c.id, c.votes
                 ),
             );
         }
@@ -263,7 +299,7 @@ pub fn seats(
             Severity::ToConfirm,
             file,
             None,
-            format!("{direct_outside_ni} seat(s) marked `direkt` were recorded as `list`: `personal_vote` is a Niedersachsen seat (§ 36 Abs. 5 NKWG); check how they were won"),
+            format!("{direct_outside_ni} seat(s) marked `direkt` were recorded as `list`: `personal_vote` is a Niedersachsen seat (§ 36 Abs. 5 NKWG); check how they were won"), format!("Als `direkt` gekennzeichnete Sitze, die als Listensitz erfasst wurden: {direct_outside_ni}. Ein Sitz aus Personenwahl (`personal_vote`) ist ein Sitz nach niedersächsischem Recht (§ 36 Abs. 5 NKWG); bitte prüfen, wie diese Sitze errungen wurden."),
         );
     }
     let seated: usize = cands.iter().filter(|c| c.seat.is_some()).count();
@@ -275,16 +311,24 @@ pub fn seats(
                 Severity::DataFault,
                 file,
                 None,
-                format!("list D{n} ({party}): {count} seats in the seat distribution, {found} assigned from the elected table"),
+                format!("list D{n} ({party}): {count} seats in the seat distribution, {found} assigned from the elected table"), format!("Wahlvorschlag D{n} ({party}): {count} Sitze in der Sitzverteilung, {found} aus der Tabelle der Gewählten zugeordnet."),
             );
         }
     }
-    report.read(format!(
-        "seats found: {seated} ({} by personal vote, {} by list) in {} rows of the elected table",
-        cands.iter().filter(|c| c.seat == Some(SeatVia::PersonalVote)).count(),
-        cands.iter().filter(|c| c.seat == Some(SeatVia::List)).count(),
-        r.elected.len()
-    ));
+    report.read(
+        format!(
+            "seats found: {seated} ({} by personal vote, {} by list) in {} rows of the elected table",
+            cands.iter().filter(|c| c.seat == Some(SeatVia::PersonalVote)).count(),
+            cands.iter().filter(|c| c.seat == Some(SeatVia::List)).count(),
+            r.elected.len()
+        ),
+        format!(
+            "Gefundene Sitze: {seated} ({} aus Personenwahl, {} über die Liste) in {} Zeilen der Tabelle der Gewählten",
+            cands.iter().filter(|c| c.seat == Some(SeatVia::PersonalVote)).count(),
+            cands.iter().filter(|c| c.seat == Some(SeatVia::List)).count(),
+            r.elected.len()
+        ),
+    );
 }
 
 /// Name the candidates of every mapped list by their votes: a result-JSON name whose vote count is unique
@@ -321,6 +365,10 @@ pub fn names_by_votes(
                     "list D{n}: the result JSON's candidates ({} with their votes) are not the CSV's ({}): names are joined only where a vote count is unique on both sides",
                     multiset_json.len(),
                     multiset_csv.len()
+                ), format!(
+                    "Wahlvorschlag D{n}: Die Bewerberinnen und Bewerber der Ergebnis-JSON ({} mit ihren Stimmen) sind nicht die der CSV ({}): Namen werden nur zugeordnet, wo eine Stimmenzahl auf beiden Seiten eindeutig ist.",
+                    multiset_json.len(),
+                    multiset_csv.len()
                 ),
             );
         }
@@ -353,6 +401,10 @@ pub fn names_by_votes(
                 None,
                 format!(
                     "list D{n}: {} candidate(s) share their vote count with another of the list, or have no name of that count in the result JSON ({}): not named by votes — set their names with --contacts or in the console",
+                    ambiguous.len(),
+                    ambiguous.join(", ")
+                ), format!(
+                    "Wahlvorschlag D{n}: Bewerberinnen und Bewerber, die ihre Stimmenzahl mit einer anderen Person des Wahlvorschlags teilen oder zu deren Stimmenzahl die Ergebnis-JSON keinen Namen hat: {} ({}); nicht nach Stimmen benannt – bitte ihre Namen über die Kontaktdatei oder in der Konsole setzen.",
                     ambiguous.len(),
                     ambiguous.join(", ")
                 ),

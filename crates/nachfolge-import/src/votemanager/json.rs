@@ -252,21 +252,43 @@ pub struct Jsons {
 
 pub fn read_json(f: &InputFile, out: &mut Jsons, report: &mut Report) -> Result<(), ImportError> {
     if f.bytes.len() > MAX_FILE_BYTES {
-        return Err(ImportError::in_file(&f.name, format!("file is larger than {} MB", MAX_FILE_BYTES >> 20)));
+        return Err(ImportError::in_file(
+            &f.name,
+            format!("file is larger than {} MB", MAX_FILE_BYTES >> 20),
+            format!("Die Datei ist größer als {} MB.", MAX_FILE_BYTES >> 20),
+        ));
     }
     let v: Value = serde_json::from_slice(&f.bytes).map_err(|e| {
         let what = e.to_string();
         let what = what.split(" at line ").next().unwrap_or(&what).to_owned();
-        ImportError::at(&f.name, e.line(), Some(e.column()), format!("not valid JSON ({what}; a truncated file?)"))
+        ImportError::at(
+            &f.name,
+            e.line(),
+            Some(e.column()),
+            format!("not valid JSON ({what}; a truncated file?)"),
+            format!("Kein gültiges JSON ({what}; eine abgeschnittene Datei?)."),
+        )
     })?;
     match read(&v) {
         JsonFile::OpenData(od) if out.open.is_none() => out.open = Some((f.name.clone(), od)),
         JsonFile::Termin(t) if out.termin.is_none() => out.termin = Some((f.name.clone(), t)),
         JsonFile::Result(r) => out.results.push((f.name.clone(), *r)),
         JsonFile::OpenData(_) | JsonFile::Termin(_) => {
-            report.point(Severity::DataFault, Some(&f.name), None, "a second index file; ignored");
+            report.point(
+                Severity::DataFault,
+                Some(&f.name),
+                None,
+                "a second index file; ignored",
+                "Eine zweite Indexdatei; nicht berücksichtigt.",
+            );
         }
-        JsonFile::Other => report.point(Severity::Info, Some(&f.name), None, "not a votemanager JSON file; ignored"),
+        JsonFile::Other => report.point(
+            Severity::Info,
+            Some(&f.name),
+            None,
+            "not a votemanager JSON file; ignored",
+            "Keine JSON-Datei von votemanager; nicht berücksichtigt.",
+        ),
     }
     Ok(())
 }
@@ -296,6 +318,9 @@ pub fn pick_result(
                 format!(
                     "the result JSON's title `{}` does not name the election `{wahl}` of the CSVs; taken as its result, the only one of the date — check",
                     only.1.title
+                ), format!(
+                    "Der Titel `{}` der Ergebnis-JSON nennt nicht die Wahl `{wahl}` der CSV-Dateien; als deren Ergebnis übernommen, da sie die einzige dieses Datums ist – bitte prüfen.",
+                    only.1.title
                 ),
             );
             ours.push(only);
@@ -309,6 +334,7 @@ pub fn pick_result(
             Some(&name),
             None,
             format!("a result JSON of another election (`{}`); ignored", r.title),
+            format!("Eine Ergebnis-JSON einer anderen Wahl (`{}`); nicht berücksichtigt.", r.title),
         );
     }
     if ours.len() > 1 {
@@ -318,6 +344,9 @@ pub fn pick_result(
         0 | 1 => Ok(ours.pop()),
         _ => Err(ImportError::general(format!(
             "several result JSON files of the election with a table of elected candidates ({}): keep the one of the whole area",
+            ours.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")
+        ), format!(
+            "Mehrere Ergebnis-JSON-Dateien der Wahl mit einer Tabelle der Gewählten ({}): bitte nur die des gesamten Wahlgebiets übernehmen.",
             ours.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")
         ))),
     }

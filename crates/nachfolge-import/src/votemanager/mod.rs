@@ -83,17 +83,29 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
             if is_result_csv(f) {
                 tables.push(Table::parse(f)?);
             } else {
-                report.point(Severity::Info, Some(&f.name), None, "not a votemanager result CSV; ignored");
+                report.point(
+                    Severity::Info,
+                    Some(&f.name),
+                    None,
+                    "not a votemanager result CSV; ignored",
+                    "Keine Ergebnis-CSV von votemanager; nicht berücksichtigt.",
+                );
             }
         } else if lower.ends_with(".json") {
             json::read_json(f, &mut jsons, &mut report)?;
         } else {
-            report.point(Severity::Info, Some(&f.name), None, "neither CSV nor JSON; ignored");
+            report.point(
+                Severity::Info,
+                Some(&f.name),
+                None,
+                "neither CSV nor JSON; ignored",
+                "Weder CSV noch JSON; nicht berücksichtigt.",
+            );
         }
     }
     if tables.is_empty() {
         return Err(ImportError::general(
-            "no votemanager result CSV among the files (its header has `gebiet-name`, `max-schnellmeldungen`, `anz-schnellmeldungen`)",
+            "no votemanager result CSV among the files (its header has `gebiet-name`, `max-schnellmeldungen`, `anz-schnellmeldungen`)", "Unter den Dateien ist keine Ergebnis-CSV von votemanager (ihre Kopfzeile enthält `gebiet-name`, `max-schnellmeldungen`, `anz-schnellmeldungen`).",
         ));
     }
     let open = jsons.open.take();
@@ -105,10 +117,16 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
     let wahlen: BTreeSet<&str> = rfs.iter().map(|f| f.wahl.as_str()).collect();
     if wahlen.len() > 1 {
         let which: Vec<String> = rfs.iter().map(|f| format!("{}: `{}`", f.file, f.wahl)).collect();
-        return Err(ImportError::general(format!(
-            "the files hold several elections ({}): put the files of one council election in the folder",
+        return Err(ImportError::general(
+            format!(
+                "the files hold several elections ({}): put the files of one council election in the folder",
+                which.join(", ")
+            ),
+            format!(
+            "Die Dateien enthalten mehrere Wahlen ({}): Bitte nur die Dateien einer Wahl der Vertretung übernehmen.",
             which.join(", ")
-        )));
+        ),
+        ));
     }
     let schema = rfs[0].cols.schema;
     if let Some(f) = rfs.iter().find(|f| f.cols.schema != schema) {
@@ -117,6 +135,12 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
             1,
             None,
             format!("its schema ({}) differs from {}'s ({})", f.cols.schema.label(), rfs[0].file, schema.label()),
+            format!(
+                "Ihr Aufbau ({}) weicht von dem der Datei {} ab ({}).",
+                f.cols.schema.label_de(),
+                rfs[0].file,
+                schema.label_de()
+            ),
         ));
     }
     for (what, get) in
@@ -130,6 +154,7 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
                 None,
                 None,
                 format!("the files differ in `{what}`: {}", which.join(", ")),
+                format!("Die Dateien weichen in `{what}` voneinander ab: {}", which.join(", ")),
             );
         }
     }
@@ -151,13 +176,16 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
     };
     let reference = wholes.first().copied().unwrap_or(source);
     for (i, f) in rfs.iter().enumerate() {
-        report.read(format!(
-            "{}: {} row(s), {} level, schema {}",
-            f.file,
-            f.rows.len(),
-            f.level.label(),
-            f.cols.schema.label()
-        ));
+        report.read(
+            format!("{}: {} row(s), {} level, schema {}", f.file, f.rows.len(), f.level.label(), f.cols.schema.label()),
+            format!(
+                "{}: {} Zeile(n), Ebene {}, Aufbau {}",
+                f.file,
+                f.rows.len(),
+                f.level.label_de(),
+                f.cols.schema.label_de()
+            ),
+        );
         if i == reference {
             continue;
         }
@@ -176,6 +204,13 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
                     shown.join(", "),
                     if diff.len() > 5 { ", …" } else { "" },
                     rfs[source].file
+                ), format!(
+                    "Die Ebenen stimmen nicht überein: Die Summe ihrer Zeilen weicht in {} Spalte(n) von {} ab ({}{}); die Stimmen der Bewerberinnen und Bewerber werden aus {} übernommen.",
+                    diff.len(),
+                    rfs[reference].file,
+                    shown.join(", ").replace(" vs ", " gegenüber "),
+                    if diff.len() > 5 { ", …" } else { "" },
+                    rfs[source].file
                 ),
             );
         }
@@ -189,7 +224,7 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
                 &f.file,
                 line,
                 Some(f.cols.anz + 1),
-                format!("the count is incomplete: {anz} of {max} Schnellmeldungen; an interim result is refused (--allow-incomplete imports it)"),
+                format!("the count is incomplete: {anz} of {max} Schnellmeldungen; an interim result is refused (--allow-incomplete imports it)"), format!("Die Auszählung ist unvollständig: {anz} von {max} Schnellmeldungen; ein Zwischenergebnis wird nicht übernommen."),
             ));
         }
         report.point(
@@ -197,9 +232,15 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
             Some(&f.file),
             Some(line),
             format!("an interim result: {anz} of {max} Schnellmeldungen; votes and seats may still change"),
+            format!(
+                "Ein Zwischenergebnis: {anz} von {max} Schnellmeldungen; Stimmen und Sitze können sich noch ändern."
+            ),
         );
     }
-    report.read(format!("count: {anz} of {max} Schnellmeldungen"));
+    report.read(
+        format!("count: {anz} of {max} Schnellmeldungen"),
+        format!("Auszählung: {anz} von {max} Schnellmeldungen"),
+    );
     let src = &rfs[source];
     counts::check_rows(src, &mut report);
     if !area_mode {
@@ -225,10 +266,20 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
                     Some(&src.file),
                     Some(r.line),
                     format!("the Wahlbereich `{}` has no number; numbered {a} by its place", r.gebiet_name),
+                    format!(
+                        "Der Wahlbereich `{}` hat keine Nummer; er erhält nach seiner Stellung die Nummer {a}.",
+                        r.gebiet_name
+                    ),
                 );
             }
             if !seen.insert(a) {
-                return Err(ImportError::at(&src.file, r.line, None, format!("Wahlbereich {a} appears twice")));
+                return Err(ImportError::at(
+                    &src.file,
+                    r.line,
+                    None,
+                    format!("Wahlbereich {a} appears twice"),
+                    format!("Der Wahlbereich {a} kommt zweimal vor."),
+                ));
             }
             out.push((Some(a), r.counts.as_slice(), r.line));
         }
@@ -268,6 +319,10 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
                         "list D{n}{}: votes but no candidate; left out",
                         area.map_or(String::new(), |a| format!(", Wahlbereich {a}"))
                     ),
+                    format!(
+                        "Wahlvorschlag D{n}{}: Stimmen, aber keine Bewerberin und kein Bewerber; nicht übernommen.",
+                        area.map_or(String::new(), |a| format!(", Wahlbereich {a}"))
+                    ),
                 );
                 continue;
             }
@@ -289,17 +344,26 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
             Severity::ToConfirm,
             Some(&src.file),
             None,
-            format!("list positions without a value between others (no candidate counted there): {}; check the Wahlvorschläge", gaps.join("; ")),
+            format!("list positions without a value between others (no candidate counted there): {}; check the Wahlvorschläge", gaps.join("; ")), format!("Listenplätze ohne Wert zwischen anderen (dort wurde keine Bewerberin und kein Bewerber gezählt): {}; bitte die Wahlvorschläge prüfen.", gaps.join("; ")),
         );
     }
     let area_count = rows.len();
     if area_mode {
-        report.read(format!(
-            "areas summed: {area_count} Wahlbereiche, one list per Wahlvorschlag and Wahlbereich ({})",
-            src.file
-        ));
+        report.read(
+            format!(
+                "areas summed: {area_count} Wahlbereiche, one list per Wahlvorschlag and Wahlbereich ({})",
+                src.file
+            ),
+            format!(
+                "Gebiete zusammengefasst: {area_count} Wahlbereiche, eine Liste je Wahlvorschlag und Wahlbereich ({})",
+                src.file
+            ),
+        );
     } else {
-        report.read(format!("areas summed: {} row(s) of {}", src.rows.len(), src.file));
+        report.read(
+            format!("areas summed: {} row(s) of {}", src.rows.len(), src.file),
+            format!("Gebiete zusammengefasst: {} Zeile(n) aus {}", src.rows.len(), src.file),
+        );
     }
 
     // names and seats
@@ -307,13 +371,25 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
     if let Some((name, t)) = &jsons.termin {
         let w = norm(&wahl);
         match t.iter().find(|x| !w.is_empty() && norm(x).starts_with(&w)) {
-            Some(title) => report.read(format!("election: {title} ({name})")),
-            None => report.point(Severity::Info, Some(name), None, format!("names no election `{wahl}`")),
+            Some(title) => report.read(format!("election: {title} ({name})"), format!("Wahl: {title} ({name})")),
+            None => report.point(
+                Severity::Info,
+                Some(name),
+                None,
+                format!("names no election `{wahl}`"),
+                format!("Nennt keine Wahl `{wahl}`."),
+            ),
         }
     }
     let index = open.as_ref().and_then(|(_, od)| od.list_names(&wahl));
     if let (Some((name, _)), None) = (&open, index) {
-        report.point(Severity::ToConfirm, Some(name), None, format!("has no list names for the election `{wahl}`"));
+        report.point(
+            Severity::ToConfirm,
+            Some(name),
+            None,
+            format!("has no list names for the election `{wahl}`"),
+            format!("Enthält keine Namen der Wahlvorschläge für die Wahl `{wahl}`."),
+        );
     }
     // a list's votes over the whole area: the source's sum (the Wahlbereiche add up to the whole, checked)
     let totals: BTreeMap<u32, Option<u64>> = lists
@@ -329,7 +405,7 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
         if !area_mode && json_areas.len() > 1 {
             return Err(ImportError::in_file(
                 file,
-                "the elected table names several Wahlbereiche, but no CSV of the Wahlbereiche is among the files (the votes of a list position are per Wahlbereich): add it",
+                "the elected table names several Wahlbereiche, but no CSV of the Wahlbereiche is among the files (the votes of a list position are per Wahlbereich): add it", "Die Tabelle der Gewählten nennt mehrere Wahlbereiche, aber unter den Dateien ist keine CSV der Wahlbereiche (die Stimmen eines Listenplatzes gelten je Wahlbereich): bitte ergänzen.",
             ));
         }
         if r.has_elected_table {
@@ -339,7 +415,7 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
                 Severity::ToConfirm,
                 Some(file),
                 None,
-                "the result JSON has no table of elected candidates: no seats were set — mark the seat holders",
+                "the result JSON has no table of elected candidates: no seats were set — mark the seat holders", "Die Ergebnis-JSON enthält keine Tabelle der Gewählten: Es wurden keine Sitze gesetzt – bitte die Inhaberinnen und Inhaber der Sitze kennzeichnen.",
             );
         }
         join::names_by_votes(&mut cands, &list_names, r, Some(file), &mut report);
@@ -348,11 +424,11 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
             Severity::ToConfirm,
             None,
             None,
-            "no result JSON of the presentation among the files: the candidates' names and the seats are not in the CSVs; every candidate carries a placeholder name and no seat is set — add the names (--contacts) and mark the seat holders",
+            "no result JSON of the presentation among the files: the candidates' names and the seats are not in the CSVs; every candidate carries a placeholder name and no seat is set — add the names (--contacts) and mark the seat holders", "Unter den Dateien ist keine Ergebnis-JSON der Präsentation: Die Namen der Bewerberinnen und Bewerber und die Sitze stehen nicht in den CSV-Dateien; jede Bewerberin und jeder Bewerber trägt einen Platzhalternamen, und es ist kein Sitz gesetzt – bitte die Namen ergänzen (Kontaktdatei) und die Inhaberinnen und Inhaber der Sitze kennzeichnen.",
         );
     }
     if index.is_none() && result.is_none() {
-        report.point(Severity::ToConfirm, None, None, format!("no list names in the files (no open_data.json, no result JSON): lists are named `Wahlvorschlag <n> {PLACEHOLDER_NAME}`"));
+        report.point(Severity::ToConfirm, None, None, format!("no list names in the files (no open_data.json, no result JSON): lists are named `Wahlvorschlag <n> {PLACEHOLDER_NAME}`"), format!("Die Dateien enthalten keine Namen der Wahlvorschläge (keine open_data.json, keine Ergebnis-JSON): Die Wahlvorschläge heißen `Wahlvorschlag <n> {PLACEHOLDER_NAME}`."));
     }
     let guessed: Vec<&str> =
         cands.iter().filter(|c| c.name.as_ref().is_some_and(|s| !s.certain)).map(|c| c.id.as_str()).collect();
@@ -363,6 +439,10 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
             None,
             format!(
                 "{} name(s) of more than two words were split into given and family name at a guess: {} — check them",
+                guessed.len(),
+                guessed.join(", ")
+            ), format!(
+                "Namen aus mehr als zwei Wörtern, die geschätzt in Vor- und Familienname geteilt wurden: {}: {} – bitte prüfen.",
                 guessed.len(),
                 guessed.join(", ")
             ),
@@ -379,15 +459,28 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
                 rfile.as_deref(),
                 None,
                 format!("--statutory-size is {s}, the seat distribution allocated {j} seats"),
+                format!(
+                    "Die angegebene gesetzliche Zahl der Sitze ist {s}, die Sitzverteilung hat {j} Sitze vergeben."
+                ),
             );
             s
         }
         (Some(s), _) => s,
         (None, Some(j)) => {
-            report.point(Severity::ToConfirm, rfile.as_deref(), None, format!("the statutory size was taken from the seat distribution ({j} seats allocated): check it against the Land's law (--statutory-size sets it)"));
-            u32::try_from(j).map_err(|_| ImportError::general("the seat distribution is not a council size"))?
+            report.point(Severity::ToConfirm, rfile.as_deref(), None, format!("the statutory size was taken from the seat distribution ({j} seats allocated): check it against the Land's law (--statutory-size sets it)"), format!("Die gesetzliche Zahl der Sitze wurde aus der Sitzverteilung übernommen ({j} Sitze vergeben): bitte anhand des Kommunalwahlrechts des Landes prüfen."));
+            u32::try_from(j).map_err(|_| {
+                ImportError::general(
+                    "the seat distribution is not a council size",
+                    "Die Sitzverteilung ergibt keine Größe einer Vertretung.",
+                )
+            })?
         }
-        (None, None) => return Err(ImportError::general("no file states the council's size: give --statutory-size")),
+        (None, None) => {
+            return Err(ImportError::general(
+                "no file states the council's size: give --statutory-size",
+                "Keine Datei nennt die Zahl der Sitze der Vertretung: bitte die gesetzliche Zahl der Sitze angeben.",
+            ))
+        }
     };
     if let Some(l) = schema.land().filter(|l| *l != facts.land) {
         report.point(
@@ -399,16 +492,23 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
                 schema.label(),
                 facts.land
             ),
+            format!(
+                "Die CSV hat den Aufbau für {} ({}), die Vertretung liegt aber in {}: bitte das Land prüfen.",
+                land_de(l),
+                schema.label_de(),
+                land_de(facts.land)
+            ),
         );
     }
     if let Ok(day) = NaiveDate::parse_from_str(&datum, "%d.%m.%Y") {
-        report.read(format!("election day {datum}, AGS {ags}"));
+        report.read(format!("election day {datum}, AGS {ags}"), format!("Wahltag {datum}, AGS {ags}"));
         if facts.term_start < day {
             report.point(
                 Severity::ToConfirm,
                 None,
                 None,
                 format!("the term starts ({}) before the election day ({datum})", facts.term_start),
+                format!("Die Wahlperiode beginnt ({}) vor dem Wahltag ({datum}).", facts.term_start),
             );
         }
     }
@@ -478,6 +578,10 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
             "the files do not say whether a list is a Partei, a Wählergruppe or an Einzelwahlvorschlag; taken from the names: every list a Partei{}{} — check",
             if others.is_empty() { "" } else { " except " },
             others.join("; ")
+        ), format!(
+            "Die Dateien geben nicht an, ob ein Wahlvorschlag der einer Partei, einer Wählergruppe oder ein Einzelwahlvorschlag ist; aus den Namen geschlossen: Alle Wahlvorschläge gelten als solche von Parteien{}{} – bitte prüfen.",
+            if others.is_empty() { "" } else { ", ausgenommen " },
+            others.join("; ")
         ),
     );
     let determination = if several_areas {
@@ -487,6 +591,8 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
             None,
             format!(
                 "{area_count} Wahlbereiche: each Wahlvorschlag of a Wahlbereich is a list of its own (`L<n>-WB<i>`), so a successor is found in the Wahlbereich of the departed; the snapshot has no link between a party's lists, and the fall-back to its lists in the other Wahlbereiche once one is exhausted (§ 44 Abs. 5 Satz 1 NKWG i. V. m. § 38 Abs. 5 NKWG) is not modelled — the body is registered with `determination: confirm`, so that every determination is checked (docs/legal.md, \"Niedersachsen\")"
+            ), format!(
+                "{area_count} Wahlbereiche: Jeder Wahlvorschlag eines Wahlbereichs ist eine eigene Liste (`L<n>-WB<i>`); die Ersatzperson wird daher im Wahlbereich der ausgeschiedenen Person festgestellt. Das Wahlergebnis verbindet die Wahlvorschläge einer Partei in verschiedenen Wahlbereichen nicht, und der Übergang auf ihre Wahlvorschläge in den anderen Wahlbereichen, wenn einer erschöpft ist (§ 44 Abs. 5 Satz 1 NKWG i. V. m. § 38 Abs. 5 NKWG), ist nicht abgebildet – die Vertretung wird daher so übernommen, dass jede Feststellung vor ihrer Wirkung bestätigt werden muss."
             ),
         );
         DeterminationMode::Confirm
@@ -494,12 +600,19 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
         DeterminationMode::Automatic
     };
     let n_lists = lists.len();
-    report.read(format!(
-        "lists: {n_lists} Wahlvorschläge (D{}), {} list(s) in the snapshot",
-        lists.iter().map(u32::to_string).collect::<Vec<_>>().join(", D"),
-        snap_lists.len()
-    ));
-    report.read(format!("candidates: {}", cands.len()));
+    report.read(
+        format!(
+            "lists: {n_lists} Wahlvorschläge (D{}), {} list(s) in the snapshot",
+            lists.iter().map(u32::to_string).collect::<Vec<_>>().join(", D"),
+            snap_lists.len()
+        ),
+        format!(
+            "Wahlvorschläge: {n_lists} (D{}), {} Liste(n) im Wahlergebnis",
+            lists.iter().map(u32::to_string).collect::<Vec<_>>().join(", D"),
+            snap_lists.len()
+        ),
+    );
+    report.read(format!("candidates: {}", cands.len()), format!("Bewerberinnen und Bewerber: {}", cands.len()));
     let snapshot = Snapshot {
         body: BodyInfo {
             id: facts.id.clone(),
@@ -525,4 +638,23 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
 
 fn show(v: Option<u64>) -> String {
     v.map_or_else(|| "empty".to_owned(), |v| v.to_string())
+}
+
+/// The Land's name in German (the console's report).
+fn land_de(land: nachfolge_core::model::Land) -> &'static str {
+    use nachfolge_core::model::Land;
+    match land {
+        Land::Nw => "Nordrhein-Westfalen",
+        Land::He => "Hessen",
+        Land::Rp => "Rheinland-Pfalz",
+        Land::Ni => "Niedersachsen",
+        Land::St => "Sachsen-Anhalt",
+        Land::Th => "Thüringen",
+        Land::Sh => "Schleswig-Holstein",
+        Land::By => "Bayern",
+        Land::Bw => "Baden-Württemberg",
+        Land::Sn => "Sachsen",
+        Land::Mv => "Mecklenburg-Vorpommern",
+        Land::Bb => "Brandenburg",
+    }
 }

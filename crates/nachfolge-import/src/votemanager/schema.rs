@@ -36,6 +36,14 @@ impl Schema {
         }
     }
 
+    /// The schema in German (the console's report).
+    pub fn label_de(self) -> &'static str {
+        match self {
+            Schema::Generic => "allgemein (D<n>, D<n>_<k>)",
+            other => other.label(),
+        }
+    }
+
     /// The Land whose election law the schema belongs to, where it is one Land's.
     pub fn land(self) -> Option<Land> {
         match self {
@@ -199,7 +207,7 @@ fn detect(table: &Table) -> Result<Schema, ImportError> {
             &table.file,
             1,
             None,
-            "the header has no candidate columns (D<n>_<k> or D<n>_2_<k>): not the result of a council election, or a schema this importer does not know (docs/import.md lists the known ones)",
+            "the header has no candidate columns (D<n>_<k> or D<n>_2_<k>): not the result of a council election, or a schema this importer does not know (docs/import.md lists the known ones)", "Die Kopfzeile hat keine Spalten für Bewerberinnen und Bewerber (D<n>_<k> oder D<n>_2_<k>): nicht das Ergebnis einer Wahl der Vertretung oder ein Aufbau, den der Import nicht kennt.",
         )),
         several => Err(ImportError::at(
             &table.file,
@@ -208,6 +216,9 @@ fn detect(table: &Table) -> Result<Schema, ImportError> {
             format!(
                 "the header mixes the columns of several schemas ({}); this importer does not know such a file",
                 several.iter().map(|s| s.label()).collect::<Vec<_>>().join("; ")
+            ), format!(
+                "Die Kopfzeile mischt die Spalten mehrerer Aufbauten ({}); eine solche Datei kennt der Import nicht.",
+                several.iter().map(|s| s.label_de()).collect::<Vec<_>>().join("; ")
             ),
         )),
     }
@@ -239,6 +250,7 @@ pub fn classify(table: &Table) -> Result<Columns, ImportError> {
     if !unknown.is_empty() {
         let shown: Vec<String> = unknown.iter().take(8).map(|c| format!("`{c}`")).collect();
         let more = if unknown.len() > 8 { format!(" and {} more", unknown.len() - 8) } else { String::new() };
+        let more_de = if unknown.len() > 8 { format!(" und {} weitere", unknown.len() - 8) } else { String::new() };
         return Err(ImportError::at(
             &table.file,
             1,
@@ -246,6 +258,10 @@ pub fn classify(table: &Table) -> Result<Columns, ImportError> {
             format!(
                 "unknown columns for the {} schema: {}{more} (a schema version this importer does not know; docs/import.md lists the known ones)",
                 schema.label(),
+                shown.join(", ")
+            ), format!(
+                "Unbekannte Spalten für den Aufbau {}: {}{more_de} (eine Fassung des Aufbaus, die der Import nicht kennt).",
+                schema.label_de(),
                 shown.join(", ")
             ),
         ));
