@@ -11,6 +11,9 @@ mod bw;
 mod by;
 mod fassung;
 mod he;
+/// What the end of a period does under a Land's law (`Lapse`): the one decision the procedure applies and
+/// the letters announce.
+pub mod lapse;
 mod mv;
 mod ni;
 mod nw;
@@ -27,6 +30,8 @@ pub use fassung::Fassung;
 use crate::calendar::{berlin, holiday_in, local_date, Holiday};
 pub use crate::model::Land;
 use crate::model::{Authority, Body, BodyInfo, BodyKind, SeatVia, Snapshot, ValidationError};
+/// What a bar does when the period ends (defined with the rules, which read it too).
+pub use crate::rules::BarEffect;
 use crate::rules::{Cause, DecideError, Decision, ListOrder, Query, Standing, SuccessionOrder};
 use crate::trail::{TrailStep, Verdict};
 
@@ -285,7 +290,7 @@ pub trait LandLaw: Sync {
     /// Declaration model only: what the Land's law attaches to the end of the period when a barred successor
     /// (Hinderungsgrund, Unvereinbarkeit) has not proven the end of the bar (default: the election counts as
     /// refused, [`BarEffect::Refusal`]). The procedure applies it and the letters say it, from one decision
-    /// (`procedure::lapse`; docs/legal.md, "What a barred successor is told").
+    /// (`land::lapse`; docs/legal.md, "What a barred successor is told").
     fn bar_effect(&self) -> BarEffect {
         BarEffect::Refusal
     }
@@ -372,29 +377,6 @@ pub(crate) fn validate_local_holidays(s: &Snapshot) -> Result<(), ValidationErro
         }
     }
     Ok(())
-}
-
-/// What the end of the period means for a barred successor (Hinderungsgrund, Unvereinbarkeit) who has not
-/// proven the end of the bar, under the declaration model ([`LandLaw::bar_effect`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BarEffect {
-    /// The election counts as refused, whether he stayed silent or accepted: the proof is a condition of the
-    /// acceptance, and silence is acceptance only once it is in (NRW § 62 Nr. 1, 5 KWahlO; Rheinland-Pfalz § 44
-    /// Abs. 2 Satz 2 KWG, § 64 Abs. 1 Nr. 1, Abs. 2 KWO; Brandenburg § 51 Abs. 2 Satz 1, 2 BbgKWahlG;
-    /// Niedersachsen § 50 Abs. 3 Satz 1, 2 NKomVG).
-    Refusal,
-    /// The election counts as accepted (silence, § 43 Abs. 1 Satz 2 KWG LSA) or was accepted, and the mandate is
-    /// lost at once because the Hinderungsgrund stood when it was accepted (Sachsen-Anhalt § 42 Abs. 1 Nr. 3 KVG
-    /// LSA, "Mandatsverlust"); the seat passes to the next (§ 42 Abs. 4 KVG LSA).
-    LostAtAcceptance,
-    /// Nothing happens when the period ends: membership is acquired only with the written proof of the leave or
-    /// of another post, whenever it comes (Schleswig-Holstein § 37a Abs. 1 Satz 1 GKWG: "erwirbt abweichend von
-    /// § 37 die Mitgliedschaft … erst, wenn …").
-    AwaitsProof,
-    /// The bar holds up nothing: membership is acquired as without it, and its consequences follow from the
-    /// Kommunalverfassung later (Mecklenburg-Vorpommern § 25 Abs. 4 KV M-V: the membership rests until the
-    /// incompatible post is given up).
-    HoldsUpNothing,
 }
 
 /// How a determined successor becomes a member.

@@ -20,7 +20,8 @@ mod announce;
 mod declarations;
 mod determination;
 mod facts;
-pub mod lapse;
+/// What the end of a period does: one decision of the Land's law, kept with it ([`crate::land::lapse`]).
+pub use crate::land::lapse;
 mod letter;
 mod review;
 mod service;

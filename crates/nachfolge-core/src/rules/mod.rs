@@ -37,7 +37,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::calendar::local_date;
-use crate::land::BarEffect;
 use crate::model::{Body, Candidate, DepartureReason, Fact, ListKind, SeatVia, ValidationError};
 use crate::trail::TrailStep;
 
@@ -247,4 +246,28 @@ pub(crate) fn in_list_order(candidates: &[Candidate]) -> Vec<&Candidate> {
     let mut v: Vec<&Candidate> = candidates.iter().filter(|c| c.position.is_some()).collect();
     v.sort_by_key(|c| c.position);
     v
+}
+
+/// What the end of the period means for a barred successor (Hinderungsgrund, Unvereinbarkeit) who has not
+/// proven the end of the bar, under the declaration model ([`crate::land::LandLaw::bar_effect`]; defined here, below the Länder, because the rules
+/// read it too).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BarEffect {
+    /// The election counts as refused, whether he stayed silent or accepted: the proof is a condition of the
+    /// acceptance, and silence is acceptance only once it is in (NRW § 62 Nr. 1, 5 KWahlO; Rheinland-Pfalz § 44
+    /// Abs. 2 Satz 2 KWG, § 64 Abs. 1 Nr. 1, Abs. 2 KWO; Brandenburg § 51 Abs. 2 Satz 1, 2 BbgKWahlG;
+    /// Niedersachsen § 50 Abs. 3 Satz 1, 2 NKomVG).
+    Refusal,
+    /// The election counts as accepted (silence, § 43 Abs. 1 Satz 2 KWG LSA) or was accepted, and the mandate is
+    /// lost at once because the Hinderungsgrund stood when it was accepted (Sachsen-Anhalt § 42 Abs. 1 Nr. 3 KVG
+    /// LSA, "Mandatsverlust"); the seat passes to the next (§ 42 Abs. 4 KVG LSA).
+    LostAtAcceptance,
+    /// Nothing happens when the period ends: membership is acquired only with the written proof of the leave or
+    /// of another post, whenever it comes (Schleswig-Holstein § 37a Abs. 1 Satz 1 GKWG: "erwirbt abweichend von
+    /// § 37 die Mitgliedschaft … erst, wenn …").
+    AwaitsProof,
+    /// The bar holds up nothing: membership is acquired as without it, and its consequences follow from the
+    /// Kommunalverfassung later (Mecklenburg-Vorpommern § 25 Abs. 4 KV M-V: the membership rests until the
+    /// incompatible post is given up).
+    HoldsUpNothing,
 }

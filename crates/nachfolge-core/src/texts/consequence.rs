@@ -1,15 +1,15 @@
 //! What the successor is told will happen when his period passes — on silence, on a missing proof, on a
 //! reservation — in the letter to him (`mail/<land>_offer`, `he_determination`) and in the period notice
 //! (`mail/period_notice`). The sentences are chosen by the procedure's own decision
-//! ([`crate::procedure::lapse::outlook`], the effect `deadline_expired` applies) and the procedure's
+//! ([`crate::land::lapse::outlook`], the effect `deadline_expired` applies) and the procedure's
 //! [`Reservation`]; only their words and citations are the Land's, here (docs/legal.md, "What a barred successor
 //! is told"). A template renders `consequences.*`; it restates none of them.
 
 use serde_json::{json, Value};
 
+use crate::land::lapse::{outlook, Lapse, Outlook};
 use crate::land::Reservation;
 use crate::model::{Body, BodyKind, Land};
-use crate::procedure::lapse::{outlook, Lapse, Outlook};
 
 /// The Land's words for the consequences.
 struct Words {
@@ -114,7 +114,7 @@ fn words(land: Land) -> Option<Words> {
 /// procedure will apply, as codes and as sentences.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Consequences {
-    /// The effects (`procedure::lapse::outlook`).
+    /// The effects (`land::lapse::outlook`).
     pub outlook: Outlook,
     /// What happens when the period passes, sentence by sentence: silence first; for a barred successor the
     /// missing proof, then silence with the proof.

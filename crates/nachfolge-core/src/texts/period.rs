@@ -5,7 +5,7 @@
 //! calendar entry"; docs/legal.md, "The period notice to the successor").
 //!
 //! The sentences on what happens when the period passes are the letter's (`texts::consequence`), chosen by the
-//! effect the procedure applies when the period ends (`procedure::lapse`).
+//! effect the procedure applies when the period ends (`land::lapse`).
 
 use chrono::{DateTime, NaiveDate, Utc};
 use serde_json::json;

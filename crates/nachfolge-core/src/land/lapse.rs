@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use crate::land::{Acceptance, BarEffect, LandLaw};
+use super::{Acceptance, BarEffect, LandLaw};
 use crate::model::BodyKind;
 
 /// The effect the procedure applies to an offer when its period ends.
