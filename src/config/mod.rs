@@ -255,13 +255,16 @@ pub struct ConsoleConfig {
     pub session_idle_minutes: u32,
     /// A session ends this many hours after sign-in, however active.
     pub session_max_hours: u32,
-    /// Failed sign-ins for one login name within `login_window_minutes` before that login is locked for the
-    /// rest of the window.
+    /// Sign-in attempts for one login name from one client within `login_window_minutes` before that login
+    /// is refused *to that client* for the rest of the window (others still sign in).
     pub login_max_failures: u32,
     /// Failed sign-ins from one client address within `login_window_minutes` before that address is locked.
     pub address_max_failures: u32,
     /// The window of the two limits above, in minutes.
     pub login_window_minutes: u32,
+    /// Reverse proxies whose `X-Forwarded-For` names the client (their own addresses, exactly). A request
+    /// from another peer is the peer's; empty: `X-Forwarded-For` is never read.
+    pub trusted_proxies: Vec<std::net::IpAddr>,
     /// A running period whose end is at most this many days away is marked as urgent.
     pub urgent_days: u32,
     /// Sign-in through the municipality's identity provider (`[console.oidc]`; off while `issuer` is empty).
@@ -279,6 +282,7 @@ impl Default for ConsoleConfig {
             login_max_failures: 5,
             address_max_failures: 20,
             login_window_minutes: 15,
+            trusted_proxies: Vec::new(),
             urgent_days: 3,
             oidc: OidcConfig::default(),
         }

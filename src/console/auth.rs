@@ -243,8 +243,10 @@ pub async fn sign_in(
     let window_start = now - chrono::Duration::minutes(i64::from(cfg.login_window_minutes));
     // a login of other characters cannot exist; it is throttled all the same (its first 64 characters)
     let login = normalise_login(login).unwrap_or_else(|_| login.trim().to_lowercase().chars().take(64).collect());
+    // per login *and client*: a stranger's wrong passwords elsewhere do not lock the real user out
+    let login_key = format!("{address}/{login}");
     let keys = [
-        (THROTTLE_LOGIN, login.as_str(), cfg.login_max_failures),
+        (THROTTLE_LOGIN, login_key.as_str(), cfg.login_max_failures),
         (THROTTLE_ADDRESS, address, cfg.address_max_failures),
     ];
     if !console.store.count_sign_in_attempt(&keys, now, window_start).await? {
@@ -260,7 +262,7 @@ pub async fn sign_in(
         tokio::task::spawn_blocking(move || verify_password(&password, &hash)).await.unwrap_or(false)
     };
     if known && matches {
-        console.store.clear_sign_in_failures(THROTTLE_LOGIN, &login).await?;
+        console.store.clear_sign_in_failures(THROTTLE_LOGIN, &login_key).await?;
         console.store.uncount_sign_in_attempt(THROTTLE_ADDRESS, address).await?;
         Ok(SignIn::Success)
     } else {
@@ -268,9 +270,64 @@ pub async fn sign_in(
     }
 }
 
+/// The client of a request for the throttle: the TCP peer, or — when the peer is one of
+/// `trusted_proxies` — the nearest address of `X-Forwarded-For` that is not a trusted proxy (read from the
+/// right: the entries left of it are the client's own word and could be anything). An entry that is not an
+/// address there, or none, leaves the peer.
+pub fn client_address(
+    peer: std::net::IpAddr,
+    headers: &axum::http::HeaderMap,
+    trusted: &[std::net::IpAddr],
+) -> std::net::IpAddr {
+    if !trusted.contains(&peer) {
+        return peer;
+    }
+    let entries: Vec<&str> = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .collect();
+    for entry in entries.iter().rev() {
+        let ip = entry
+            .parse::<std::net::IpAddr>()
+            .ok()
+            .or_else(|| entry.parse::<std::net::SocketAddr>().ok().map(|s| s.ip()));
+        match ip {
+            Some(ip) if trusted.contains(&ip) => continue,
+            Some(ip) => return ip,
+            None => return peer,
+        }
+    }
+    peer
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_client_is_read_from_x_forwarded_for_only_behind_a_trusted_proxy() {
+        let ip = |s: &str| s.parse::<std::net::IpAddr>().expect("ip");
+        let proxy = ip("10.0.0.5");
+        let mut h = axum::http::HeaderMap::new();
+        h.insert("x-forwarded-for", "198.51.100.1, 203.0.113.9".parse().expect("header"));
+        // not from a trusted proxy: the peer, whatever the header says
+        assert_eq!(client_address(ip("192.0.2.7"), &h, &[proxy]), ip("192.0.2.7"));
+        assert_eq!(client_address(proxy, &h, &[]), proxy);
+        // from the proxy: the rightmost entry (the one the proxy saw); the left one is the client's own word
+        assert_eq!(client_address(proxy, &h, &[proxy]), ip("203.0.113.9"));
+        // a chain of trusted proxies is skipped
+        h.insert("x-forwarded-for", "203.0.113.9, 10.0.0.6".parse().expect("header"));
+        assert_eq!(client_address(proxy, &h, &[proxy, ip("10.0.0.6")]), ip("203.0.113.9"));
+        // garbage or no header: the peer
+        h.insert("x-forwarded-for", "203.0.113.9, unbekannt".parse().expect("header"));
+        assert_eq!(client_address(proxy, &h, &[proxy]), proxy);
+        assert_eq!(client_address(proxy, &axum::http::HeaderMap::new(), &[proxy]), proxy);
+        h.insert("x-forwarded-for", "[2001:db8::1]:4711".parse().expect("header"));
+        assert_eq!(client_address(proxy, &h, &[proxy]), ip("2001:db8::1"));
+    }
 
     #[test]
     fn argon2id_hashes_verify_only_their_password() {

@@ -139,9 +139,10 @@ pub struct SignInForm {
 pub async fn sign_in(
     State(console): State<Console>,
     Extension(ClientAddr(peer)): Extension<ClientAddr>,
+    headers: axum::http::HeaderMap,
     Form(form): Form<SignInForm>,
 ) -> Response {
-    let address = peer.ip().to_string();
+    let address = auth::client_address(peer.ip(), &headers, &console.config.trusted_proxies).to_string();
     let outcome = match auth::sign_in(&console, &form.login, &form.password, &address).await {
         Ok(o) => o,
         Err(error) => {

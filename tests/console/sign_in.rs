@@ -170,7 +170,7 @@ async fn sign_in_is_throttled_per_login_and_per_address() {
     assert_eq!(third.sign_in("wahlleitung", PASSWORD).await.status, 303);
     let db = app.db().await;
     let left: i64 = sqlx::query_scalar(
-        "SELECT count(*) FROM console_sign_in_failures WHERE scope = 'login' AND key = 'wahlleitung'",
+        "SELECT count(*) FROM console_sign_in_failures WHERE scope = 'login' AND key = '127.0.0.1/wahlleitung'",
     )
     .fetch_one(&db)
     .await
@@ -210,10 +210,45 @@ async fn parallel_wrong_passwords_cannot_exceed_the_limit() {
     assert_eq!(throttled, 13, "{statuses:?}");
     let db = app.db().await;
     let counted: i32 = sqlx::query_scalar(
-        "SELECT failures FROM console_sign_in_failures WHERE scope = 'login' AND key = 'wahlleitung'",
+        "SELECT failures FROM console_sign_in_failures WHERE scope = 'login' AND key = '127.0.0.1/wahlleitung'",
     )
     .fetch_one(&db)
     .await
     .expect("throttle");
     assert_eq!(counted, 3);
+}
+
+/// Issue 26, point 8: wrong passwords from a stranger's address do not lock the real user out. Behind a
+/// trusted proxy the client is the `X-Forwarded-For` entry the proxy added; the stranger's (login, client)
+/// is refused, the real user from another address signs in; a forged header from an untrusted peer counts
+/// for nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_real_user_signs_in_during_an_attack_from_another_address() {
+    let app = App::spawn_with(|c| {
+        c.console.login_max_failures = 3;
+        c.console.address_max_failures = 10;
+        c.console.login_window_minutes = 15;
+        c.console.trusted_proxies = vec!["127.0.0.1".parse().expect("ip")];
+    })
+    .await;
+    add_user(&app, "wahlleitung", "wahlleiter", &["musterstadt-rat"]).await;
+    let attempt = |xff: &'static str, password: &'static str| {
+        let mut browser = client(&app);
+        async move {
+            let form = browser.get("/anmelden").await;
+            let csrf = form.csrf().expect("the sign-in form has a token");
+            let fields = [("login", "wahlleitung"), ("password", password), ("csrf", csrf.as_str())];
+            browser.post_with("/anmelden", &fields, &[("X-Forwarded-For", xff)]).await.status
+        }
+    };
+    for _ in 0..3 {
+        assert_eq!(attempt("198.51.100.1, 203.0.113.9", "falsches Passwort!").await, 401);
+    }
+    // the attacker's (login, client) is refused now, the right password too
+    assert_eq!(attempt("203.0.113.9", "falsches Passwort!").await, 429);
+    assert_eq!(attempt("203.0.113.9", PASSWORD).await, 429);
+    // the real user, from another address, signs in
+    assert_eq!(attempt("192.0.2.44", PASSWORD).await, 303);
+    // the attacker cannot pass as someone else by the part of the header the proxy did not write
+    assert_eq!(attempt("192.0.2.44, 203.0.113.9", "falsches Passwort!").await, 429);
 }
