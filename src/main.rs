@@ -47,7 +47,7 @@ enum Cmd {
     },
     /// Import one council election's published result files (votemanager, Offene Wahldaten) from DIR: prints
     /// the election snapshot (JSON) on stdout and the report on stderr (docs/import.md).
-    Import(ImportArgs),
+    Import(Box<ImportArgs>),
     /// Print the JSON Schemas of the snapshot and of every message.
     Schema,
     /// Create the database if needed and apply the migrations.
@@ -127,6 +127,19 @@ struct ImportArgs {
     /// The officer's own title under a signature („Wahlleiterin“)
     #[arg(long)]
     returning_officer_title: Option<String>,
+    /// The Verwaltungsgericht a Rechtsbehelfsbelehrung names („Verwaltungsgericht Oldenburg“); with
+    /// --remedy-court-address required for registration wherever the texts teach a remedy (§ 58 Abs. 1 VwGO)
+    #[arg(long)]
+    remedy_court_name: Option<String>,
+    /// The court's postal address with its seat („Schloßplatz 10, 26122 Oldenburg“)
+    #[arg(long)]
+    remedy_court_address: Option<String>,
+    /// Thüringen: the Rechtsaufsichtsbehörde a Wahlanfechtung is lodged with (§ 31 Abs. 1 ThürKWG)
+    #[arg(long)]
+    supervisory_authority_name: Option<String>,
+    /// Its postal address with its seat
+    #[arg(long)]
+    supervisory_authority_address: Option<String>,
     /// Contacts CSV merged in: addresses, e-mail, form of address, missing names, seats (docs/import.md)
     #[arg(long)]
     contacts: Option<PathBuf>,
@@ -193,6 +206,42 @@ fn run_import(args: ImportArgs, config: Option<&std::path::Path>) -> ExitCode {
             Err(e) => return fail(e),
         };
     imported.report.points.extend(skipped);
+    // the venues of the Rechtsbehelfsbelehrung: no published file holds them
+    let venue = |name: Option<String>, address: Option<String>, what: &str| match (name, address) {
+        (None, None) => Ok(None),
+        (Some(name), Some(address)) => Ok(Some(nachfolge::model::Authority { name, address })),
+        _ => Err(format!("--{what}-name and --{what}-address go together")),
+    };
+    let venues = venue(args.remedy_court_name, args.remedy_court_address, "remedy-court").and_then(|court| {
+        Ok((
+            court,
+            venue(args.supervisory_authority_name, args.supervisory_authority_address, "supervisory-authority")?,
+        ))
+    });
+    match venues {
+        Ok((court, supervisory)) => {
+            imported.snapshot.body.remedy_court = court;
+            imported.snapshot.body.supervisory_authority = supervisory;
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    // what registration would refuse is said before anything is published
+    if let Err(e) = nachfolge::land::validate_remedy_venues(&imported.snapshot.body) {
+        if args.publish {
+            eprintln!("error: registration would refuse the snapshot: {e}");
+            return ExitCode::from(2);
+        }
+        imported.report.point(
+            nachfolge_import::Severity::ToConfirm,
+            None,
+            None,
+            format!("registration will refuse the snapshot until it is added: {e} (--remedy-court-name/-address)"),
+            format!("Die Registrierung lehnt den Datensatz ab, bis dies ergänzt ist: {e}"),
+        );
+    }
     let json = match serde_json::to_string_pretty(&imported.snapshot) {
         Ok(j) => j,
         Err(e) => {
@@ -325,7 +374,7 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Cmd::Import(args) => run_import(args, cli.config.as_deref()),
+        Cmd::Import(args) => run_import(*args, cli.config.as_deref()),
         Cmd::Schema => match serde_json::to_string_pretty(&nachfolge::offline::schema()) {
             Ok(s) => {
                 println!("{s}");

@@ -235,10 +235,27 @@ async fn import_publish_sends_the_snapshot_as_election_registered() {
     .await
     .expect("bind");
 
+    // without the Verwaltungsgericht registration would refuse the snapshot (§ 58 Abs. 1 VwGO): nothing is sent
+    let ex = exchange.clone();
+    let refused = tokio::task::spawn_blocking(move || {
+        let env = [("NACHFOLGE__AMQP__URL", AMQP_URL), ("NACHFOLGE__AMQP__COMMANDS_EXCHANGE", ex.as_str())];
+        import_env(Path::new(OLDENBURG), &["--publish"], &env)
+    })
+    .await
+    .expect("import");
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stderr));
+    assert!(text(&refused.stderr).contains("body.remedy_court"), "{}", text(&refused.stderr));
+
     let ex = exchange.clone();
     let out = tokio::task::spawn_blocking(move || {
         let env = [("NACHFOLGE__AMQP__URL", AMQP_URL), ("NACHFOLGE__AMQP__COMMANDS_EXCHANGE", ex.as_str())];
-        import_env(Path::new(OLDENBURG), &["--publish"], &env)
+        let court = [
+            "--remedy-court-name",
+            "Verwaltungsgericht Oldenburg",
+            "--remedy-court-address",
+            "Schloßplatz 10, 26122 Oldenburg",
+        ];
+        import_env(Path::new(OLDENBURG), &[&court[..], &["--publish"]].concat(), &env)
     })
     .await
     .expect("import");
@@ -259,6 +276,7 @@ async fn import_publish_sends_the_snapshot_as_election_registered() {
     );
     let printed: Value = serde_json::from_slice(&out.stdout).expect("the snapshot on stdout");
     assert_eq!(event["data"], printed, "the snapshot printed is the snapshot sent");
+    assert_eq!(printed["body"]["remedy_court"]["name"], "Verwaltungsgericht Oldenburg", "{printed}");
     let _ = ch.exchange_delete(exchange.as_str().into(), ExchangeDeleteOptions::default()).await;
     let _ = conn.close(200, "bye".into()).await;
 }
