@@ -2007,6 +2007,48 @@ fn validation_negative_votes_refused() {
     );
 }
 
+/// Ids and names with control characters, and texts beyond their bounds (ids 64, names 200, addresses 500
+/// characters), are refused naming the field (docs/contract.md, "Validation", "Texts").
+#[test]
+fn validation_control_characters_and_lengths_refused_naming_the_field() {
+    let one = |f: fn(&mut Snapshot)| nrw().list(party("L1", vec![cand("L1-01", 1)])).with(f).snapshot();
+    let err = |s: Snapshot| Body::from_snapshot(s).expect_err("refused");
+    let e = err(one(|s| s.lists[0].candidates[0].family_name = "Muster\u{7}mann".into()));
+    assert_eq!(
+        (e.field.as_str(), e.problem.as_str()),
+        ("lists[0].candidates[0].family_name", "must not contain control characters (found U+0007)")
+    );
+    refused(one(|s| s.lists[0].candidates[0].given_name = "Anna\nMaria".into()), "lists[0].candidates[0].given_name");
+    refused(one(|s| s.body.id = "rat\u{1b}[31m".into()), "body.id");
+    refused(one(|s| s.body.name = "Rat der\tStadt".into()), "body.name");
+    refused(one(|s| s.lists[0].name = "Liste\u{0}".into()), "lists[0].name");
+    refused(one(|s| s.body.returning_officer.name = "Wahl\u{85}leiter".into()), "body.returning_officer.name");
+    let e = err(one(|s| s.lists[0].candidates[0].family_name = "ß".repeat(201)));
+    assert_eq!(
+        (e.field.as_str(), e.problem.as_str()),
+        ("lists[0].candidates[0].family_name", "at most 200 characters, got 201")
+    );
+    refused(one(|s| s.body.id = "r".repeat(65)), "body.id");
+    refused(one(|s| s.lists[0].id = "L".repeat(65)), "lists[0].id");
+    refused(
+        one(|s| s.lists[0].candidates[0].postal_address = Some("Weg 1\n".repeat(84))),
+        "lists[0].candidates[0].postal_address",
+    );
+    refused(
+        one(|s| s.lists[0].candidates[0].postal_address = Some("Weg 1\r\n12345 Ort".into())),
+        "lists[0].candidates[0].postal_address",
+    );
+    // At the bounds, and an address over several lines, are accepted; characters, not bytes, are counted.
+    nrw()
+        .list(party("L1", vec![cand("L1-01", 1)]))
+        .with(|s| {
+            s.body.id = "r".repeat(64);
+            s.lists[0].candidates[0].family_name = "Ż".repeat(200);
+            s.lists[0].candidates[0].postal_address = Some(format!("Weg 1\n{}", "ö".repeat(494)));
+        })
+        .body();
+}
+
 #[test]
 fn validation_missing_votes_in_hessen_refused() {
     refused(

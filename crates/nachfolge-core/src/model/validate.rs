@@ -6,12 +6,100 @@ use super::*;
 /// The longest delay between the end of a period and acting on it (`body.readings.deadline_grace_hours`).
 pub const MAX_GRACE_HOURS: u32 = 168;
 
+/// The longest id (`body.id`, `lists[i].id`, a candidate's `id`, `district`), in characters.
+pub const MAX_ID_CHARS: usize = 64;
+/// The longest name, title, academic degree or e-mail address, in characters.
+pub const MAX_NAME_CHARS: usize = 200;
+/// The longest postal address (lines separated by line feeds) or reason of a `barred` fact, in characters.
+pub const MAX_ADDRESS_CHARS: usize = 500;
+
+/// What a text field may hold: ids and names one line, addresses several.
+#[derive(Clone, Copy)]
+enum Text {
+    Id,
+    Name,
+    Address,
+}
+
+/// Refuses a control character (an address may hold line feeds between its lines) and a text longer than
+/// its bound, naming the field (docs/contract.md, "Validation", "Texts").
+fn text(field: impl Into<String>, value: &str, kind: Text) -> Result<(), ValidationError> {
+    let (max, newlines) = match kind {
+        Text::Id => (MAX_ID_CHARS, false),
+        Text::Name => (MAX_NAME_CHARS, false),
+        Text::Address => (MAX_ADDRESS_CHARS, true),
+    };
+    if let Some(ch) = value.chars().find(|ch| ch.is_control() && !(newlines && *ch == '\n')) {
+        let what = if newlines { "control characters other than line feeds" } else { "control characters" };
+        return Err(ValidationError::new(field, format!("must not contain {what} (found U+{:04X})", u32::from(ch))));
+    }
+    let n = value.chars().count();
+    if n > max {
+        return Err(ValidationError::new(field, format!("at most {max} characters, got {n}")));
+    }
+    Ok(())
+}
+
+/// Every text of the snapshot against its bound (`text`).
+fn texts(s: &Snapshot) -> Result<(), ValidationError> {
+    let b = &s.body;
+    text("body.id", &b.id, Text::Id)?;
+    text("body.name", &b.name, Text::Name)?;
+    let o = &b.returning_officer;
+    text("body.returning_officer.name", &o.name, Text::Name)?;
+    text("body.returning_officer.email", &o.email, Text::Name)?;
+    if let Some(a) = &o.address {
+        text("body.returning_officer.address", a, Text::Address)?;
+    }
+    if let Some(t) = &o.title {
+        text("body.returning_officer.title", t, Text::Name)?;
+    }
+    for (key, auth) in [("remedy_court", &b.remedy_court), ("supervisory_authority", &b.supervisory_authority)] {
+        if let Some(a) = auth {
+            text(format!("body.{key}.name"), &a.name, Text::Name)?;
+            text(format!("body.{key}.address"), &a.address, Text::Address)?;
+        }
+    }
+    for (li, list) in s.lists.iter().enumerate() {
+        text(format!("lists[{li}].id"), &list.id, Text::Id)?;
+        text(format!("lists[{li}].name"), &list.name, Text::Name)?;
+        if let Some(n) = &list.short_name {
+            text(format!("lists[{li}].short_name"), n, Text::Name)?;
+        }
+        for (ci, c) in list.candidates.iter().enumerate() {
+            let path = format!("lists[{li}].candidates[{ci}]");
+            text(format!("{path}.id"), &c.id, Text::Id)?;
+            text(format!("{path}.given_name"), &c.given_name, Text::Name)?;
+            text(format!("{path}.family_name"), &c.family_name, Text::Name)?;
+            let optional = [
+                ("email", &c.email, Text::Name),
+                ("postal_address", &c.postal_address, Text::Address),
+                ("academic_degree", &c.academic_degree, Text::Name),
+                ("district", &c.district, Text::Id),
+                ("substitute_for", &c.substitute_for, Text::Id),
+            ];
+            for (key, value, kind) in optional {
+                if let Some(v) = value {
+                    text(format!("{path}.{key}"), v, kind)?;
+                }
+            }
+            for (fi, f) in c.facts.iter().enumerate() {
+                if let Fact::Barred { reason, .. } = f {
+                    text(format!("{path}.facts[{fi}].reason"), reason, Text::Address)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The checks every Land shares; the Land's own follow in `Body::from_snapshot`.
 pub(crate) fn validate(s: &Snapshot) -> Result<(), ValidationError> {
     let b = &s.body;
     if b.id.trim().is_empty() {
         return Err(ValidationError::new("body.id", "must not be empty"));
     }
+    texts(s)?;
     if b.term.end < b.term.start {
         return Err(ValidationError::new("body.term.end", "lies before body.term.start"));
     }
@@ -92,6 +180,10 @@ pub(crate) fn validate(s: &Snapshot) -> Result<(), ValidationError> {
                         format!("{path}.facts[{fi}].type"),
                         "party_notice is a fact of Sachsen-Anhalt (§ 47 Abs. 1 Satz 2 KWG LSA), Niedersachsen (§ 44 Abs. 2 NKWG), Mecklenburg-Vorpommern (§ 46 Abs. 2 Satz 3 Nr. 1 LKWG M-V) and Brandenburg (§ 60 Abs. 4 BbgKWahlG); no other Land's rule depends on a party's notice",
                     ));
+                }
+                // § 47 Abs. 1 LKWG M-V, § 46 Abs. 1 KWG, § 62 Abs. 1, 2 BbgKWahlG: the loss of the Anwartschaft by a party ban
+                if matches!(f, Fact::BannedPartyMember { .. }) && !matches!(b.land, Land::Mv | Land::Rp | Land::Bb) {
+                    return Err(ValidationError::new(format!("{path}.facts[{fi}].type"), BANNED_PARTY_MEMBER_ONLY));
                 }
                 if let Fact::Barred { reason, .. } = f {
                     if reason.trim().is_empty() {
