@@ -6,11 +6,36 @@ use std::process::ExitCode;
 use chrono::{DateTime, FixedOffset};
 use clap::{Parser, Subcommand};
 
+/// `--help`: every Land served (`Land::ALL`), with its code (`body.land`) and its succession norm; tests/cli.rs
+/// checks that none is missing.
+const LONG_ABOUT: &str = "Listennachfolge for German municipal councils and Kreistage: determines the list \
+successor when a member leaves and runs the procedure that follows (notification, deadlines, membership, \
+announcement).
+
+Länder served (body.land):
+  Nordrhein-Westfalen (NW)      § 45 KWahlG NRW
+  Hessen (HE)                   § 34 KWG
+  Rheinland-Pfalz (RP)          § 45 KWG
+  Niedersachsen (NI)            § 44 NKWG
+  Sachsen-Anhalt (ST)           § 47 KWG LSA
+  Thüringen (TH)                § 23 ThürKWG
+  Schleswig-Holstein (SH)       § 44 GKWG
+  Bayern (BY)                   Art. 37, 38 GLKrWG
+  Baden-Württemberg (BW)        § 31 Abs. 2 GemO, § 26 KomWG
+  Sachsen (SN)                  § 34 Abs. 2 SächsGemO, § 21 KomWG
+  Mecklenburg-Vorpommern (MV)   § 46 LKWG M-V
+  Brandenburg (BB)              § 60 BbgKWahlG
+
+Not yet: Saarland (README.md, docs/legal.md).";
+
 #[derive(Parser)]
 #[command(
     name = "nachfolge",
     version,
-    about = "Listennachfolge for German municipal councils (NRW § 45 KWahlG, Hessen § 34 KWG)"
+    about = "Listennachfolge for German municipal councils and Kreistage in twelve Länder: Nordrhein-Westfalen, \
+             Hessen, Rheinland-Pfalz, Niedersachsen, Sachsen-Anhalt, Thüringen, Schleswig-Holstein, Bayern, \
+             Baden-Württemberg, Sachsen, Mecklenburg-Vorpommern, Brandenburg",
+    long_about = LONG_ABOUT
 )]
 struct Cli {
     /// Configuration file (default: config/default.toml if present; env NACHFOLGE__… overrides)
