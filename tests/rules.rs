@@ -1342,6 +1342,56 @@ fn rp_45_abs_2_satz_1_died_skipped() {
     assert_rp_second_skipped(hcand("R1-02", 2, 500).died(), "died", RP_2_1);
 }
 
+/// § 46 Abs. 1 KWG: "so verlieren die Ratsmitglieder und Ersatzleute, die dieser Partei … angehört haben, …
+/// ihre Mitgliedschaft oder ihre Anwartschaft" — recorded as `banned_party_member`, passed over from the day
+/// the loss took effect.
+#[test]
+fn rp_46_abs_1_ersatzperson_of_the_banned_party_loses_the_anwartschaft() {
+    let banned = |on: &str| hcand("R1-02", 2, 500).fact(Fact::BannedPartyMember { on: d(on) });
+    assert_rp_second_skipped(banned(FACT_DAY), "banned_party_member", "§ 46 Abs. 1 KWG");
+    let d = decide(&rp_abc(banned("2026-07-01")), &query("R1-01")).unwrap();
+    assert_eq!(d.outcome, successor("R1-02", "R1"), "{:#?}", d.trail);
+}
+
+/// § 46 KWG beyond Abs. 1 (whether the seat stays vacant) was not read: `party_banned` stays refused.
+#[test]
+fn rp_46_party_ban_seat_refused_until_read() {
+    let body = rp_abc(hcand("R1-02", 2, 500));
+    let e = decide(&body, &query("R1-01").cause(Cause::PartyBan { list_banned: true })).unwrap_err();
+    assert!(
+        matches!(e, DecideError::Cause(ref v) if v.field == "reason" && v.problem.contains("§ 46 Abs. 1 KWG")),
+        "{e:?}"
+    );
+}
+
+/// The loss of the Anwartschaft by a party ban is modelled for MV, RP and BB only: elsewhere the fact is
+/// refused with its path, not ignored.
+#[test]
+fn banned_party_member_fact_refused_outside_mv_rp_bb() {
+    let fact = Fact::BannedPartyMember { on: d(FACT_DAY) };
+    let err = Body::from_snapshot(
+        nrw()
+            .list(party(
+                "A",
+                vec![hcand("A-01", 1, 900).seated(SeatVia::List), hcand("A-02", 2, 500).fact(fact.clone())],
+            ))
+            .snapshot(),
+    )
+    .unwrap_err();
+    assert_eq!(err.field, "lists[0].candidates[1].facts[0].type");
+    assert!(err.problem.contains("§ 47 Abs. 1 LKWG M-V"), "{err:?}");
+    for b in [mecklenburg_vorpommern(), rheinland_pfalz(), brandenburg()] {
+        Body::from_snapshot(
+            b.list(party(
+                "A",
+                vec![hcand("A-01", 1, 900).seated(SeatVia::List), hcand("A-02", 2, 500).fact(fact.clone())],
+            ))
+            .snapshot(),
+        )
+        .unwrap();
+    }
+}
+
 #[test]
 fn rp_45_abs_4_lost_eligibility_skipped() {
     assert_rp_second_skipped(hcand("R1-02", 2, 500).ineligible(FACT_DAY, None), "ineligible", RP_4);

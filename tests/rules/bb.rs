@@ -307,3 +307,13 @@ fn bb_validation_no_majority_election_no_ersatzbewerber_no_merger_votes_optional
     let e = decide(&bb_abc(hcand("B1-02", 2, 500)), &query("B1-01").cause(Cause::Merger)).unwrap_err();
     assert!(matches!(e, DecideError::Cause(ref v) if v.field == "reason"), "{e:?}");
 }
+
+/// § 62 Abs. 1, 2 BbgKWahlG: "verlieren … die Ersatzpersonen ihre Anwartschaft, sofern sie dieser Partei …
+/// angehört haben" — recorded as `banned_party_member`, he is passed over in every later succession.
+#[test]
+fn bb_bbgkwahlg_62_abs_1_ersatzperson_of_the_banned_party_loses_the_anwartschaft() {
+    let banned = |on: &str| hcand("B1-02", 2, 500).fact(Fact::BannedPartyMember { on: d(on) });
+    assert_bb_skipped(bb_abc(banned(FACT_DAY)), "banned_party_member", "§ 62 Abs. 1, 2 BbgKWahlG");
+    let d = decide(&bb_abc(banned("2026-07-01")), &query("B1-01")).unwrap();
+    assert_eq!(d.outcome, successor("B1-02", "B1"), "{:#?}", d.trail);
+}

@@ -270,3 +270,28 @@ fn mv_validation_votes_required_no_majority_election_no_party_ban_no_merger() {
         assert!(matches!(e, DecideError::Cause(ref v) if v.field == "reason"), "{e:?}");
     }
 }
+
+/// § 47 Abs. 1 Satz 1 LKWG M-V: "so verlieren die Mitglieder … ihren Sitz und die Listennachfolger ihre
+/// Anwartschaft" — an Ersatzperson recorded as a member of the banned party is passed over for good; a ban
+/// that takes effect after the reference day does not pass him over yet.
+#[test]
+fn mv_47_abs_1_satz_1_listennachfolger_of_the_banned_party_loses_the_anwartschaft() {
+    let banned = |on: &str| hcand("M1-02", 2, 500).fact(Fact::BannedPartyMember { on: d(on) });
+    assert_mv_skipped(mv_abc(banned(FACT_DAY)), "banned_party_member", "§ 47 Abs. 1 LKWG M-V");
+    let d = decide(&mv_abc(banned("2026-07-01")), &query("M1-01")).unwrap();
+    assert_eq!(d.outcome, successor("M1-02", "M1"), "{:#?}", d.trail);
+}
+
+/// § 47 LKWG M-V: who fills a kommunale Vertretung's seat lost by the ban was not read (Abs. 2 governs the
+/// Landtag): `party_banned` stays refused, naming the fact that records the lost Anwartschaft.
+#[test]
+fn mv_47_party_ban_seat_refused_until_read() {
+    let body = mv_abc(hcand("M1-02", 2, 500));
+    for list_banned in [true, false] {
+        let e = decide(&body, &query("M1-01").cause(Cause::PartyBan { list_banned })).unwrap_err();
+        assert!(
+            matches!(e, DecideError::Cause(ref v) if v.field == "reason" && v.problem.contains("§ 47 Abs. 1 LKWG M-V") && v.problem.contains("banned_party_member")),
+            "{e:?}"
+        );
+    }
+}

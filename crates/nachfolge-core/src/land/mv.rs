@@ -134,7 +134,7 @@ impl LandLaw for Mv {
             Cause::Ordinary => Ok(()),
             Cause::PartyBan { .. } => Err(ValidationError::new(
                 "reason",
-                "party_banned is not modelled for Mecklenburg-Vorpommern: § 47 LKWG M-V was not read (docs/legal.md)",
+                "party_banned is not modelled for Mecklenburg-Vorpommern: § 47 Abs. 1 LKWG M-V ends the seat and the Listennachfolger's Anwartschaft, but who fills a kommunale Vertretung's seat was not read (Abs. 2 governs the Landtag) — the Wahlleitung decides; record an Ersatzperson of the banned party as banned_party_member (docs/legal.md)",
             )),
             Cause::Merger => Err(ValidationError::new(
                 "reason",

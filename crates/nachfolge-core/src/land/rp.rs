@@ -140,7 +140,7 @@ impl LandLaw for Rp {
             Cause::Ordinary => Ok(()),
             Cause::PartyBan { .. } => Err(ValidationError::new(
                 "reason",
-                "party_banned is an NRW reason (§ 46 KWahlG NRW); no rule for a party ban is modelled for Rheinland-Pfalz (docs/legal.md)",
+                "party_banned is not modelled for Rheinland-Pfalz: § 46 Abs. 1 KWG ends the Mitgliedschaft and the Ersatzleute's Anwartschaft, but whether the seat stays vacant or passes to the next Ersatzperson was not read — the Wahlleiter decides; record an Ersatzperson of the banned party as banned_party_member (docs/legal.md)",
             )),
             Cause::Merger => Err(ValidationError::new(
                 "reason",

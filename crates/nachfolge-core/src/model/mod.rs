@@ -423,6 +423,9 @@ pub enum WaiverForm {
     Written,
 }
 
+/// Why a `banned_party_member` fact is refused outside Mecklenburg-Vorpommern, Rheinland-Pfalz and Brandenburg.
+pub const BANNED_PARTY_MEMBER_ONLY: &str = "banned_party_member is a fact of Mecklenburg-Vorpommern (§ 47 Abs. 1 LKWG M-V), Rheinland-Pfalz (§ 46 Abs. 1 KWG) and Brandenburg (§ 62 Abs. 1, 2 BbgKWahlG); no other Land's loss of the Anwartschaft by a party ban is modelled (docs/legal.md)";
+
 /// A dated fact about a candidate. All facts count as recorded; intervals (`ineligible`) and bars
 /// (`barred` / `bar_cured`, docs/legal.md "Bars by date") are judged at the reference time.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -486,6 +489,16 @@ pub enum Fact {
     PartyNotice {
         on: NaiveDate,
     },
+    /// Belonged to a party (or part of one) the Bundesverfassungsgericht declared unconstitutional, or to a
+    /// banned Wählergruppe or Vereinigung, within the period the Land's statute names (Parteiverbot: § 47
+    /// Abs. 1 LKWG M-V, § 46 Abs. 1 KWG Rheinland-Pfalz, § 62 Abs. 1, 2 BbgKWahlG); `on`: the day the loss
+    /// took effect (the Verkündung of the judgment, or the ban becoming unanfechtbar). The Ersatzperson has
+    /// lost the Anwartschaft for the term. The Wahlleitung finds the membership; the worker does not check it.
+    /// Refused in the other Länder (docs/legal.md, "Party ban: Mecklenburg-Vorpommern, Rheinland-Pfalz,
+    /// Brandenburg").
+    BannedPartyMember {
+        on: NaiveDate,
+    },
 }
 
 /// What a `declined` fact declines.
@@ -520,6 +533,7 @@ impl Fact {
             Fact::BarCured { .. } => "bar_cured",
             Fact::FormerMember { .. } => "former_member",
             Fact::PartyNotice { .. } => "party_notice",
+            Fact::BannedPartyMember { .. } => "banned_party_member",
         }
     }
 }

@@ -21,6 +21,12 @@ impl Machine<'_> {
                 "fact: party_notice is a fact of Sachsen-Anhalt (§ 47 Abs. 1 Satz 2 KWG LSA), Niedersachsen (§ 44 Abs. 2 NKWG), Mecklenburg-Vorpommern (§ 46 Abs. 2 Satz 3 Nr. 1 LKWG M-V) and Brandenburg (§ 60 Abs. 4 BbgKWahlG)",
             ));
         }
+        // § 47 Abs. 1 LKWG M-V, § 46 Abs. 1 KWG, § 62 Abs. 1, 2 BbgKWahlG: as in the snapshot's validation
+        if matches!(f.fact, Fact::BannedPartyMember { .. })
+            && !matches!(self.body.land(), crate::model::Land::Mv | crate::model::Land::Rp | crate::model::Land::Bb)
+        {
+            return Err(invalid(format!("fact: {}", crate::model::BANNED_PARTY_MEMBER_ONLY)));
+        }
         if let Fact::Ineligible { from, until: Some(until) } = f.fact {
             if until < from {
                 return Err(invalid("fact.until: lies before fact.from"));

@@ -66,6 +66,10 @@ pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<Exclusion> {
         ("waived", cite("§ 61 Abs. 2"))
     } else if s.died(c) {
         ("died", cite("§ 60 Abs. 1"))
+    } else if s.banned_party_member(c) {
+        // "verlieren … die Ersatzpersonen ihre Anwartschaft, sofern sie dieser Partei … angehört haben"
+        // (Abs. 2: a banned politische Vereinigung or mitgliedschaftlich organisierte Wählergruppe)
+        ("banned_party_member", cite("§ 62 Abs. 1, 2"))
     } else if s.ineligible_now(c) {
         ("ineligible", cite("§ 61 Abs. 3 Satz 1"))
     } else if s.ineligible_during_term(c) {

@@ -234,6 +234,13 @@ impl<'a> Standing<'a> {
         let before = |on: &NaiveDate| *on < vacated;
         c.has_fact(|f| matches!(f, Fact::PartyNotice { on } if before(on)))
     }
+    /// Belonged to the banned party, Wählergruppe or Vereinigung, the loss taking effect on or before the
+    /// reference day (Parteiverbot: § 47 Abs. 1 LKWG M-V, § 46 Abs. 1 KWG Rheinland-Pfalz, § 62 Abs. 1, 2
+    /// BbgKWahlG): the Anwartschaft is lost for the term.
+    pub fn banned_party_member(&self, c: &Candidate) -> bool {
+        let r = self.reference;
+        c.has_fact(|f| matches!(f, Fact::BannedPartyMember { on } if *on <= r))
+    }
     /// An ineligibility interval overlaps [term start, reference day].
     pub fn ineligible_during_term(&self, c: &Candidate) -> bool {
         let (start, r) = (self.body.info().term.start, self.reference);

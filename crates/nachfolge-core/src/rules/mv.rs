@@ -60,6 +60,9 @@ pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<Exclusion> {
         ("waived", cite("§ 46 Abs. 2 Satz 3 Nr. 2"))
     } else if s.died(c) {
         ("died", cite("§ 46 Abs. 2 Satz 1"))
+    } else if s.banned_party_member(c) {
+        // "so verlieren … die Listennachfolger ihre Anwartschaft" (Satz 2: also a banned Wählergruppe)
+        ("banned_party_member", cite("§ 47 Abs. 1"))
     } else if s.ineligible_during_term(c) {
         // "seine Wählbarkeit nachträglich verloren hat": for good, even if regained
         ("eligibility_lost_after_election", cite("§ 46 Abs. 2 Satz 3 Nr. 3"))

@@ -56,6 +56,10 @@ pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<Exclusion> {
         ("waived", cite("Abs. 2 Satz 1"))
     } else if s.died(c) {
         ("died", cite("Abs. 2 Satz 1"))
+    } else if s.banned_party_member(c) {
+        // § 46 Abs. 1 KWG: "so verlieren die Ratsmitglieder und Ersatzleute, die dieser Partei … angehört haben,
+        // … ihre Mitgliedschaft oder ihre Anwartschaft" (Satz 2, 3: Ersatzorganisation, banned Verein)
+        ("banned_party_member", "§ 46 Abs. 1 KWG".to_owned())
     } else if s.ineligible_now(c) {
         ("ineligible", cite("Abs. 4"))
     } else if s.ineligible_during_term(c) {

@@ -123,6 +123,9 @@ pub fn reason_de(reason: &str) -> String {
             "ist nach der Wahl einer Partei beigetreten, die einen konkurrierenden Wahlvorschlag eingereicht hatte; die Partei hat dies der Wahlleitung vor dem Freiwerden des Sitzes schriftlich mitgeteilt"
         }
         "waived" => "hat auf die Anwartschaft verzichtet",
+        "banned_party_member" => {
+            "gehörte der verbotenen Partei oder Vereinigung an und hat die Anwartschaft verloren"
+        }
         "barred_stays_successor" => {
             "kann das Amt wegen eines Hinderungsgrundes derzeit nicht antreten und bleibt Listennachfolgerin oder Listennachfolger"
         }
