@@ -158,6 +158,25 @@ fn mv_lkwg_46_abs_2_satz_3_nr_1_party_notice_is_a_fact_of_mv() {
     assert!(!kinds(&fx).iter().any(|k| k.contains("rejected")), "{:?}", kinds(&fx));
 }
 
+/// § 47 Abs. 1 LKWG M-V: the Wahlleitung records that a Listennachfolger belonged to the banned party; the
+/// fact is stored (no rejection). Elsewhere (here Niedersachsen) `candidate.fact_recorded` refuses it, naming
+/// the Länder that model it.
+#[test]
+fn mv_47_abs_1_banned_party_member_is_a_fact_of_mv_rp_bb() {
+    let mut b = body_from(mv_snapshot());
+    let fx =
+        run(&mut b, fact(MV, "M1-06", Fact::BannedPartyMember { on: d("2027-01-10") }), "2027-01-11T09:00:00+01:00");
+    assert!(!kinds(&fx).iter().any(|k| k.contains("rejected")), "{:?}", kinds(&fx));
+    let path = format!("{}/examples/ni-election.json", env!("CARGO_MANIFEST_DIR"));
+    let ni = body_from(serde_json::from_str(&std::fs::read_to_string(path).expect("example")).expect("json"));
+    let e = refuse(
+        &ni,
+        fact("musterfeld-rat", "N1-02", Fact::BannedPartyMember { on: d("2026-01-15") }),
+        "2026-06-01T10:00:00+02:00",
+    );
+    assert!(e.to_string().contains("banned_party_member is a fact of Mecklenburg-Vorpommern"), "{e}");
+}
+
 /// § 25 Abs. 4 KV M-V: an Unvereinbarkeit holds up nothing — a barred Ersatzperson who stays silent becomes a
 /// member when the week ends like anyone (§ 34 Satz 1 LKWG M-V), not deemed to refuse for want of a proof.
 #[test]
