@@ -95,3 +95,42 @@ async fn a_vacancy_of_someone_without_a_seat_is_refused_in_german_and_a_viewer_c
     app.settle().await;
     assert!(app.events.of("succession.determined").is_empty(), "{:?}", json!(app.events.all()));
 }
+
+/// A successor without an e-mail address: the console does not claim an e-mail is ready to go, but says the
+/// notification goes by letter and where the letter for service is — and the case page offers it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_successor_without_an_email_address_is_notified_by_letter_and_the_console_says_so() {
+    let app = App::spawn().await;
+    let mut snapshot = nrw();
+    for list in snapshot["lists"].as_array_mut().into_iter().flatten() {
+        for c in list["candidates"].as_array_mut().into_iter().flatten() {
+            if c["id"] == "L1-06" {
+                c.as_object_mut().expect("candidate").remove("email");
+            }
+        }
+    }
+    register(&app, snapshot).await;
+    let mut browser = signed_in(&app, BODY, "wahlleitung", "wahlleiter").await;
+    let fields = [("member", "L1-01"), ("departure", "died"), ("effective_at", "2026-05-04T10:00")];
+    let shown = preview(&mut browser, PATH, &fields).await;
+    assert_eq!(shown.status, 200, "{}", shown.body);
+    let letter = "Für Felix Fuchs ist keine E-Mail-Adresse bekannt: Die Benachrichtigung geht per Brief.";
+    assert!(shown.body.contains(letter), "{}", shown.body);
+
+    let done = confirm(&mut browser, PATH, &shown).await;
+    assert_eq!(done.status, 200, "{}", done.body);
+    assert!(done.body.contains("<strong>Erfasst:</strong>"), "{}", done.body);
+    assert!(
+        done.body
+            .contains(&format!("{letter} Das Schreiben zur Zustellung steht im Fall unter „Schriftstücke“ bereit.")),
+        "{}",
+        done.body
+    );
+    assert!(!done.body.contains("E-Mail an Felix Fuchs"), "{}", done.body);
+    assert!(!done.body.contains("zum Versand vorbereitet"), "{}", done.body);
+    let det = app.wait_event("succession.determined", |_| true).await;
+    let case = det["data"]["case"].as_str().expect("case");
+    let page = browser.get(&format!("/raete/{BODY}/faelle/{case}")).await;
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(page.body.contains(&format!("/raete/{BODY}/faelle/{case}/schreiben.pdf")), "{}", page.body);
+}

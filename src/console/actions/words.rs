@@ -186,7 +186,7 @@ pub(super) fn describe<'a>(council: &Council, events: impl IntoIterator<Item = (
                     other => other,
                 }
             ),
-            "mail.queued" => format!("Die E-Mail an {} ist zum Versand vorbereitet.", name(&data["candidate"])),
+            "mail.queued" => mail_queued(council, data),
             "announcement.issued" => {
                 format!("Bekanntmachung: {}.", data["title"].as_str().unwrap_or_else(|| type_name(event_type)))
             }
@@ -195,6 +195,25 @@ pub(super) fn describe<'a>(council: &Council, events: impl IntoIterator<Item = (
         lines.push(line);
     }
     lines
+}
+
+/// A notification recorded for sending (`mail.queued`, the audit entry of `Effect::Mail`): an e-mail only where
+/// the person has an e-mail address (`Mail::to` is the candidate's `email`); without one the mail cannot go and
+/// the notification goes by letter — for the notification of the determination the case page offers the letter
+/// for service under „Schriftstücke“ (docs/console.md, "Actions").
+fn mail_queued(council: &Council, data: &Value) -> String {
+    let id = data["candidate"].as_str().unwrap_or_default();
+    let name = person(council, id)["name"].as_str().unwrap_or_default().to_owned();
+    let email = council.candidate(id).and_then(|c| c.email.as_deref()).is_some_and(|e| !e.trim().is_empty());
+    if email {
+        return format!("Die E-Mail an {name} ist zum Versand vorbereitet.");
+    }
+    let letter = format!("Für {name} ist keine E-Mail-Adresse bekannt: Die Benachrichtigung geht per Brief.");
+    if data["kind"] == "determination" {
+        format!("{letter} Das Schreiben zur Zustellung steht im Fall unter „Schriftstücke“ bereit.")
+    } else {
+        letter
+    }
 }
 
 /// The effects of a dry run in words: the events, the announcement (rendered only when committed, so named
@@ -212,7 +231,9 @@ pub(super) fn describe_effects(council: &Council, effects: &[Effect]) -> Vec<Str
                         format!("{name} erhält per E-Mail eine Fristmitteilung mit dem Fristende als Kalendereintrag.")
                     }
                     Some(_) => format!("{name} wird per E-Mail benachrichtigt."),
-                    None => format!("Für {name} ist keine E-Mail-Adresse bekannt: Die Benachrichtigung ist auf anderem Weg zuzustellen."),
+                    None => {
+                        format!("Für {name} ist keine E-Mail-Adresse bekannt: Die Benachrichtigung geht per Brief.")
+                    }
                 });
             }
             Effect::Schedule { .. } | Effect::Cancel { .. } => {}
