@@ -1349,6 +1349,9 @@ fn rp_45_abs_2_satz_1_died_skipped() {
 fn rp_46_abs_1_ersatzperson_of_the_banned_party_loses_the_anwartschaft() {
     let banned = |on: &str| hcand("R1-02", 2, 500).fact(Fact::BannedPartyMember { on: d(on) });
     assert_rp_second_skipped(banned(FACT_DAY), "banned_party_member", "§ 46 Abs. 1 KWG");
+    // letters and announcements say it in German, not as the code
+    let de = nachfolge_core::texts::reason_de("banned_party_member");
+    assert!(de.contains("verbotenen Partei") && de.contains("Anwartschaft verloren"), "{de}");
     let d = decide(&rp_abc(banned("2026-07-01")), &query("R1-01")).unwrap();
     assert_eq!(d.outcome, successor("R1-02", "R1"), "{:#?}", d.trail);
 }
