@@ -1,45 +1,11 @@
 //! The contacts CSV merged into imported snapshots (Oldenburg's, with Wahlbereiche, and Darmstadt's, without
 //! names), and its errors.
 
-use std::path::Path;
+mod common;
+use common::{facts, files};
 
-use chrono::NaiveDate;
-use nachfolge_core::model::{BodyKind, FormOfAddress, Land, ReturningOfficer, SeatVia, Snapshot};
-use nachfolge_import::{import_with_contacts, BodyFacts, ImportError, InputFile, Options, PLACEHOLDER_NAME};
-
-fn files(dir: &str) -> Vec<InputFile> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/election-exports").join(dir);
-    let mut out: Vec<InputFile> = std::fs::read_dir(path)
-        .expect("the sample folder")
-        .map(|e| {
-            let p = e.expect("entry").path();
-            InputFile {
-                name: p.file_name().expect("name").to_string_lossy().into_owned(),
-                bytes: std::fs::read(&p).expect("read"),
-            }
-        })
-        .collect();
-    out.sort_by(|a, b| a.name.cmp(&b.name));
-    out
-}
-
-fn facts(land: Land, size: Option<u32>) -> BodyFacts {
-    BodyFacts {
-        land,
-        id: "test-rat".into(),
-        name: "Rat der Teststadt".into(),
-        kind: BodyKind::Council,
-        statutory_size: size,
-        term_start: NaiveDate::from_ymd_opt(2026, 11, 1).expect("date"),
-        term_end: NaiveDate::from_ymd_opt(2031, 10, 31).expect("date"),
-        returning_officer: ReturningOfficer {
-            name: "Wahlleitung".into(),
-            email: "wahlleitung@example.org".into(),
-            address: Some("Rathausplatz 1, 12345 Teststadt".into()),
-            title: None,
-        },
-    }
-}
+use nachfolge_core::model::{FormOfAddress, Land, SeatVia, Snapshot};
+use nachfolge_import::{import_with_contacts, ImportError, InputFile, Options, PLACEHOLDER_NAME};
 
 fn oldenburg(contacts: &str) -> Result<Snapshot, ImportError> {
     let c = InputFile { name: "kontakte.csv".into(), bytes: contacts.as_bytes().to_vec() };

@@ -2,46 +2,11 @@
 //! („Wahlergebnis übernehmen“): checked on all the sample imports (`../shared/election-exports/`, read where
 //! they lie) and on malformed input.
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::{facts, files};
 
-use chrono::NaiveDate;
-use nachfolge_core::model::{BodyKind, Land, ReturningOfficer};
-use nachfolge_import::{import, BodyFacts, ImportError, InputFile, Options, Report};
-
-fn exports() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/election-exports")
-}
-
-fn files(dir: &str) -> Vec<InputFile> {
-    let mut out: Vec<InputFile> = std::fs::read_dir(exports().join(dir))
-        .expect("the sample folder (../shared/election-exports)")
-        .map(|e| {
-            let p = e.expect("entry").path();
-            let name = p.file_name().expect("name").to_string_lossy().into_owned();
-            InputFile { name, bytes: std::fs::read(&p).expect("read") }
-        })
-        .collect();
-    out.sort_by(|a, b| a.name.cmp(&b.name));
-    out
-}
-
-fn facts(land: Land, size: Option<u32>) -> BodyFacts {
-    BodyFacts {
-        land,
-        id: "test-rat".into(),
-        name: "Rat der Teststadt".into(),
-        kind: BodyKind::Council,
-        statutory_size: size,
-        term_start: NaiveDate::from_ymd_opt(2026, 11, 1).expect("date"),
-        term_end: NaiveDate::from_ymd_opt(2031, 10, 31).expect("date"),
-        returning_officer: ReturningOfficer {
-            name: "Wahlleitung".into(),
-            email: "wahlleitung@example.org".into(),
-            address: None,
-            title: None,
-        },
-    }
-}
+use nachfolge_core::model::Land;
+use nachfolge_import::{import, ImportError, InputFile, Options, Report};
 
 /// Every sample folder, its Land and the size the tests give (None: the importer finds or derives it).
 const SAMPLES: [(&str, Land, Option<u32>); 7] = [

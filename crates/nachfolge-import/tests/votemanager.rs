@@ -2,56 +2,22 @@
 //! (`../shared/election-exports/`, never copied into the repository), and on malformed input. The figures
 //! asserted were checked by hand against the CSVs (and the result JSON for Oldenburg).
 
+mod common;
+use common::{exports, facts, files};
+
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
 
 use chrono::{NaiveDate, TimeZone, Utc};
-use nachfolge_core::model::{Body, BodyKind, DeterminationMode, Land, ListKind, ReturningOfficer, SeatVia, Snapshot};
+use nachfolge_core::model::{Body, DeterminationMode, Land, ListKind, SeatVia, Snapshot};
 use nachfolge_core::rules::{Outcome, Query};
 use nachfolge_import::{
-    import, import_with_contacts, BodyFacts, Format, ImportError, Imported, InputFile, Options, Severity,
-    PLACEHOLDER_NAME,
+    import, import_with_contacts, Format, ImportError, Imported, InputFile, Options, Severity, PLACEHOLDER_NAME,
 };
 
 const OLDENBURG: &str = "ni-oldenburg-2026-ratswahl-votemanager";
 const DARMSTADT: &str = "he-darmstadt-2021-stadtverordnetenwahl-votemanager";
 const VATERSTETTEN: &str = "by-vaterstetten-2020-gemeinderatswahl-votemanager";
 const KARLSTADT: &str = "by-karlstadt-2020-stadtratswahl-votemanager";
-
-fn exports() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/election-exports")
-}
-
-fn files(dir: &str) -> Vec<InputFile> {
-    let mut out: Vec<InputFile> = std::fs::read_dir(exports().join(dir))
-        .expect("the sample folder (../shared/election-exports)")
-        .map(|e| {
-            let p = e.expect("entry").path();
-            let name = p.file_name().expect("name").to_string_lossy().into_owned();
-            InputFile { name, bytes: std::fs::read(&p).expect("read") }
-        })
-        .collect();
-    out.sort_by(|a, b| a.name.cmp(&b.name));
-    out
-}
-
-fn facts(land: Land, size: Option<u32>) -> BodyFacts {
-    BodyFacts {
-        land,
-        id: "test-rat".into(),
-        name: "Rat der Teststadt".into(),
-        kind: BodyKind::Council,
-        statutory_size: size,
-        term_start: NaiveDate::from_ymd_opt(2026, 11, 1).expect("date"),
-        term_end: NaiveDate::from_ymd_opt(2031, 10, 31).expect("date"),
-        returning_officer: ReturningOfficer {
-            name: "Wahlleitung".into(),
-            email: "wahlleitung@example.org".into(),
-            address: Some("Rathausplatz 1, 12345 Teststadt".into()),
-            title: None,
-        },
-    }
-}
 
 fn run_files(files: &[InputFile], land: Land, size: Option<u32>) -> Result<Imported, ImportError> {
     import(files, None, &facts(land, size), &Options::default())
