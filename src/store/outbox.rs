@@ -60,9 +60,10 @@ impl Store {
     }
 
     /// The events due for publishing, in id order (oldest first), at most `limit`, chosen in SQL: unpublished,
-    /// not `in_flight` (published, confirms outstanding), not waiting for a retry, and not behind an event of
-    /// the same body that waits for its retry (so a council's events are not overtaken by its own later
-    /// ones on the next page; see [`Pending`] for the one exception docs/contract.md names). Events of
+    /// not `in_flight` (published, confirms outstanding), not waiting for the retry after a failed attempt,
+    /// and not behind an event of the same body that waits for its retry (so a council's events are not
+    /// overtaken by its own later ones on the next page; see [`Pending`] for the one exception
+    /// docs/contract.md names). Events of
     /// bodies in backoff never fill the page, however many and however old they are: the later events of
     /// other bodies are read past them. Also returns whether the page was full (there may be more) and,
     /// when it was not, the earliest time an event waiting for its retry falls due.
@@ -74,11 +75,13 @@ impl Store {
     ) -> Result<Pending, StoreError> {
         let rows = sqlx::query(
             // per body (`''` for events without one), the first unpublished event waiting for its retry: it
-            // and everything after it waits. The event is `json` text: one json_to_record parses it once for
-            // the three fields (each ->> would parse it again)
+            // and everything after it waits. Only an event that failed waits (`attempts > 0`), so the few
+            // waiting rows come from their own index (migration 12), not from a read of every unpublished row
+            // on each page. The event is `json` text: one json_to_record parses it once for the three fields
+            // (each ->> would parse it again)
             "WITH waiting AS (
                  SELECT coalesce(body_id, '') AS body, min(id) AS first FROM outbox
-                 WHERE published_at IS NULL AND next_attempt_at > $3 GROUP BY 1)
+                 WHERE published_at IS NULL AND attempts > 0 AND next_attempt_at > $3 GROUP BY 1)
              SELECT o.id, o.body_id, o.type, o.event::text AS event, o.attempts, o.event_id, m.time,
                     m.traceparent, m.tracestate
              FROM outbox o
@@ -111,7 +114,8 @@ impl Store {
             None
         } else {
             sqlx::query_scalar(
-                "SELECT min(next_attempt_at) FROM outbox WHERE published_at IS NULL AND next_attempt_at > $1",
+                "SELECT min(next_attempt_at) FROM outbox
+                 WHERE published_at IS NULL AND attempts > 0 AND next_attempt_at > $1",
             )
             .bind(now)
             .fetch_one(&mut *conn)
