@@ -509,3 +509,94 @@ async fn an_optimistic_write_commits_only_at_the_cached_version() {
     db.close().await;
     store.close().await;
 }
+
+/// The tables that hold a body's state, as a restore brings them back together.
+const STATE_TABLES: [&str; 7] = ["bodies", "cases", "audit_log", "inbox", "outbox", "mail_outbox", "timers"];
+
+/// Issue 26 point 6 (docs/reliability.md, "Failover and restore"): a failover to an asynchronous standby
+/// takes the database back to an earlier copy — a command this worker committed is lost — and another
+/// replica then applies another command on the new primary, so each body's `audit_seq` reaches again the
+/// number this worker cached. The next command of this worker, on the optimistic write (body `a`) and on
+/// the locking path (body `b`, in a batch of two bodies), acts on the state the database holds, and the
+/// other replica's command is not silently reverted.
+#[tokio::test]
+async fn a_row_restored_behind_the_workers_back_at_the_cached_sequence_is_read_again() {
+    let (config, _cleanup, store, db) = open().await;
+    let templates = Templates::load(None).expect("templates");
+    let settings = Settings::default();
+    let now = chrono::Utc::now();
+    let apply = |store: &Store, items: Vec<Item>| {
+        let (store, templates, settings) = (store.clone(), &templates, &settings);
+        async move { store.apply_batch(&items, now, settings, templates).await.expect("batch") }
+    };
+    let seq = |body: &'static str| {
+        let db = db.clone();
+        async move {
+            sqlx::query_scalar::<_, i64>("SELECT audit_seq FROM bodies WHERE id = $1")
+                .bind(body)
+                .fetch_one(&db)
+                .await
+                .expect("body")
+        }
+    };
+    let regs = ["a", "b", "c"].map(|b| item(&format!("reg-{b}"), "election.registered", council(b)));
+    assert_eq!(apply(&store, regs.to_vec()).await, vec![Applied::Applied; 3]);
+    let first =
+        vec![item("a0", "vacancy.reported", vacancy("a", "a-0")), item("b0", "vacancy.reported", vacancy("b", "b-0"))];
+    assert_eq!(apply(&store, first).await, vec![Applied::Applied; 2]);
+
+    // the standby's copy: everything as it stands now
+    for t in STATE_TABLES {
+        sqlx::query(&format!("CREATE TABLE standby_{t} AS SELECT * FROM {t}")).execute(&db).await.expect("copy");
+    }
+    // this worker records that a-1 and b-1 left; committed on the primary, the standby never receives it
+    let lost =
+        vec![item("a1", "vacancy.reported", vacancy("a", "a-1")), item("b1", "vacancy.reported", vacancy("b", "b-1"))];
+    assert_eq!(apply(&store, lost).await, vec![Applied::Applied; 2]);
+    let cached = (seq("a").await, seq("b").await);
+    assert_eq!(store.cached_state("a").map(|c| c.0), Some(cached.0));
+    assert_eq!(store.cached_state("b").map(|c| c.0), Some(cached.1));
+
+    // the failover: the standby, promoted, holds the earlier copy
+    let mut tx = db.begin().await.expect("restore");
+    sqlx::query(&format!("TRUNCATE {}", STATE_TABLES.join(", "))).execute(&mut *tx).await.expect("truncate");
+    for t in STATE_TABLES {
+        sqlx::query(&format!("INSERT INTO {t} SELECT * FROM standby_{t}")).execute(&mut *tx).await.expect("restore");
+    }
+    tx.commit().await.expect("restored");
+
+    // another replica records on the new primary that a-2 and b-2 left: the sequences repeat
+    let other = Store::connect(&config.database).await.expect("another replica");
+    let theirs =
+        vec![item("a2", "vacancy.reported", vacancy("a", "a-2")), item("b2", "vacancy.reported", vacancy("b", "b-2"))];
+    assert_eq!(apply(&other, theirs).await, vec![Applied::Applied; 2]);
+    assert_eq!((seq("a").await, seq("b").await), cached, "the same sequences as this worker cached");
+    other.close().await;
+
+    // this worker records that a-3 left (optimistic write) and that b-3 and c-0 left (locking path)
+    assert_eq!(apply(&store, vec![item("a3", "vacancy.reported", vacancy("a", "a-3"))]).await, [Applied::Applied]);
+    let two =
+        vec![item("b3", "vacancy.reported", vacancy("b", "b-3")), item("c0", "vacancy.reported", vacancy("c", "c-0"))];
+    assert_eq!(apply(&store, two).await, vec![Applied::Applied; 2]);
+    assert_cached_as_stored(&store, &db, "a").await;
+    assert_cached_as_stored(&store, &db, "b").await;
+
+    // a replica without a cache judges by what is stored: a-2 and b-2 left (the other replica's commands
+    // stand), a-1 and b-1 still hold their seats (this worker's lost commit is not resurrected)
+    let fresh = Store::connect(&config.database).await.expect("a fresh replica");
+    for body in ["a", "b"] {
+        let again = apply(
+            &fresh,
+            vec![item(&format!("{body}2-again"), "vacancy.reported", vacancy(body, &format!("{body}-2")))],
+        )
+        .await;
+        assert!(matches!(&again[..], [Applied::Rejected(_)]), "{body}-2 left before (the other replica): {again:?}");
+        let seated =
+            apply(&fresh, vec![item(&format!("{body}1-now"), "vacancy.reported", vacancy(body, &format!("{body}-1")))])
+                .await;
+        assert_eq!(seated, [Applied::Applied], "{body}-1 still holds the seat after the failover");
+    }
+    fresh.close().await;
+    db.close().await;
+    store.close().await;
+}

@@ -80,7 +80,9 @@ impl Store {
         if items.iter().any(|it| it.body_id.as_str() != id) {
             return Ok(None);
         }
-        let Some((expected, super::cache::Hit { body: mut council, mut memo, .. })) = self.cache.take_latest(id) else {
+        let Some((expected, expected_version, super::cache::Hit { body: mut council, mut memo, .. })) =
+            self.cache.take_latest(id)
+        else {
             return Ok(None);
         };
         let before = case_rows(&council);
@@ -110,11 +112,11 @@ impl Store {
                 writes.applied(&item.cause, &item.body_id, digest(&item.cause.ty, &item.cause.payload));
             }
         }
-        let size = writes.body(&council, &before, seq, &mut memo)?;
-        if !writes.flush_unlocked(&self.pool, vec![expected], mails).await? {
+        let (size, version) = writes.body(&council, &before, seq, &mut memo)?;
+        if !writes.flush_unlocked(&self.pool, vec![expected], vec![expected_version], mails).await? {
             return Ok(Some(false));
         }
-        self.cache.put(id.to_owned(), seq, super::cache::Hit { body: council, size, memo });
+        self.cache.put(id.to_owned(), seq, version, super::cache::Hit { body: council, size, memo });
         Ok(Some(true))
     }
 
@@ -262,7 +264,7 @@ impl Store {
         }
         for slot in bodies.values_mut() {
             if let (true, Some(body)) = (slot.dirty, slot.body.as_ref()) {
-                slot.size = writes.body(body, &slot.before, slot.seq, &mut slot.memo)?;
+                (slot.size, slot.version) = writes.body(body, &slot.before, slot.seq, &mut slot.memo)?;
             }
         }
         let n = writes.inbound();
@@ -275,18 +277,21 @@ impl Store {
         // committed: the bodies as they now stand in the database serve the next batch
         for (id, slot) in bodies {
             if let Some(body) = slot.body {
-                self.cache.put(id, slot.seq, super::cache::Hit { body, size: slot.size, memo: slot.memo });
+                let hit = super::cache::Hit { body, size: slot.size, memo: slot.memo };
+                self.cache.put(id, slot.seq, slot.version, hit);
             }
         }
         Ok(true)
     }
 }
 
-/// A body locked by a batch: the aggregate (`None` if it does not exist yet), its audit sequence and what
-/// the `cases` listing held before.
+/// A body locked by a batch: the aggregate (`None` if it does not exist yet), its audit sequence and state
+/// version, and what the `cases` listing held before.
 pub(super) struct Slot {
     body: Option<Council>,
     seq: i64,
+    /// The row's `state_version` (migration 0013) as read, or as this batch writes it.
+    version: String,
     /// Length of the body's stored JSON (the aggregate cache's measure).
     size: usize,
     /// Its cases as last written (the aggregate cache's; empty after a decode).
@@ -298,8 +303,9 @@ pub(super) struct Slot {
 /// Lock the bodies `ids` for this transaction (rows in ascending id order, so batches cannot deadlock)
 /// and load the aggregates and their audit sequences, and what the inbox holds of the messages `keys`.
 /// `registering` (a subset of `ids`) may not exist yet: their advisory locks are taken first, in
-/// ascending key order. An aggregate the cache holds at the row's sequence is taken from the cache; the
-/// database sends the state only of the others.
+/// ascending key order. An aggregate the cache holds at the row's state version (and sequence) is taken
+/// from the cache; the database sends the state only of the others, and a cached entry of another version
+/// is dropped (docs/reliability.md, "Failover and restore").
 pub(super) async fn lock_bodies(
     tx: &mut Transaction<'_, Postgres>,
     cache: &super::cache::Cache,
@@ -322,23 +328,29 @@ pub(super) async fn lock_bodies(
             .execute(&mut **tx)
             .await?;
     }
-    let (cached_ids, cached_seqs) = cache.versions(ids);
-    // the state of a row still at the cached sequence is not sent (`NULL`): the cache holds it
+    let (cached_ids, cached_seqs, cached_versions) = cache.versions(ids);
+    // the state of a row still at the cached version and sequence is not sent (`NULL`): the cache holds it.
+    // The sequence alone repeats after a failover or a restore; the version does not (migration 0013)
     let rows = sqlx::query(
-        "WITH b AS (SELECT id, audit_seq,
-                      CASE WHEN audit_seq = (SELECT u.s FROM unnest($3::text[], $4::bigint[]) AS u(i, s) WHERE u.i = bodies.id)
+        "WITH b AS (SELECT id, audit_seq, state_version::text AS version,
+                      CASE WHEN EXISTS (SELECT 1 FROM unnest($3::text[], $4::bigint[], $5::text[]) AS u(i, s, v)
+                                        WHERE u.i = bodies.id AND u.s = bodies.audit_seq
+                                          AND u.v::uuid = bodies.state_version)
                            THEN NULL ELSE state::text END AS state
                     FROM bodies WHERE id = ANY($1) ORDER BY id FOR UPDATE)
-         SELECT true AS is_body, id, state, audit_seq, NULL AS outcome, NULL AS reason FROM b
+         SELECT true AS is_body, id, state, audit_seq, version, NULL AS outcome, NULL AS reason FROM b
          UNION ALL
-         SELECT false, message_id, digest, NULL, outcome, reason FROM inbox WHERE message_id = ANY($2)",
+         SELECT false, message_id, digest, NULL, NULL, outcome, reason FROM inbox WHERE message_id = ANY($2)",
     )
     .bind(ids)
     .bind(keys)
     .bind(&cached_ids)
     .bind(&cached_seqs)
+    .bind(&cached_versions)
     .fetch_all(&mut **tx)
     .await?;
+    let sent: HashMap<&str, &str> =
+        cached_ids.iter().map(String::as_str).zip(cached_versions.iter().map(String::as_str)).collect();
     for r in rows {
         let is_body: bool = r.try_get("is_body")?;
         let id: String = r.try_get("id")?;
@@ -346,12 +358,19 @@ pub(super) async fn lock_bodies(
         let state: Option<String> = r.try_get("state")?;
         if is_body {
             let seq: i64 = r.try_get("audit_seq")?;
+            let version: String = r.try_get::<Option<String>, _>("version")?.unwrap_or_default();
             let decoded = |state: &str| -> Result<super::cache::Hit, StoreError> {
                 Ok(super::cache::Hit { body: decode_body(&id, state)?, size: state.len(), memo: HashMap::new() })
             };
             let hit = match state {
-                Some(state) => decoded(&state)?,
-                None => match cache.take(&id, seq) {
+                Some(state) => {
+                    if let Some(stale) = sent.get(id.as_str()) {
+                        // the database holds another state than the cached one: that entry is dead
+                        cache.discard(&id, stale);
+                    }
+                    decoded(&state)?
+                }
+                None => match cache.take(&id, seq, &version) {
                     Some(hit) => hit,
                     None => {
                         // evicted since the query was sent: read it under the lock just taken
@@ -364,7 +383,8 @@ pub(super) async fn lock_bodies(
                 },
             };
             let before = case_rows(&hit.body);
-            let slot = Slot { body: Some(hit.body), seq, size: hit.size, memo: hit.memo, before, dirty: false };
+            let slot =
+                Slot { body: Some(hit.body), seq, version, size: hit.size, memo: hit.memo, before, dirty: false };
             slots.insert(id, slot);
         } else {
             let digest = state.unwrap_or_default();
@@ -375,6 +395,7 @@ pub(super) async fn lock_bodies(
         slots.entry((*id).to_owned()).or_insert_with(|| Slot {
             body: None,
             seq: 0,
+            version: String::new(),
             size: 0,
             memo: HashMap::new(),
             before: HashMap::new(),

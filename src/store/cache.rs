@@ -1,11 +1,15 @@
 //! The aggregate cache: decoded bodies ([`Council`]) kept in memory after the batch that read or wrote
 //! them committed, so the next batch for the same body neither transfers nor decodes its JSON again.
 //!
-//! An entry is valid for exactly one version of the stored row: the body's `audit_seq`, which every
-//! change of `bodies.state` raises (each command appends at least one audit entry, and a batch writes
-//! state and sequence together). A batch sends the cached sequence numbers with its locking query; the
-//! database returns the state only for a body whose row has another sequence (changed by another
-//! replica, or by a rejection's audit entry), and the batch decodes that one. A batch *takes* an entry
+//! An entry is valid for exactly one version of the stored row: its `state_version`, a random UUID that
+//! every write of the row replaces (migration 0013: the worker writes a fresh one with each state, a
+//! trigger gives one to every other update), kept with the row's `audit_seq`. The sequence alone is not
+//! enough: it repeats after a failover to an asynchronous standby or a point-in-time restore, when another
+//! replica's commands raise it again to a number this cache holds for another state (docs/reliability.md,
+//! "Failover and restore"). A batch sends the cached versions with its locking query; the database returns
+//! the state only for a body whose row has another version (changed by another replica, by a rejection's
+//! audit entry, by a restore), and the batch decodes that one. The whole cache is dropped when the
+//! database's identity or timeline changes ([`Cache::clear`], `Store::connect`). A batch *takes* an entry
 //! out (no copy); only a committed batch puts its bodies back, so a rolled-back pass never leaves a
 //! half-changed aggregate behind. The cache is bounded by the size of the JSON the entries were stored
 //! as (`database.cache_mib`); the least recently used go first. docs/architecture.md, "Aggregate cache".
@@ -30,7 +34,7 @@ pub(super) struct Hit {
     pub(super) memo: CaseMemo,
 }
 
-/// Bodies by id, with the sequence they were stored with.
+/// Bodies by id, with the sequence and state version they were stored with.
 pub(super) struct Cache {
     budget: usize,
     inner: Mutex<Inner>,
@@ -47,6 +51,8 @@ struct Inner {
 
 struct Entry {
     seq: i64,
+    /// The row's `state_version` (migration 0013) when this aggregate was read or written.
+    version: String,
     used: u64,
     hit: Hit,
 }
@@ -61,20 +67,30 @@ impl Cache {
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// The cached sequence of each of `ids` that is cached: (ids, sequences), for the locking query.
-    pub(super) fn versions(&self, ids: &[&str]) -> (Vec<String>, Vec<i64>) {
+    /// The cached sequence and state version of each of `ids` that is cached: (ids, sequences, versions),
+    /// for the locking query.
+    pub(super) fn versions(&self, ids: &[&str]) -> (Vec<String>, Vec<i64>, Vec<String>) {
+        let (mut out_ids, mut seqs, mut versions) = (Vec::new(), Vec::new(), Vec::new());
         if self.budget == 0 {
-            return (Vec::new(), Vec::new());
+            return (out_ids, seqs, versions);
         }
         let inner = self.lock();
-        ids.iter().filter_map(|id| inner.map.get(*id).map(|e| ((*id).to_owned(), e.seq))).unzip()
+        for id in ids {
+            if let Some(e) = inner.map.get(*id) {
+                out_ids.push((*id).to_owned());
+                seqs.push(e.seq);
+                versions.push(e.version.clone());
+            }
+        }
+        (out_ids, seqs, versions)
     }
 
-    /// Take the body `id` stored at `seq` out of the cache, with its size; `None` if it is not there (any
-    /// more) at that sequence.
-    pub(super) fn take(&self, id: &str, seq: i64) -> Option<Hit> {
+    /// Take the body `id` stored at `seq` and `version` out of the cache, with its size; `None` if it is
+    /// not there (any more) at that version.
+    pub(super) fn take(&self, id: &str, seq: i64, version: &str) -> Option<Hit> {
         let mut inner = self.lock();
-        if inner.map.get(id)?.seq != seq {
+        let e = inner.map.get(id)?;
+        if e.seq != seq || e.version != version {
             return None;
         }
         let e = inner.map.remove(id)?;
@@ -82,18 +98,40 @@ impl Cache {
         Some(e.hit)
     }
 
-    /// Take the body `id` out of the cache at whatever sequence it is cached, with that sequence (the
-    /// optimistic write's read: one lock and one lookup).
-    pub(super) fn take_latest(&self, id: &str) -> Option<(i64, Hit)> {
+    /// Drop the entry of `id` if it is still the one at `version`: the database holds another state (the
+    /// locking query sent the row), so it can never be served again.
+    pub(super) fn discard(&self, id: &str, version: &str) {
+        let mut inner = self.lock();
+        if inner.map.get(id).is_some_and(|e| e.version == version) {
+            if let Some(e) = inner.map.remove(id) {
+                inner.bytes -= e.hit.size;
+            }
+        }
+    }
+
+    /// Take the body `id` out of the cache at whatever version it is cached, with its sequence and version
+    /// (the optimistic write's read: one lock and one lookup).
+    pub(super) fn take_latest(&self, id: &str) -> Option<(i64, String, Hit)> {
         let mut inner = self.lock();
         let e = inner.map.remove(id)?;
         inner.bytes -= e.hit.size;
-        Some((e.seq, e.hit))
+        Some((e.seq, e.version, e.hit))
     }
 
-    /// Keep `body`, committed at `seq`; an entry of a later sequence stays. Evicts the least recently
-    /// used entries down to three quarters of the budget when it is exceeded.
-    pub(super) fn put(&self, id: String, seq: i64, hit: Hit) {
+    /// Drop every entry: the database is another one, or the same after a failover or restore (its
+    /// system identifier or timeline changed). Returns how many entries were dropped.
+    pub(super) fn clear(&self) -> usize {
+        let mut inner = self.lock();
+        let n = inner.map.len();
+        inner.map.clear();
+        inner.bytes = 0;
+        n
+    }
+
+    /// Keep `body`, committed at `seq` with `version`; an entry of a later sequence stays (two batches of
+    /// this process on one body that commit in one order and come back in the other). Evicts the least
+    /// recently used entries down to three quarters of the budget when it is exceeded.
+    pub(super) fn put(&self, id: String, seq: i64, version: String, hit: Hit) {
         let size = hit.size;
         if self.budget == 0 || size > self.budget / 4 {
             return;
@@ -106,7 +144,7 @@ impl Cache {
                 return;
             }
         }
-        if let Some(old) = inner.map.insert(id, Entry { seq, used, hit }) {
+        if let Some(old) = inner.map.insert(id, Entry { seq, version, used, hit }) {
             inner.bytes -= old.hit.size;
         }
         inner.bytes += size;

@@ -196,6 +196,10 @@ impl Store {
             // the batch statements take arrays: a plan per execution would cost more than the statement
             .options([("plan_cache_mode", "force_generic_plan"), ("enable_seqscan", "off")]);
         create_database_if_missing(&opts).await?;
+        let budget = (cfg.cache_mib as usize).saturating_mul(1 << 20);
+        let cache = std::sync::Arc::new(cache::Cache::new(budget));
+        let identity = std::sync::Arc::new(std::sync::Mutex::new(None));
+        let (watched, seen) = (cache.clone(), identity.clone());
         let pool = PgPoolOptions::new()
             .max_connections(cfg.max_connections)
             .acquire_timeout(Duration::from_secs(10))
@@ -212,11 +216,18 @@ impl Store {
                     Ok(true)
                 })
             })
+            // every new connection (after a failover or restart all are new) checks that the database is the
+            // one the aggregate cache was filled from (docs/reliability.md, "Failover and restore")
+            .after_connect(move |conn, _| {
+                let (cache, seen) = (watched.clone(), seen.clone());
+                Box::pin(async move {
+                    check_identity(conn, &cache, &seen).await;
+                    Ok(())
+                })
+            })
             .connect_with(opts)
             .await?;
-        let budget = (cfg.cache_mib as usize).saturating_mul(1 << 20);
-        let store =
-            Store { pool, cache: std::sync::Arc::new(cache::Cache::new(budget)), optimistic: Default::default() };
+        let store = Store { pool, cache, optimistic: Default::default() };
         store.migrate().await?;
         Ok(store)
     }
@@ -294,6 +305,77 @@ impl Store {
     ) -> Result<Vec<sqlx::postgres::PgRow>, StoreError> {
         let lease_until = now + chrono::Duration::from_std(lease).unwrap_or(chrono::Duration::seconds(60));
         Ok(sqlx::query(sql).bind(now).bind(lease_until).bind(limit).fetch_all(&self.pool).await?)
+    }
+}
+
+/// The identity of the database server a connection reached: its system identifier
+/// (`pg_control_system()`) and the timeline it writes on (the first eight hex digits of the current WAL
+/// file's name; on a server in recovery the timeline of its last checkpoint, `pg_control_checkpoint()`).
+/// A failover to a standby or a point-in-time restore starts a new timeline; another cluster has another
+/// identifier. Both functions are executable by any role (PostgreSQL 15: checked with a role without
+/// privileges).
+const IDENTITY: &str = "SELECT s.system_identifier,
+        CASE WHEN pg_is_in_recovery() THEN c.timeline_id::bigint
+             ELSE ('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::bigint END AS timeline
+   FROM pg_control_system() s, pg_control_checkpoint() c";
+
+/// On a new connection: read the server's identity and drop the whole aggregate cache when it differs
+/// from the one seen before (or cannot be read: then nothing cached is trusted). The cache's entries are
+/// also checked one by one against each row's `state_version`; this drops them at once, before any batch
+/// reads them, and frees their memory.
+async fn check_identity(conn: &mut PgConnection, cache: &cache::Cache, seen: &std::sync::Mutex<Option<(i64, i64)>>) {
+    let now = match sqlx::query_as::<_, (i64, i64)>(IDENTITY).fetch_one(&mut *conn).await {
+        Ok(identity) => Some(identity),
+        Err(e) => {
+            tracing::warn!(error = %e, "the database's identity cannot be read; the aggregate cache is dropped");
+            None
+        }
+    };
+    let mut seen = seen.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(dropped) = identity_changed(&mut seen, now).then(|| cache.clear()) {
+        tracing::warn!(
+            system_identifier = now.map(|i| i.0),
+            timeline = now.map(|i| i.1),
+            dropped,
+            "the database's identity or timeline changed (failover or restore); the aggregate cache is dropped"
+        );
+    }
+}
+
+/// Remember `now` and say whether the cache must go: the identity changed since the last connection, or
+/// could not be read. The first identity read is taken as it is.
+fn identity_changed(seen: &mut Option<(i64, i64)>, now: Option<(i64, i64)>) -> bool {
+    match (seen.as_ref(), now) {
+        (_, None) => {
+            *seen = None;
+            true
+        }
+        (None, Some(now)) => {
+            *seen = Some(now);
+            false
+        }
+        (Some(before), Some(now)) => {
+            let changed = *before != now;
+            *seen = Some(now);
+            changed
+        }
+    }
+}
+
+#[cfg(test)]
+mod identity_tests {
+    use super::identity_changed;
+
+    #[test]
+    fn the_cache_goes_when_the_identity_or_timeline_changes_or_cannot_be_read() {
+        let mut seen = None;
+        assert!(!identity_changed(&mut seen, Some((7, 1))), "the first identity is taken");
+        assert!(!identity_changed(&mut seen, Some((7, 1))), "the same server");
+        assert!(identity_changed(&mut seen, Some((7, 2))), "a failover or restore: a new timeline");
+        assert!(!identity_changed(&mut seen, Some((7, 2))));
+        assert!(identity_changed(&mut seen, Some((8, 2))), "another cluster");
+        assert!(identity_changed(&mut seen, None), "unreadable: nothing cached is trusted");
+        assert!(!identity_changed(&mut seen, Some((8, 2))), "read again: taken as it is");
     }
 }
 

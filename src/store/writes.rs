@@ -138,6 +138,8 @@ pub(super) struct BodyCols {
     land: Vec<String>,
     state: Vec<String>,
     seq: Vec<i64>,
+    /// The new `state_version` of each body (migration 0013), bound as `$39`.
+    version: Vec<String>,
     case_id: Vec<String>,
     case_body: Vec<String>,
     case_state: Vec<String>,
@@ -334,16 +336,18 @@ impl Writes {
         Ok(())
     }
 
-    /// The changed body: its state, audit sequence and changed `cases` rows. Returns the length of the state
-    /// written (the aggregate cache's measure). `memo` holds the cases as last written with their JSON; a
-    /// case equal to its memo is copied, not serialised again, and the memo is brought up to date.
+    /// The changed body: its state, audit sequence, a new state version and changed `cases` rows. Returns
+    /// the length of the state written (the aggregate cache's measure) and the new state version (a random
+    /// UUID, which no earlier or restored copy of the row can hold: docs/reliability.md, "Failover and
+    /// restore"). `memo` holds the cases as last written with their JSON; a case equal to its memo is
+    /// copied, not serialised again, and the memo is brought up to date.
     pub(super) fn body(
         &mut self,
         body: &Council,
         before: &HashMap<CaseId, CaseRow>,
         seq: i64,
         memo: &mut super::cache::CaseMemo,
-    ) -> Result<usize, StoreError> {
+    ) -> Result<(usize, String), StoreError> {
         let state = encode_council(body, memo)?;
         let size = state.len();
         let land = match serde_json::to_value(body.body.land()) {
@@ -355,6 +359,8 @@ impl Writes {
         c.land.push(land);
         c.state.push(state);
         c.seq.push(seq);
+        let version = uuid::Uuid::new_v4().to_string();
+        c.version.push(version.clone());
         for (id, row) in case_rows(body) {
             if before.get(&id) == Some(&row) {
                 continue;
@@ -366,7 +372,7 @@ impl Writes {
             c.case_successor.push(row.successor);
             c.case_deadline.push(row.deadline);
         }
-        Ok(size)
+        Ok((size, version))
     }
 
     /// Write everything buffered, and the inbox rows of the applied messages, with one statement
@@ -379,10 +385,12 @@ impl Writes {
         self.write_timers(tx).await?;
         let query = self.into_query(concat!(
             "WITH
-             b AS (INSERT INTO bodies (id, land, state, audit_seq, updated_at)
-                   SELECT i, l, s::json, a, $1 FROM UNNEST($2::text[], $3::text[], $4::text[], $5::bigint[]) AS t(i, l, s, a)
+             b AS (INSERT INTO bodies (id, land, state, audit_seq, state_version, updated_at)
+                   SELECT i, l, s::json, a, v::uuid, $1
+                   FROM UNNEST($2::text[], $3::text[], $4::text[], $5::bigint[], $39::text[]) AS t(i, l, s, a, v)
                    ON CONFLICT (id) DO UPDATE SET land = EXCLUDED.land, state = EXCLUDED.state,
-                     audit_seq = EXCLUDED.audit_seq, updated_at = EXCLUDED.updated_at),
+                     audit_seq = EXCLUDED.audit_seq, state_version = EXCLUDED.state_version,
+                     updated_at = EXCLUDED.updated_at),
              ",
             row_ctes!(),
             "
@@ -394,8 +402,8 @@ impl Writes {
     }
 
     /// The statement `sql` with the buffered rows bound as `$1` (now), `$2`–`$5` (bodies), `$6`–`$11`
-    /// (cases), `$12`–`$23` (mails), `$24`–`$27` (outbox), `$28`–`$34` (audit) and `$35`–`$38` (inbox),
-    /// as `row_ctes!` and `inbox_insert!` number them. The timers are not bound: each statement writes
+    /// (cases), `$12`–`$23` (mails), `$24`–`$27` (outbox), `$28`–`$34` (audit), `$35`–`$38` (inbox),
+    /// as `row_ctes!` and `inbox_insert!` number them, and `$39` (the bodies' new state versions). The timers are not bound: each statement writes
     /// them its own way.
     fn into_query<'q>(self, sql: &'q str) -> PgQuery<'q> {
         let (b, m, o, a, i) = (self.bodies, self.mails, self.outbox, self.audit, self.inbox);
@@ -427,12 +435,13 @@ impl Writes {
             .bind(o.body_id)
             .bind(o.ty)
             .bind(o.event);
-        a.bind(query).bind(i.id).bind(i.ty).bind(i.body).bind(i.digest)
+        a.bind(query).bind(i.id).bind(i.ty).bind(i.body).bind(i.digest).bind(b.version)
     }
 
     /// The optimistic write (docs/architecture.md, "Optimistic write"): everything buffered with one
     /// statement and no transaction around it, on condition that each body row still has the sequence
-    /// the batch read it at (`expected`, in the order the bodies were buffered), every inbound message is
+    /// and state version the batch read it at (`expected`, `expected_versions`, in the order the bodies
+    /// were buffered; the sequence alone repeats after a failover or restore), every inbound message is
     /// new, and each mail result of `results` is the first of its mail. The rows are locked in id order
     /// first, as on the locking path. `Ok(false)`: a condition failed, the statement was aborted
     /// (`nachfolge_write_conflict()`, migration 0008) and nothing was written.
@@ -440,6 +449,7 @@ impl Writes {
         mut self,
         pool: &PgPool,
         expected: Vec<i64>,
+        expected_versions: Vec<String>,
         results: MailResults,
     ) -> Result<bool, StoreError> {
         let timers = std::mem::take(&mut self.timers);
@@ -447,10 +457,12 @@ impl Writes {
         let query = self.into_query(concat!(
             "WITH
              locked AS (SELECT id FROM bodies WHERE id = ANY($2) ORDER BY id FOR UPDATE),
-             b AS (UPDATE bodies SET land = t.l, state = t.s::json, audit_seq = t.a, updated_at = $1
-                   FROM UNNEST($2::text[], $3::text[], $4::text[], $5::bigint[], $39::bigint[]) AS t(i, l, s, a, e)
+             b AS (UPDATE bodies SET land = t.l, state = t.s::json, audit_seq = t.a, state_version = t.v::uuid,
+                     updated_at = $1
+                   FROM UNNEST($2::text[], $3::text[], $4::text[], $5::bigint[], $39::text[], $40::bigint[],
+                     $41::text[]) AS t(i, l, s, a, v, e, ev)
                    JOIN locked ON locked.id = t.i
-                   WHERE bodies.id = t.i AND bodies.audit_seq = t.e
+                   WHERE bodies.id = t.i AND bodies.audit_seq = t.e AND bodies.state_version = t.ev::uuid
                    RETURNING 1),
              ",
             row_ctes!(),
@@ -459,20 +471,22 @@ impl Writes {
             inbox_insert!(),
             " RETURNING 1),
              tm AS (",
-            timers_upsert!("$40", "$41", "$42", "$43", "$44", "$45"),
+            timers_upsert!("$42", "$43", "$44", "$45", "$46", "$47"),
             "),
-             sent AS (UPDATE mail_outbox SET sent_at = $1 WHERE message_id = ANY($46) AND sent_at IS NULL RETURNING 1),
+             sent AS (UPDATE mail_outbox SET sent_at = $1 WHERE message_id = ANY($48) AND sent_at IS NULL RETURNING 1),
              failed AS (UPDATE mail_outbox SET failed_at = $1, last_error = f.r
-                   FROM UNNEST($47::text[], $48::text[]) AS f(id, r)
+                   FROM UNNEST($49::text[], $50::text[]) AS f(id, r)
                    WHERE message_id = f.id AND failed_at IS NULL RETURNING 1)
              SELECT nachfolge_write_conflict()
              WHERE (SELECT count(*) FROM b) <> cardinality($2::text[])
                 OR (SELECT count(*) FROM i) <> cardinality($35::text[])
-                OR (SELECT count(*) FROM sent) <> cardinality($46::text[])
-                OR (SELECT count(*) FROM failed) <> cardinality($47::text[])"
+                OR (SELECT count(*) FROM sent) <> cardinality($48::text[])
+                OR (SELECT count(*) FROM failed) <> cardinality($49::text[])"
         ));
-        let query =
-            bind_timers(query.bind(expected), &timers).bind(results.sent).bind(results.failed).bind(results.reasons);
+        let query = bind_timers(query.bind(expected).bind(expected_versions), &timers)
+            .bind(results.sent)
+            .bind(results.failed)
+            .bind(results.reasons);
         match query.execute(pool).await {
             Ok(_) => Ok(true),
             Err(e) if lost_race(&e) => Ok(false),
