@@ -483,16 +483,17 @@ async fn an_optimistic_write_commits_only_at_the_cached_version() {
     assert_eq!(store.optimistic_stats(), (3, 4));
     assert_eq!(audit_len(&db).await, before);
 
-    // the locking path took the duplicate and left nothing to cache; the next batch (a-3 leaves) reads the
-    // body again and caches it
+    // the locking path took the duplicate; it locked the body before it found the result recorded (bodies
+    // before their rows: docs/architecture.md, "Lock order") and keeps it cached, so the next batch (a-3
+    // leaves) is written optimistically
     assert_eq!(apply(vec![item("v4", "vacancy.reported", vacancy("a", "a-3"))]).await, [Applied::Applied]);
-    assert_eq!(store.optimistic_stats(), (3, 4), "not cached: the locking path, without trying");
+    assert_eq!(store.optimistic_stats(), (4, 4), "cached by the locking path that took the duplicate");
 
     // a refused command (a-6 holds no seat) goes the locking path, which refuses it and changes nothing
     let before = audit_len(&db).await;
     let refused = apply(vec![item("v-bad", "vacancy.reported", vacancy("a", "a-6"))]).await;
     assert!(matches!(&refused[..], [Applied::Rejected(_)]), "{refused:?}");
-    assert_eq!(store.optimistic_stats(), (3, 5));
+    assert_eq!(store.optimistic_stats(), (4, 5));
     assert_eq!(audit_len(&db).await, before);
 
     // a batch of two bodies, both cached, takes the locking path without trying
@@ -597,6 +598,94 @@ async fn a_row_restored_behind_the_workers_back_at_the_cached_sequence_is_read_a
         assert_eq!(seated, [Applied::Applied], "{body}-1 still holds the seat after the failover");
     }
     fresh.close().await;
+    db.close().await;
+    store.close().await;
+}
+
+/// Issue 26 point 7 (docs/architecture.md, "Lock order"): every write path takes a body's row lock before
+/// the rows that belong to the body (its mails, timers, inbox entries). A transaction holding the body —
+/// as the optimistic write does when it marks a mail result, or a rejection's record — therefore never
+/// waits for a batch that waits for the same body. Here a batch recording a mail's result waits for the
+/// body while another transaction holds it and then marks that mail: no deadlock, both go through. Before,
+/// the batch marked the mail first and then waited for the body, and PostgreSQL aborted one of the two
+/// (`40P01`).
+#[tokio::test]
+async fn a_batch_waiting_for_a_body_holds_none_of_its_rows() {
+    let (_, _cleanup, store, db) = open().await;
+    let templates = Templates::load(None).expect("templates");
+    let settings = Settings::default();
+    let now = chrono::Utc::now();
+    let first = [
+        item("reg-a", "election.registered", council("a")),
+        item("reg-b", "election.registered", council("b")),
+        item("v1", "vacancy.reported", vacancy("a", "a-0")),
+    ];
+    let outcomes = store.apply_batch(&first, now, &settings, &templates).await.expect("vacancy");
+    assert_eq!(outcomes, vec![Applied::Applied; 3]);
+    let mail = sqlx::query("SELECT message_id, round, kind FROM mail_outbox WHERE case_id = 'a-1'")
+        .fetch_one(&db)
+        .await
+        .expect("the determination's mail");
+    let (message_id, round, kind): (String, i32, String) = (mail.get(0), mail.get(1), mail.get(2));
+    let failed = Item {
+        cause: Cause {
+            key: format!("mail:{message_id}"),
+            ty: "mail.failed".into(),
+            payload: json!({"message_id": message_id}),
+            ..Cause::default()
+        },
+        body_id: "a".to_owned().into(),
+        work: Work::Internal(
+            Command::NotificationFailed {
+                case: "a-1".to_owned().into(),
+                round: round as u32,
+                kind: MailKind::from_name(&kind).expect("a known kind"),
+                reason: "no e-mail address".into(),
+            },
+            Step::MailFailed { message_id: message_id.clone(), reason: "no e-mail address".into() },
+        ),
+    };
+    // another path holds the body
+    let mut holder = db.begin().await.expect("holder");
+    let holder_pid: i32 = sqlx::query_scalar("SELECT pg_backend_pid()").fetch_one(&mut *holder).await.expect("pid");
+    sqlx::query("SELECT 1 FROM bodies WHERE id = 'a' FOR UPDATE").execute(&mut *holder).await.expect("lock");
+    // a batch of two bodies (the locking path) records the mail's result and a vacancy in `b`: it waits
+    let batch = {
+        let (store, settings) = (store.clone(), settings.clone());
+        let items = [failed, item("w1", "vacancy.reported", vacancy("b", "b-0"))];
+        tokio::spawn(async move {
+            let templates = Templates::load(None).expect("templates");
+            store.apply_batch(&items, now, &settings, &templates).await
+        })
+    };
+    // until PostgreSQL reports the batch's connection waiting for a lock (bounded: 10 s)
+    let mut waiting = false;
+    for _ in 0..1000 {
+        let n: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> $1",
+        )
+        .bind(holder_pid)
+        .fetch_one(&db)
+        .await
+        .expect("activity");
+        if n > 0 {
+            waiting = true;
+            break;
+        }
+        tokio::task::yield_now().await;
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert!(waiting, "the batch waits for the body");
+    // the holder touches the body's mail (as the optimistic write's mark does after it locked the body)
+    sqlx::query("SET LOCAL lock_timeout = '5s'").execute(&mut *holder).await.expect("timeout");
+    sqlx::query("UPDATE mail_outbox SET attempts = attempts WHERE message_id = $1")
+        .bind(&message_id)
+        .execute(&mut *holder)
+        .await
+        .expect("the holder of the body is not made to wait for the batch: no deadlock");
+    holder.commit().await.expect("commit");
+    let outcome = batch.await.expect("task").expect("the batch commits after the holder, without a deadlock error");
+    assert_eq!(outcome, vec![Applied::Applied; 2]);
     db.close().await;
     store.close().await;
 }

@@ -131,8 +131,28 @@ impl Store {
         templates: &Templates,
     ) -> Result<bool, StoreError> {
         let mut tx = self.pool.begin().await?;
-        // bookkeeping steps first: a step done before (another replica, a lease that ran out) means the
-        // command was applied already
+        // the bodies first, then their rows (docs/architecture.md, "Lock order"): lock every body a command
+        // still to run names — also one whose bookkeeping step turns out done below — before any of its
+        // mails or timers, so this batch holds none of a body's rows while it waits for the body
+        let candidates: Vec<&Item> =
+            items.iter().zip(outcomes.iter()).filter(|(_, o)| o.is_none()).map(|(it, _)| it).collect();
+        let mut wanted: Vec<&str> = candidates.iter().map(|it| it.body_id.as_str()).collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let mut new: Vec<&str> =
+            candidates.iter().filter(|it| matches!(it.work, Work::Register(_))).map(|it| it.body_id.as_str()).collect();
+        new.sort_unstable();
+        new.dedup();
+        // inbox: messages seen before, read with the locks (one round trip); a duplicate committed by
+        // another replica while this one waited for a lock is caught by the inbox insert at the end
+        let keys: Vec<&str> = candidates
+            .iter()
+            .filter(|it| !matches!(it.work, Work::Internal(..)))
+            .map(|it| it.cause.key.as_str())
+            .collect();
+        let (mut bodies, known) = lock_bodies(&mut tx, &self.cache, &wanted, &new, &keys).await?;
+        // bookkeeping steps: a step done before (another replica, a lease that ran out) means the command
+        // was applied already
         let mut timers: Vec<(usize, &str, DateTime<Utc>)> = Vec::new();
         for (i, item) in items.iter().enumerate() {
             match &item.work {
@@ -173,24 +193,7 @@ impl Store {
             }
         }
         // the commands still to run: not refused by the core in an earlier pass, not done before (a refused
-        // internal command's step still takes effect)
-        let pending: Vec<&Item> =
-            items.iter().zip(outcomes.iter()).filter(|(_, o)| o.is_none()).map(|(it, _)| it).collect();
-        let mut wanted: Vec<&str> = pending.iter().map(|it| it.body_id.as_str()).collect();
-        wanted.sort_unstable();
-        wanted.dedup();
-        let mut new: Vec<&str> =
-            pending.iter().filter(|it| matches!(it.work, Work::Register(_))).map(|it| it.body_id.as_str()).collect();
-        new.sort_unstable();
-        new.dedup();
-        // inbox: messages seen before, read with the locks (one round trip); a duplicate committed by
-        // another replica while this one waited for a lock is caught by the inbox insert at the end
-        let keys: Vec<&str> = pending
-            .iter()
-            .filter(|it| !matches!(it.work, Work::Internal(..)))
-            .map(|it| it.cause.key.as_str())
-            .collect();
-        let (mut bodies, known) = lock_bodies(&mut tx, &self.cache, &wanted, &new, &keys).await?;
+        // internal command's step still takes effect); the loop below skips the others
         let mut writes = Writes::new(now);
         for (i, item) in items.iter().enumerate() {
             if outcomes[i].is_some() {
@@ -300,8 +303,8 @@ pub(super) struct Slot {
     dirty: bool,
 }
 
-/// Lock the bodies `ids` for this transaction (rows in ascending id order, so batches cannot deadlock)
-/// and load the aggregates and their audit sequences, and what the inbox holds of the messages `keys`.
+/// Lock the bodies `ids` for this transaction (rows in ascending id order, before any row that belongs to
+/// a body: docs/architecture.md, "Lock order") and load the aggregates and their audit sequences, and what the inbox holds of the messages `keys`.
 /// `registering` (a subset of `ids`) may not exist yet: their advisory locks are taken first, in
 /// ascending key order. An aggregate the cache holds at the row's state version (and sequence) is taken
 /// from the cache; the database sends the state only of the others, and a cached entry of another version

@@ -14,6 +14,18 @@ impl Store {
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
+        // the body first, then its rows (docs/architecture.md, "Lock order"): the batch locks the body
+        // before it inserts the inbox row of the same message, so the reverse order here could deadlock
+        let seq: Option<i64> = match body_id {
+            Some(id) => {
+                // the body's audit sequence, locked; the aggregate itself is not needed
+                sqlx::query_scalar("SELECT audit_seq FROM bodies WHERE id = $1 FOR UPDATE")
+                    .bind(id)
+                    .fetch_optional(&mut *tx)
+                    .await?
+            }
+            None => None,
+        };
         let digest = digest(&cause.ty, &cause.payload);
         if !cause.key.is_empty() {
             sqlx::query(
@@ -38,27 +50,16 @@ impl Store {
             tx.rollback().await?;
             return Ok(());
         }
-        if let Some(id) = body_id {
-            // the body's audit sequence, locked; the aggregate itself is not needed
-            let seq: Option<i64> = sqlx::query_scalar("SELECT audit_seq FROM bodies WHERE id = $1 FOR UPDATE")
-                .bind(id)
-                .fetch_optional(&mut *tx)
-                .await?;
-            if let Some(mut seq) = seq {
-                let mut audit = AuditCols::default();
-                let mut payload = json!({"message": cause.payload, "reason": reason});
-                if let Some(login) = &cause.recorded_by {
-                    payload["recorded_by"] = json!(login);
-                }
-                let payload = payload.to_string();
-                audit.push(id, &mut seq, now, Entry { kind: "rejected", ty: &cause.ty, id: Some(&cause.key), payload });
-                insert_audit(&mut tx, audit).await?;
-                sqlx::query("UPDATE bodies SET audit_seq = $2 WHERE id = $1")
-                    .bind(id)
-                    .bind(seq)
-                    .execute(&mut *tx)
-                    .await?;
+        if let (Some(id), Some(mut seq)) = (body_id, seq) {
+            let mut audit = AuditCols::default();
+            let mut payload = json!({"message": cause.payload, "reason": reason});
+            if let Some(login) = &cause.recorded_by {
+                payload["recorded_by"] = json!(login);
             }
+            let payload = payload.to_string();
+            audit.push(id, &mut seq, now, Entry { kind: "rejected", ty: &cause.ty, id: Some(&cause.key), payload });
+            insert_audit(&mut tx, audit).await?;
+            sqlx::query("UPDATE bodies SET audit_seq = $2 WHERE id = $1").bind(id).bind(seq).execute(&mut *tx).await?;
         }
         let data = crate::messages::MessageRejected {
             message_id: (!cause.key.is_empty()).then(|| cause.key.clone()),
