@@ -17,7 +17,7 @@ use chrono::{DateTime, Utc};
 use nachfolge_core::texts::letter::letter_frame;
 use serde_json::{json, Value};
 
-use super::pages::{error_page, redirect, unavailable, visible_council};
+use super::pages::{base, error_page, page, redirect, unavailable, visible_council};
 use super::session::Viewer;
 use super::views::when;
 use super::Console;
@@ -54,8 +54,23 @@ pub async fn letter_pdf(
         }
     };
     let Some(metrics) = Metrics::load() else { return error_page(&console, StatusCode::INTERNAL_SERVER_ERROR) };
-    let pdf = letter::letter_pdf(&frame, &text, &metrics);
-    download(PDF, &format!("schreiben-{}-{}.pdf", file_safe(&case_id), mail.round), pdf)
+    match letter::letter_pdf(&frame, &text, &metrics) {
+        Ok(pdf) => download(PDF, &format!("schreiben-{}-{}.pdf", file_safe(&case_id), mail.round), pdf),
+        Err(error) => refused(&console, &error),
+    }
+}
+
+/// 422: the document cannot be written (a character the fonts lack, a field's text too long for its DIN 5008
+/// field); the page says which, in German (docs/console.md, "Documents"). Only the error's kind is logged.
+fn refused(console: &Console, error: &letter::DocumentError) -> Response {
+    let kind = match error {
+        letter::DocumentError::Unprintable(_) => "unprintable characters",
+        letter::DocumentError::TooLong(_) => "a field too long",
+    };
+    tracing::warn!(kind, "console: the document cannot be written");
+    let mut ctx = base(None, "Schriftstück nicht erstellt");
+    ctx["message"] = json!(error.to_string());
+    page(console, StatusCode::UNPROCESSABLE_ENTITY, "console/fehler.html", ctx)
 }
 
 /// `GET /raete/{body}/faelle/{case}/bekanntmachung/{file}`, `file` = `{n}.pdf` or `{n}.txt`.
@@ -83,7 +98,10 @@ pub async fn announcement(
     let name = format!("bekanntmachung-{}-{number}", file_safe(case.id.as_str()));
     if pdf {
         let Some(metrics) = Metrics::load() else { return error_page(&console, StatusCode::INTERNAL_SERVER_ERROR) };
-        download(PDF, &format!("{name}.pdf"), letter::announcement_pdf(&issued.text, &metrics))
+        match letter::announcement_pdf(&issued.text, &metrics) {
+            Ok(pdf) => download(PDF, &format!("{name}.pdf"), pdf),
+            Err(error) => refused(&console, &error),
+        }
     } else {
         download("text/plain; charset=utf-8", &format!("{name}.txt"), issued.text.into_bytes())
     }

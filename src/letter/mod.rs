@@ -4,17 +4,62 @@
 //! This module only lays out: the letter's words are the core's ([`nachfolge_core::texts::letter`]: letterhead,
 //! return address, recipient, information block, subject, page numbers) and the successor's e-mail text
 //! (`config/templates/mail/`, rendered with `letter: true`); an announcement's are its stored text.
-//! [`pdf`] writes the pages with the fonts embedded.
+//! [`pdf`] writes the pages as a tagged PDF (PDF/UA-1) with the fonts embedded. Every field keeps to its box of
+//! DIN 5008 form B ([`din`]): a long council or person name is shrunk, then wrapped, never cut or set past it.
 
 pub mod font;
 pub mod pdf;
 
 use nachfolge_core::texts::letter::{page_number, LetterFrame};
-use pdf::{Metrics, Page, Style};
+use pdf::{Document, Metrics, Part, Style, Tag, Unprintable};
+use unicode_normalization::UnicodeNormalization;
+
+/// The fields of DIN 5008 form B on an A4 page, in millimetres from its top left corner: every word of a letter
+/// lies inside one of them (docs/architecture.md, "Documents"; tested by reading the PDF back with positions).
+pub mod din {
+    /// A rectangle of the page (millimetres from the top left corner).
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct Field {
+        pub left: f32,
+        pub top: f32,
+        pub right: f32,
+        pub bottom: f32,
+    }
+
+    impl Field {
+        pub fn width(&self) -> f32 {
+            self.right - self.left
+        }
+        pub fn height(&self) -> f32 {
+            self.bottom - self.top
+        }
+    }
+
+    /// The Briefkopf (letterhead) of form B: the top 45 mm, between the margins (25 mm left, 20 mm right),
+    /// 10 mm clear of the sheet's top edge.
+    pub const LETTERHEAD: Field = Field { left: 25.0, top: 10.0, right: 190.0, bottom: 45.0 };
+    /// The Zusatz- und Vermerkzone with the Rücksendeangabe (return address): the top 17.7 mm of the
+    /// Anschriftfeld (45 mm from the top, 20 mm from the left, 85 mm wide; the text 5 mm in, at 25 mm).
+    pub const RETURN: Field = Field { left: 25.0, top: 45.0, right: 105.0, bottom: 62.7 };
+    /// The Anschriftzone (recipient): the lower 27.3 mm of the Anschriftfeld, up to 90 mm.
+    pub const ADDRESS: Field = Field { left: 25.0, top: 62.7, right: 105.0, bottom: 90.0 };
+    /// The Informationsblock: 125 mm from the left edge, from 50 mm down (form B), 75 mm wide; it ends above
+    /// the Betreff.
+    pub const INFO: Field = Field { left: 125.0, top: 50.0, right: 200.0, bottom: 96.0 };
+    /// The Betreff (subject) and the text on the first page: between the margins, from below the address
+    /// field and the information block to the foot of the page.
+    pub const FIRST_TEXT: Field = Field { left: 25.0, top: 96.0, right: 190.0, bottom: 280.0 };
+    /// The text of a following page (and of an announcement's pages).
+    pub const TEXT: Field = Field { left: 25.0, top: 20.0, right: 190.0, bottom: 280.0 };
+    /// The page number at the foot of every page of a document of more than one page.
+    pub const FOOTER: Field = Field { left: 25.0, top: 280.0, right: 190.0, bottom: 292.0 };
+}
+
+use din::Field;
 
 /// The left edge of the text (DIN 5008: 25 mm) and the right one (20 mm margin), in millimetres.
-const LEFT: f32 = 25.0;
-const RIGHT: f32 = 190.0;
+const LEFT: f32 = din::TEXT.left;
+const RIGHT: f32 = din::TEXT.right;
 /// The body text's size (points) and line spacing (millimetres).
 const SIZE: f32 = 11.0;
 const LEADING: f32 = 4.6;
@@ -26,99 +71,203 @@ const KEEP: usize = 6;
 const BOTTOM: f32 = 277.0;
 const TOP: f32 = 25.0;
 const FOOTER: f32 = 287.0;
+/// Line spacing as a multiple of the size (the body text's 4.6 mm at 11 pt).
+const SPACING: f32 = LEADING / SIZE;
+/// The smallest share of its size a field's text is shrunk to before it is wrapped instead, and the
+/// smallest share at all (DIN 5008 gives 8 pt for the return address; 8 of 11 pt for the address).
+const SHRINK: f32 = 0.72;
+const FLOOR: f32 = 0.5;
 
-/// The formal letter: `frame` around `text` (the e-mail's text in its letter form).
-pub fn letter_pdf(frame: &LetterFrame, text: &str, metrics: &Metrics) -> Vec<u8> {
-    let mut first = Page::default();
-    // letterhead: the council, then the office
-    for (i, line) in frame.letterhead.iter().enumerate() {
-        let (size, style) = if i == 0 { (14.0, Style::Bold) } else { (SIZE, Style::Regular) };
-        first.text(LEFT, 20.0 + 6.0 * i as f32, size, style, line);
+/// Why a document cannot be written. Its text is German: the console shows it to the official.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DocumentError {
+    /// Characters the embedded fonts lack.
+    Unprintable(Unprintable),
+    /// A field's text does not fit its DIN 5008 field even at half its size (the field's German name).
+    TooLong(&'static str),
+}
+
+impl std::fmt::Display for DocumentError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DocumentError::Unprintable(u) => u.fmt(f),
+            DocumentError::TooLong(field) => write!(
+                f,
+                "Das Schriftstück kann nicht erstellt werden: Die Angaben für {field} sind zu lang für das Feld \
+                 nach DIN 5008. Bitte kürzen Sie sie."
+            ),
+        }
     }
+}
+
+impl std::error::Error for DocumentError {}
+
+impl From<Unprintable> for DocumentError {
+    fn from(u: Unprintable) -> Self {
+        DocumentError::Unprintable(u)
+    }
+}
+
+/// `text` in Unicode normalization form C: a name typed as base letter and combining mark („e“ + U+0301) is
+/// set and extracted as the composed letter („é“).
+fn nfc(text: &str) -> String {
+    text.nfc().collect()
+}
+
+/// One paragraph of a field: its face, size (points, before shrinking), text, the space after it (millimetres)
+/// and the structure element it belongs to.
+struct Para<'a> {
+    style: Style,
+    size: f32,
+    text: &'a str,
+    after: f32,
+    part: Part,
+}
+
+/// A paragraph's lines at the share `scale` of its size: (style, size, line, part).
+type Line = (Style, f32, String, Part);
+
+/// The paragraphs' lines at `scale`, and the height from the first line's top to the last line's foot.
+fn lay(metrics: &Metrics, paras: &[Para], scale: f32, width: f32) -> (Vec<(Line, f32)>, f32) {
+    let mut out = Vec::new();
+    let mut y = 0.0;
+    let mut bottom = 0.0;
+    let mut first = true;
+    for para in paras {
+        let size = para.size * scale;
+        for line in wrap(metrics, para.style, size, para.text, width) {
+            y += if first { metrics.ascent_mm(para.style, size) } else { SPACING * size };
+            first = false;
+            bottom = y + metrics.descent_mm(para.style, size);
+            out.push(((para.style, size, line, para.part), y));
+        }
+        y += para.after * scale;
+    }
+    (out, bottom)
+}
+
+/// Set `paras` into `field` (from its top, or ending at its foot if `from_foot`): at the largest size down to
+/// [`SHRINK`] of theirs at which each paragraph stays one line, else wrapped at the largest size down to
+/// [`FLOOR`] of theirs at which they fit; never cut, never past the field. `None` if they do not fit at all.
+fn place(metrics: &Metrics, page: &mut pdf::Page, field: Field, paras: &[Para], from_foot: bool) -> Option<()> {
+    let scales: Vec<f32> = (0..=20).map(|i| 1.0 - 0.025 * i as f32).filter(|s| *s >= FLOOR - 0.001).collect();
+    let fits = |s: &f32, one_line: bool| {
+        let (lines, height) = lay(metrics, paras, *s, field.width());
+        (height <= field.height() && (!one_line || lines.len() == paras.len())).then_some((lines, height))
+    };
+    let (lines, height) = scales
+        .iter()
+        .filter(|s| **s >= SHRINK)
+        .find_map(|s| fits(s, true))
+        .or_else(|| scales.iter().find_map(|s| fits(s, false)))?;
+    let top = if from_foot { field.bottom - height } else { field.top };
+    for ((style, size, line, part), y) in lines {
+        page.text(field.left, top + y, size, style, &line, part);
+    }
+    Some(())
+}
+
+/// The formal letter: `frame` around `text` (the e-mail's text in its letter form), laid out after DIN 5008
+/// form B ([`din`]); refused if a character cannot be printed or a field's text does not fit.
+pub fn letter_pdf(frame: &LetterFrame, text: &str, metrics: &Metrics) -> Result<Vec<u8>, DocumentError> {
+    let letterhead: Vec<String> = frame.letterhead.iter().map(|l| nfc(l)).collect();
+    let return_address = nfc(&frame.return_address);
+    let recipient: Vec<String> = frame.recipient.iter().map(|l| nfc(l)).collect();
+    let info: Vec<(String, String)> = frame.info.iter().map(|(l, v)| (nfc(l), nfc(v))).collect();
+    let subject = nfc(&frame.subject);
+    let text = nfc(text);
+
+    let mut doc = Document::default();
+    let mut first = pdf::Page::default();
+    // the letterhead: the council, then the office
+    let paras: Vec<Para> = letterhead
+        .iter()
+        .enumerate()
+        .map(|(i, line)| {
+            let (size, style) = if i == 0 { (14.0, Style::Bold) } else { (SIZE, Style::Regular) };
+            Para { style, size, text: line, after: 0.6, part: doc.element(Tag::P) }
+        })
+        .collect();
+    place(metrics, &mut first, din::LETTERHEAD, &paras, false).ok_or(DocumentError::TooLong("den Briefkopf"))?;
     // DIN 5008 form B: fold marks at 105 and 210 mm, the punch mark at 148.5 mm
     first.line((4.0, 105.0), (9.0, 105.0));
     first.line((4.0, 148.5), (11.0, 148.5));
     first.line((4.0, 210.0), (9.0, 210.0));
-    // the address field (45 to 90 mm, 85 mm wide): the return address at the foot of its note zone, then
-    // the recipient from 62.7 mm on
-    let size = fitting(metrics, 8.0, &frame.return_address, 80.0);
-    let lines = wrap(metrics, Style::Regular, size, &frame.return_address, 80.0);
-    for (i, line) in lines.iter().rev().take(4).enumerate() {
-        first.text(LEFT, 59.0 - 3.0 * i as f32, size, Style::Regular, line);
+    // the return address at the foot of the note zone, above a hairline; then the recipient
+    let above_rule = Field { bottom: 60.0, ..din::RETURN };
+    let paras =
+        [Para { style: Style::Regular, size: 8.0, text: &return_address, after: 0.0, part: doc.element(Tag::P) }];
+    place(metrics, &mut first, above_rule, &paras, true).ok_or(DocumentError::TooLong("die Rücksendeangabe"))?;
+    first.line((LEFT, 60.5), (LEFT + din::RETURN.width(), 60.5));
+    let part = doc.element(Tag::P);
+    let paras: Vec<Para> =
+        recipient.iter().map(|line| Para { style: Style::Regular, size: SIZE, text: line, after: 0.0, part }).collect();
+    let address = Field { top: din::ADDRESS.top + 1.0, ..din::ADDRESS };
+    place(metrics, &mut first, address, &paras, false).ok_or(DocumentError::TooLong("die Anschrift"))?;
+    // the information block: a label over its value
+    let mut paras = Vec::new();
+    for (label, value) in &info {
+        let part = doc.element(Tag::P);
+        paras.push(Para { style: Style::Regular, size: 8.0, text: label, after: 0.0, part });
+        paras.push(Para { style: Style::Regular, size: 10.0, text: value, after: 1.8, part });
     }
-    first.line((LEFT, 60.5), (LEFT + 80.0, 60.5));
-    for (i, line) in frame.recipient.iter().take(6).enumerate() {
-        first.text(LEFT, 67.0 + 4.5 * i as f32, SIZE, Style::Regular, line);
-    }
-    // the information block, right of the address field from 50 mm on: a label over its value; a long value
-    // is set smaller, and past that wrapped
-    let mut y = 50.0;
-    for (label, value) in &frame.info {
-        first.text(125.0, y, 8.0, Style::Regular, label);
-        let size = fitting(metrics, 10.0, value, RIGHT - 125.0);
-        for line in wrap(metrics, Style::Regular, size, value, RIGHT - 125.0) {
-            y += 4.0;
-            first.text(125.0, y, size, Style::Regular, &line);
-        }
-        y += 5.0;
-    }
-    let mut flow = Flow { metrics, pages: vec![first], y: 100.0 };
-    for line in frame.subject.lines() {
+    place(metrics, &mut first, din::INFO, &paras, false).ok_or(DocumentError::TooLong("den Informationsblock"))?;
+
+    doc.pages.push(first);
+    let start = din::FIRST_TEXT.top + metrics.ascent_mm(Style::Bold, SIZE);
+    let mut flow = Flow { metrics, doc, y: start, part: Part::Pagination };
+    flow.part = flow.doc.element(Tag::H1);
+    for line in subject.lines() {
         flow.line(line, Style::Bold, SIZE);
     }
     flow.y += 2.0 * LEADING;
-    flow.text(text);
-    finish(flow.pages, &frame.subject, metrics)
+    flow.text(&text);
+    Ok(finish(flow.doc, &subject, metrics)?)
 }
 
-/// An announcement: its first line (the title) in bold, then the rest of its text.
-pub fn announcement_pdf(text: &str, metrics: &Metrics) -> Vec<u8> {
+/// An announcement: its first line (the title) in bold, then the rest of its text; refused if a character
+/// cannot be printed.
+pub fn announcement_pdf(text: &str, metrics: &Metrics) -> Result<Vec<u8>, DocumentError> {
+    let text = nfc(text);
     let text = text.trim_start_matches('\n');
     let (title, rest) = text.split_once('\n').unwrap_or((text, ""));
-    let mut flow = Flow { metrics, pages: vec![Page::default()], y: TOP };
+    let mut doc = Document::default();
+    doc.pages.push(pdf::Page::default());
+    let mut flow = Flow { metrics, doc, y: TOP, part: Part::Pagination };
+    flow.part = flow.doc.element(Tag::H1);
     flow.line(title, Style::Bold, 13.0);
     flow.y += GAP;
     flow.text(rest);
-    finish(flow.pages, title, metrics)
+    Ok(finish(flow.doc, title, metrics)?)
 }
 
-/// The size (at most `size`, at least 70 % of it) at which `text` fits into `width` millimetres on one line, as
-/// far as it can: the return address and the information block's values are shrunk (and past that wrapped),
-/// never cut.
-fn fitting(metrics: &Metrics, size: f32, text: &str, width: f32) -> f32 {
-    let wide = metrics.width_mm(Style::Regular, size, text);
-    if wide > width {
-        (size * width / wide).max(size * 0.7)
-    } else {
-        size
-    }
-}
-
-/// Page numbers on every page of a document of more than one page, then the PDF.
-fn finish(mut pages: Vec<Page>, title: &str, metrics: &Metrics) -> Vec<u8> {
-    let count = pages.len();
+/// Page numbers (artifacts) on every page of a document of more than one page, then the PDF.
+fn finish(mut doc: Document, title: &str, metrics: &Metrics) -> Result<Vec<u8>, Unprintable> {
+    let count = doc.pages.len();
     if count > 1 {
-        for (i, page) in pages.iter_mut().enumerate() {
+        for (i, page) in doc.pages.iter_mut().enumerate() {
             let label = page_number(i + 1, count);
             let x = RIGHT - metrics.width_mm(Style::Regular, 9.0, &label);
-            page.text(x, FOOTER, 9.0, Style::Regular, &label);
+            page.text(x, FOOTER, 9.0, Style::Regular, &label, Part::Pagination);
         }
     }
-    pdf::write(&pages, title, metrics)
+    pdf::write(&doc, title, metrics)
 }
 
 /// Text set from the top of the page down, onto new pages as needed.
 struct Flow<'m> {
     metrics: &'m Metrics,
-    pages: Vec<Page>,
+    doc: Document,
     /// The next baseline on the last page (millimetres from the top).
     y: f32,
+    /// The structure element the next lines belong to.
+    part: Part,
 }
 
 impl Flow<'_> {
     /// The lines of `text`: an empty line is a gap, a line starting with `- ` an item (its continuation lines
     /// indented past the dash), leading spaces an indent. A paragraph of at most [`KEEP`] lines is not split
-    /// across pages (the closing and the signature stay together).
+    /// across pages (the closing and the signature stay together). Each paragraph and each item is a `P`.
     fn text(&mut self, text: &str) {
         let mut paragraph: Vec<&str> = Vec::new();
         for line in text.lines().chain([""]) {
@@ -131,7 +280,10 @@ impl Flow<'_> {
                 if height <= KEEP && self.y + LEADING * (height - 1) as f32 > BOTTOM && self.y > TOP {
                     self.y = BOTTOM + 1.0;
                 }
-                for l in paragraph.drain(..) {
+                for (i, l) in paragraph.drain(..).enumerate() {
+                    if i == 0 || l.trim_start_matches(' ').starts_with("- ") {
+                        self.part = self.doc.element(Tag::P);
+                    }
                     self.line(l, Style::Regular, SIZE);
                 }
             }
@@ -163,14 +315,14 @@ impl Flow<'_> {
         };
         if !mark.is_empty() {
             self.room();
-            let y = self.y;
-            self.last().text(x, y, size, style, mark);
+            let (y, part) = (self.y, self.part);
+            self.last().text(x, y, size, style, mark, part);
             x += self.metrics.width_mm(style, size, mark);
         }
         for part in wrap(self.metrics, style, size, rest, RIGHT - x) {
             self.room();
-            let y = self.y;
-            self.last().text(x, y, size, style, &part);
+            let (y, element) = (self.y, self.part);
+            self.last().text(x, y, size, style, &part, element);
             self.y += LEADING * size / SIZE;
         }
     }
@@ -178,17 +330,17 @@ impl Flow<'_> {
     /// A new page if the next line would not fit on this one.
     fn room(&mut self) {
         if self.y > BOTTOM {
-            self.pages.push(Page::default());
+            self.doc.pages.push(pdf::Page::default());
             self.y = TOP;
         }
     }
 
-    fn last(&mut self) -> &mut Page {
-        if self.pages.is_empty() {
-            self.pages.push(Page::default());
+    fn last(&mut self) -> &mut pdf::Page {
+        if self.doc.pages.is_empty() {
+            self.doc.pages.push(pdf::Page::default());
         }
-        let at = self.pages.len() - 1;
-        &mut self.pages[at]
+        let at = self.doc.pages.len() - 1;
+        &mut self.doc.pages[at]
     }
 }
 

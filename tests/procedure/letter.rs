@@ -36,7 +36,7 @@ fn letter(b: &Council, case: &str, now: &str) -> (String, String) {
     let frame = letter_frame(&b.body, &mail, t(now)).expect("frame");
     assert_eq!(frame.info[0], ("Aktenzeichen", format!("{case} (Runde 1)")));
     let metrics = nachfolge::letter::pdf::Metrics::load().expect("fonts");
-    let pdf = nachfolge::letter::letter_pdf(&frame, &text, &metrics);
+    let pdf = nachfolge::letter::letter_pdf(&frame, &text, &metrics).expect("the letter prints");
     (pdftotext(&pdf, case), text)
 }
 
