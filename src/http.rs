@@ -8,7 +8,8 @@
 //!   `GET`, without the body).
 //!
 //! The request head must arrive within 5 s (else the connection is closed) and fit in 8 KiB (else 431);
-//! a malformed request gets 400. Every response closes the connection.
+//! a malformed request gets 400. Every response closes the connection (no idle keep-alive). At most
+//! [`Limits::max_connections`] connections are served at once; further ones wait in the listen queue.
 //!
 //! Nothing here carries personal data: the council's snapshot and cases (`/bodies/{id}`) are served by the
 //! Wahlleiter console behind sign-in ([`crate::console`], on its own listener). [`serve_router`] serves
@@ -38,6 +39,28 @@ pub const MAX_HEAD_BYTES: usize = 8 * 1024;
 pub const HEAD_TIMEOUT: Duration = Duration::from_secs(5);
 /// Time allowed for the readiness checks; a check that has not answered by then counts as failed.
 pub const READINESS_TIMEOUT: Duration = Duration::from_secs(5);
+/// How a listener bounds its clients ([`serve_router`]); the console's come from its settings
+/// (docs/security.md "The console's listener").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Connections served at once; further ones are not accepted (they wait in the listen queue) until one
+    /// ends.
+    pub max_connections: usize,
+    /// Time allowed to send the request head; then the connection is closed without an answer.
+    pub head_timeout: Duration,
+    /// Largest request head hyper reads (at least 8 KiB); beyond it hyper answers 431 (without a body).
+    pub max_head_bytes: usize,
+    /// Most header fields hyper reads; beyond them hyper answers 431 (without a body).
+    pub max_headers: usize,
+}
+
+impl Default for Limits {
+    /// The operations endpoints' limits.
+    fn default() -> Self {
+        Limits { max_connections: 256, head_timeout: HEAD_TIMEOUT, max_head_bytes: MAX_HEAD_BYTES, max_headers: 100 }
+    }
+}
+
 /// Time in-flight connections get to finish after shutdown.
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -81,16 +104,17 @@ pub fn router(state: HttpState) -> Router {
 /// (for a few seconds at most).
 pub async fn serve(listener: TcpListener, state: HttpState, shutdown: impl Future<Output = ()>) {
     state.metrics.help(REQUESTS_METRIC, "HTTP requests answered, by route and status.");
-    serve_router(listener, router(state), "HTTP endpoints", shutdown).await;
+    serve_router(listener, router(state), "HTTP endpoints", Limits::default(), shutdown).await;
 }
 
-/// Serves `router` on `listener` as described in the module documentation (head timeout and limit, one
-/// request per connection, drain at shutdown). Each request carries the client's address
-/// ([`ClientAddr`]).
+/// Serves `router` on `listener` as described in the module documentation (`limits`: connections at once,
+/// head timeout and size, header count; one request per connection, drain at shutdown). Each request
+/// carries the client's address ([`ClientAddr`]).
 pub async fn serve_router(
     listener: TcpListener,
     router: Router,
     what: &'static str,
+    limits: Limits,
     shutdown: impl Future<Output = ()>,
 ) {
     use tower::ServiceExt as _;
@@ -98,13 +122,23 @@ pub async fn serve_router(
         tracing::info!(%addr, "{what} listening");
     }
     let mut http = hyper::server::conn::http1::Builder::new();
-    http.timer(TokioTimer::new()).header_read_timeout(HEAD_TIMEOUT).max_buf_size(MAX_HEAD_BYTES).keep_alive(false);
+    http.timer(TokioTimer::new())
+        .header_read_timeout(limits.head_timeout)
+        // hyper refuses a buffer below 8 KiB
+        .max_buf_size(limits.max_head_bytes.max(MAX_HEAD_BYTES))
+        .max_headers(limits.max_headers.max(1))
+        .keep_alive(false);
+    let max_connections = limits.max_connections.max(1);
     let mut connections = JoinSet::new();
     tokio::pin!(shutdown);
     loop {
         tokio::select! {
+            biased;
             () = &mut shutdown => break,
-            accepted = listener.accept() => match accepted {
+            // Reap finished connections first, so that a freed slot is seen.
+            Some(_) = connections.join_next(), if !connections.is_empty() => {}
+            // At the limit nothing is accepted: further clients wait in the listen queue.
+            accepted = listener.accept(), if connections.len() < max_connections => match accepted {
                 Ok((stream, peer)) => {
                     let service = TowerToHyperService::new(router.clone().map_request(
                         move |mut request: axum::http::Request<hyper::body::Incoming>| {
@@ -125,8 +159,6 @@ pub async fn serve_router(
                     tokio::time::sleep(Duration::from_millis(100)).await;
                 }
             },
-            // Reap finished connections so the set does not grow.
-            Some(_) = connections.join_next(), if !connections.is_empty() => {}
         }
     }
     drop(listener);

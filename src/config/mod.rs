@@ -255,18 +255,41 @@ pub struct ConsoleConfig {
     pub session_idle_minutes: u32,
     /// A session ends this many hours after sign-in, however active.
     pub session_max_hours: u32,
-    /// Sign-in attempts for one login name from one client within `login_window_minutes` before that login
-    /// is refused *to that client* for the rest of the window (others still sign in).
+    /// Sign-in attempts for one login name from one client (docs/security.md "Sign-in throttle") that are
+    /// free; after them each further attempt of that login *from that client* waits a growing delay
+    /// (others, and the same login from another client, are not held up).
     pub login_max_failures: u32,
-    /// Failed sign-ins from one client address within `login_window_minutes` before that address is locked.
+    /// Sign-in attempts from one client address (any login) that are free; beyond them the address's
+    /// attempts wait a growing delay as well. A successful sign-in takes its attempt back.
     pub address_max_failures: u32,
-    /// The window of the two limits above, in minutes.
+    /// The first delay, in seconds, once a key's free attempts are used; it doubles with every further
+    /// attempt, up to `login_max_delay_seconds`.
+    pub login_delay_seconds: u32,
+    /// The longest delay between two attempts of one key, in seconds.
+    pub login_max_delay_seconds: u32,
+    /// A key (login and client, or address) without an attempt for this many minutes starts again with
+    /// its free attempts.
     pub login_window_minutes: u32,
     /// Reverse proxies whose `X-Forwarded-For` names the client (their own addresses, exactly). A request
     /// from another peer is the peer's; empty: `X-Forwarded-For` is never read.
     pub trusted_proxies: Vec<std::net::IpAddr>,
     /// A running period whose end is at most this many days away is marked as urgent.
     pub urgent_days: u32,
+    /// Connections served at once (docs/security.md "The console's listener"); further ones wait in the
+    /// listen queue until one ends.
+    pub max_connections: u32,
+    /// Seconds a client has to send the request head; then the connection is closed.
+    pub header_timeout_seconds: u32,
+    /// Seconds a client has to send the request body once the head is read; then 408.
+    pub body_timeout_seconds: u32,
+    /// Largest request head (request line and headers), in bytes; beyond it 431.
+    pub max_header_bytes: u32,
+    /// Most header fields in a request; beyond it 431.
+    pub max_headers: u32,
+    /// Largest form body (every POST but the upload), in bytes; beyond it 413.
+    pub max_form_bytes: u32,
+    /// Largest upload of „Wahlergebnis übernehmen“ (the result files), in bytes; beyond it 413.
+    pub max_upload_bytes: u32,
     /// Sign-in through the municipality's identity provider (`[console.oidc]`; off while `issuer` is empty).
     pub oidc: OidcConfig,
 }
@@ -281,9 +304,18 @@ impl Default for ConsoleConfig {
             session_max_hours: 10,
             login_max_failures: 5,
             address_max_failures: 20,
-            login_window_minutes: 15,
+            login_delay_seconds: 30,
+            login_max_delay_seconds: 900,
+            login_window_minutes: 60,
             trusted_proxies: Vec::new(),
             urgent_days: 3,
+            max_connections: 64,
+            header_timeout_seconds: 5,
+            body_timeout_seconds: 30,
+            max_header_bytes: 8192,
+            max_headers: 50,
+            max_form_bytes: 64 * 1024,
+            max_upload_bytes: crate::console::upload::MAX_UPLOAD_BYTES as u32,
             oidc: OidcConfig::default(),
         }
     }

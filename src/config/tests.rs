@@ -358,6 +358,35 @@ fn console_cookie_without_secure_only_on_loopback_and_its_own_listener() {
     assert!(err.to_string().contains("console.login_max_failures"), "{err}");
 }
 
+/// Issue 26, point 8: the sign-in delays and the console listener's limits have defaults and are checked.
+#[test]
+fn console_throttle_and_listener_limits_have_defaults_and_are_checked() {
+    let load = |pairs: &[(&str, &str)]| Config::from_env_and_file(None::<&Path>, env(pairs));
+    let c = load(&[]).expect("defaults").console;
+    assert_eq!((c.login_max_failures, c.login_delay_seconds, c.login_max_delay_seconds), (5, 30, 900));
+    assert_eq!((c.max_connections, c.header_timeout_seconds, c.body_timeout_seconds), (64, 5, 30));
+    assert_eq!((c.max_header_bytes, c.max_headers), (8192, 50));
+    assert_eq!((c.max_form_bytes, c.max_upload_bytes), (64 * 1024, 32 * 1024 * 1024));
+    let c = load(&[("NACHFOLGE__CONSOLE__MAX_CONNECTIONS", "8"), ("NACHFOLGE__CONSOLE__MAX_UPLOAD_BYTES", "1000000")])
+        .expect("set from the environment")
+        .console;
+    assert_eq!((c.max_connections, c.max_upload_bytes), (8, 1_000_000));
+    for (key, value, named) in [
+        ("NACHFOLGE__CONSOLE__MAX_CONNECTIONS", "0", "console.max_connections"),
+        ("NACHFOLGE__CONSOLE__HEADER_TIMEOUT_SECONDS", "0", "console.header_timeout_seconds"),
+        ("NACHFOLGE__CONSOLE__BODY_TIMEOUT_SECONDS", "0", "console.body_timeout_seconds"),
+        ("NACHFOLGE__CONSOLE__MAX_HEADERS", "0", "console.max_headers"),
+        ("NACHFOLGE__CONSOLE__MAX_HEADER_BYTES", "512", "console.max_header_bytes"),
+        ("NACHFOLGE__CONSOLE__MAX_FORM_BYTES", "0", "console.max_form_bytes"),
+        ("NACHFOLGE__CONSOLE__MAX_UPLOAD_BYTES", "0", "console.max_upload_bytes"),
+        ("NACHFOLGE__CONSOLE__LOGIN_DELAY_SECONDS", "0", "console.login_delay_seconds"),
+        ("NACHFOLGE__CONSOLE__LOGIN_MAX_DELAY_SECONDS", "10", "console.login_max_delay_seconds"),
+    ] {
+        let err = load(&[(key, value)]).expect_err(named);
+        assert!(err.to_string().contains(named), "{key}={value}: {err}");
+    }
+}
+
 #[test]
 fn console_oidc_is_a_table_whose_secret_comes_only_from_the_environment() {
     let secret = temp_file("oidc-secret", "geheim-und-lang\n");

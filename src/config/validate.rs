@@ -105,10 +105,26 @@ impl Config {
             ("console.login_max_failures", self.console.login_max_failures),
             ("console.address_max_failures", self.console.address_max_failures),
             ("console.login_window_minutes", self.console.login_window_minutes),
+            ("console.login_delay_seconds", self.console.login_delay_seconds),
+            ("console.max_connections", self.console.max_connections),
+            ("console.header_timeout_seconds", self.console.header_timeout_seconds),
+            ("console.body_timeout_seconds", self.console.body_timeout_seconds),
+            ("console.max_headers", self.console.max_headers),
+            ("console.max_form_bytes", self.console.max_form_bytes),
+            ("console.max_upload_bytes", self.console.max_upload_bytes),
         ] {
             if value == 0 {
                 return Err(invalid(key, "must be at least 1"));
             }
+        }
+        if self.console.login_max_delay_seconds < self.console.login_delay_seconds {
+            return Err(invalid(
+                "console.login_max_delay_seconds",
+                "must not be less than console.login_delay_seconds",
+            ));
+        }
+        if self.console.max_header_bytes < 1024 {
+            return Err(invalid("console.max_header_bytes", "must be at least 1024 (a browser's request head)"));
         }
         if self.console.oidc.enabled() {
             validate_oidc(&self.console.oidc).map_err(|(key, message)| invalid(key, &message))?;

@@ -219,8 +219,9 @@ pub enum SignIn {
     Success,
     /// Wrong login or password (which of the two is not told).
     Failure,
-    /// Too many failures for this login or from this address within the window.
-    Throttled,
+    /// Too many attempts for this login from this client, or from this address: the next one is allowed
+    /// after this wait (docs/security.md "Sign-in throttle"); the password was not checked.
+    Throttled(std::time::Duration),
 }
 
 /// Password checks (argon2id, about 19 MiB and tens of milliseconds of a core each) running at once;
@@ -230,8 +231,11 @@ const ARGON2_SLOTS: usize = 4;
 static ARGON2: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(ARGON2_SLOTS);
 
 /// Checks a sign-in against the throttle and the stored hash. The attempt is counted against the login
-/// and the client address *before* the password is checked (so parallel guesses cannot pass the limit);
-/// on success the login's failures are forgotten and the address's count of this attempt is taken back.
+/// (from this client) and the client address *before* the password is checked, so parallel guesses
+/// cannot pass the limit. Beyond the free attempts a key waits a growing delay before its next attempt —
+/// no lock-out: the same login from another client is not held up, and after the delay the right
+/// password signs in (docs/security.md "Sign-in throttle"). On success the login's attempts are forgotten
+/// and the address's count of this attempt is taken back.
 pub async fn sign_in(
     console: &Console,
     login: &str,
@@ -240,7 +244,7 @@ pub async fn sign_in(
 ) -> Result<SignIn, crate::store::StoreError> {
     let cfg = &console.config;
     let now = console.clock.now();
-    let window_start = now - chrono::Duration::minutes(i64::from(cfg.login_window_minutes));
+    let forget_before = now - chrono::Duration::minutes(i64::from(cfg.login_window_minutes));
     // a login of other characters cannot exist; it is throttled all the same (its first 64 characters)
     let login = normalise_login(login).unwrap_or_else(|_| login.trim().to_lowercase().chars().take(64).collect());
     // per login *and client*: a stranger's wrong passwords elsewhere do not lock the real user out
@@ -249,8 +253,9 @@ pub async fn sign_in(
         (THROTTLE_LOGIN, login_key.as_str(), cfg.login_max_failures),
         (THROTTLE_ADDRESS, address, cfg.address_max_failures),
     ];
-    if !console.store.count_sign_in_attempt(&keys, now, window_start).await? {
-        return Ok(SignIn::Throttled);
+    let delays = (cfg.login_delay_seconds, cfg.login_max_delay_seconds);
+    if let Some(wait) = console.store.count_sign_in_attempt(&keys, now, forget_before, delays).await? {
+        return Ok(SignIn::Throttled(wait));
     }
     let hash = console.store.password_hash(&login).await?;
     let known = hash.is_some();

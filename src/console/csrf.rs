@@ -5,7 +5,8 @@
 //!   the sign-in form, before there is a session, the token of its own cookie (double submit).
 //! * The form field `csrf` must equal it (compared in constant time); a cross-site request
 //!   (`Sec-Fetch-Site: cross-site`, or an `Origin` of another host) is refused before that.
-//! * The form body is read here (at most [`MAX_FORM_BYTES`]) and handed on unchanged.
+//! * The form body is read here (at most `console.max_form_bytes`, the upload `console.max_upload_bytes`:
+//!   else 413; within `console.body_timeout_seconds`: else 408) and handed on unchanged.
 
 use axum::body::Body;
 use axum::extract::{Request, State};
@@ -17,9 +18,6 @@ use subtle::ConstantTimeEq;
 use super::session::{self, Viewer};
 use super::upload;
 use super::Console;
-
-/// Largest form body accepted.
-pub const MAX_FORM_BYTES: usize = 64 * 1024;
 
 /// The one path that takes an upload (`multipart/form-data`); any other refuses one unread.
 pub const UPLOAD_PATH: &str = "/wahlergebnis/vorschau";
@@ -45,10 +43,14 @@ pub async fn check(State(console): State<Console>, request: Request, next: Next)
     if upload::is_multipart(content_type) {
         return check_upload(&console, request, expected, next).await;
     }
+    let limit = console.config.max_form_bytes as usize;
+    if announced_length(&request).is_some_and(|n| n > limit as u64) {
+        return super::pages::error_page(&console, StatusCode::PAYLOAD_TOO_LARGE);
+    }
     let (parts, body) = request.into_parts();
-    let bytes = match axum::body::to_bytes(body, MAX_FORM_BYTES).await {
+    let bytes = match read_body(&console, body, limit).await {
         Ok(b) => b,
-        Err(_) => return super::pages::error_page(&console, StatusCode::PAYLOAD_TOO_LARGE),
+        Err(status) => return super::pages::error_page(&console, status),
     };
     let given = form_urlencoded::parse(&bytes).find(|(k, _)| k == FIELD).map(|(_, v)| v.into_owned());
     let valid = match (expected, given) {
@@ -63,7 +65,7 @@ pub async fn check(State(console): State<Console>, request: Request, next: Next)
 
 /// The token check of an upload (`multipart/form-data`, [`upload`]), only at [`UPLOAD_PATH`] and only with a
 /// session (else refused before the body is read): a body announced or found larger than
-/// [`upload::MAX_UPLOAD_BYTES`] is refused before or while it is read (413), more than [`upload::MAX_PARTS`]
+/// `console.max_upload_bytes` is refused before or while it is read (413), more than [`upload::MAX_PARTS`]
 /// parts too; the token is the field `csrf` among the parts, which go on as the extension [`upload::Parts`].
 async fn check_upload(console: &Console, request: Request, expected: Option<String>, next: Next) -> Response {
     // nothing is read for a request without a session or for another path than the upload's
@@ -71,20 +73,16 @@ async fn check_upload(console: &Console, request: Request, expected: Option<Stri
         return super::pages::forbidden(console);
     }
     let too_large = || super::pages::error_page(console, StatusCode::PAYLOAD_TOO_LARGE);
-    let announced = request
-        .headers()
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<u64>().ok());
-    if announced.is_some_and(|n| n > upload::MAX_UPLOAD_BYTES as u64) {
+    let limit = console.config.max_upload_bytes as usize;
+    if announced_length(&request).is_some_and(|n| n > limit as u64) {
         return too_large();
     }
     let boundary = request.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).and_then(upload::boundary);
     let (parts, body) = request.into_parts();
     let Some(boundary) = boundary else { return super::pages::forbidden(console) };
-    let bytes = match axum::body::to_bytes(body, upload::MAX_UPLOAD_BYTES).await {
+    let bytes = match read_body(console, body, limit).await {
         Ok(b) => b,
-        Err(_) => return too_large(),
+        Err(status) => return super::pages::error_page(console, status),
     };
     let fields = match upload::parse(&bytes, &boundary) {
         Ok(p) => upload::Parts(p),
@@ -101,6 +99,22 @@ async fn check_upload(console: &Console, request: Request, expected: Option<Stri
     let mut request = Request::from_parts(parts, Body::empty());
     request.extensions_mut().insert(fields);
     next.run(request).await
+}
+
+/// The body's announced length (`Content-Length`), if any.
+fn announced_length(request: &Request) -> Option<u64> {
+    request.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.trim().parse().ok())
+}
+
+/// Reads a body of at most `limit` bytes within `console.body_timeout_seconds` (a client that sends it
+/// slowly holds its connection no longer): 413 when larger, 408 when late.
+async fn read_body(console: &Console, body: Body, limit: usize) -> Result<axum::body::Bytes, StatusCode> {
+    let timeout = std::time::Duration::from_secs(u64::from(console.config.body_timeout_seconds));
+    match tokio::time::timeout(timeout, axum::body::to_bytes(body, limit)).await {
+        Ok(Ok(bytes)) => Ok(bytes),
+        Ok(Err(_)) => Err(StatusCode::PAYLOAD_TOO_LARGE),
+        Err(_) => Err(StatusCode::REQUEST_TIMEOUT),
+    }
 }
 
 /// A request a browser marks as coming from another site, or whose `Origin` names another host than `Host`.

@@ -112,7 +112,16 @@ pub async fn serve(
     console: Console,
     shutdown: impl std::future::Future<Output = ()>,
 ) {
-    crate::http::serve_router(listener, routes::router(console), "console", shutdown).await;
+    let c = &console.config;
+    // hyper reads up to twice the configured head and header count, so that the console answers a head
+    // above its limits with its own German page (routes::limits); beyond that hyper's bare 431
+    let limits = crate::http::Limits {
+        max_connections: c.max_connections as usize,
+        head_timeout: std::time::Duration::from_secs(u64::from(c.header_timeout_seconds)),
+        max_head_bytes: 2 * c.max_header_bytes as usize,
+        max_headers: 2 * c.max_headers as usize,
+    };
+    crate::http::serve_router(listener, routes::router(console), "console", limits, shutdown).await;
 }
 
 /// Whether `addr` (`host:port`) names a loopback address (`127.0.0.0/8`, `::1`, `localhost`), where a

@@ -55,6 +55,29 @@ fn set_flow_cookie(console: &Console, value: &str, max_age: i64) -> HeaderValue 
     HeaderValue::from_str(&text).unwrap_or_else(|_| HeaderValue::from_static("invalid=; Max-Age=0"))
 }
 
+/// The cookie that keeps the page to return to while the user is at the provider (like the flow's cookie,
+/// `SameSite=Lax`: it comes back with the provider's redirect).
+fn return_cookie(console: &Console) -> &'static str {
+    if console.config.secure_cookie {
+        "__Host-nachfolge-weiter"
+    } else {
+        "nachfolge-weiter"
+    }
+}
+
+fn set_return_cookie(console: &Console, value: &str, max_age: i64) -> HeaderValue {
+    let secure = if console.config.secure_cookie { "; Secure" } else { "" };
+    let name = return_cookie(console);
+    let text = format!("{name}={value}; Path=/; Max-Age={max_age}; HttpOnly; SameSite=Lax{secure}");
+    HeaderValue::from_str(&text).unwrap_or_else(|_| HeaderValue::from_static("invalid=; Max-Age=0"))
+}
+
+/// The return path kept in the cookie (percent-encoded), if it still is one ([`session::return_path`]).
+fn decode_return(value: &str) -> Option<String> {
+    let decoded: String = form_urlencoded::parse(format!("p={value}").as_bytes()).next()?.1.into_owned();
+    session::return_path(&decoded)
+}
+
 /// A failed sign-in: the metric's outcome, the status and the German reason.
 struct Failure(&'static str, StatusCode, &'static str);
 
@@ -68,7 +91,8 @@ fn failed(console: &Console, headers: &HeaderMap, Failure(outcome, status, text)
     let token = session::cookie(headers, session::sign_in_cookie(console))
         .filter(|t| session::is_token(t))
         .map_or_else(session::token, str::to_owned);
-    pages::sign_in_page(console, status, &token, Some(text.to_owned()))
+    let back = session::cookie(headers, return_cookie(console)).and_then(decode_return);
+    pages::sign_in_page(console, status, &token, Some(text.to_owned()), back.as_deref())
 }
 
 /// `GET /anmelden/dienstkonto`: on to the provider.
@@ -76,12 +100,16 @@ pub async fn start(
     State(console): State<Console>,
     Extension(viewer): Extension<Viewer>,
     headers: HeaderMap,
+    RawQuery(query): RawQuery,
 ) -> Response {
     let Some(provider) = console.oidc.as_ref() else {
         return pages::error_page(&console, StatusCode::NOT_FOUND);
     };
+    let back = form_urlencoded::parse(query.as_deref().unwrap_or_default().as_bytes())
+        .find(|(k, _)| k == session::RETURN_FIELD)
+        .and_then(|(_, v)| session::return_path(&v));
     if viewer.0.is_some() {
-        return redirect("/raete");
+        return redirect(back.as_deref().unwrap_or("/raete"));
     }
     let pending = Pending::new();
     let url = match provider.authorization_url(&pending).await {
@@ -103,6 +131,10 @@ pub async fn start(
     }
     let mut response = redirect(&url);
     response.headers_mut().append(header::SET_COOKIE, set_flow_cookie(&console, &flow, FLOW_SECS));
+    if let Some(back) = back {
+        let value: String = form_urlencoded::byte_serialize(back.as_bytes()).collect();
+        response.headers_mut().append(header::SET_COOKIE, set_return_cookie(&console, &value, FLOW_SECS));
+    }
     response
 }
 
@@ -115,7 +147,8 @@ pub async fn callback(State(console): State<Console>, headers: HeaderMap, RawQue
         Ok(cookie) => {
             count(&console, "success");
             tracing::info!("console: signed in through the identity provider");
-            let ctx = pages::base(None, "Anmeldung erfolgreich");
+            let mut ctx = pages::base(None, "Anmeldung erfolgreich");
+            ctx["weiter"] = json!(session::cookie(&headers, return_cookie(&console)).and_then(decode_return));
             let mut response = pages::page(&console, StatusCode::OK, "console/weiter.html", ctx);
             response.headers_mut().append(header::SET_COOKIE, cookie);
             let gone = session::set_cookie(&console, session::sign_in_cookie(&console), "", 0);
@@ -129,6 +162,9 @@ pub async fn callback(State(console): State<Console>, headers: HeaderMap, RawQue
     };
     // the sign-in is over either way
     response.headers_mut().append(header::SET_COOKIE, set_flow_cookie(&console, "", 0));
+    if session::cookie(&headers, return_cookie(&console)).is_some() {
+        response.headers_mut().append(header::SET_COOKIE, set_return_cookie(&console, "", 0));
+    }
     response
 }
 

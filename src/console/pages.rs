@@ -61,6 +61,19 @@ pub fn error_page(console: &Console, status: StatusCode) -> Response {
             "Das Formular ist abgelaufen oder ungültig. Bitte laden Sie die Seite neu und versuchen Sie es noch einmal.",
         ),
         StatusCode::PAYLOAD_TOO_LARGE => ("Anfrage zu groß", "Die gesendeten Daten sind zu umfangreich."),
+        StatusCode::BAD_REQUEST | StatusCode::UNSUPPORTED_MEDIA_TYPE | StatusCode::UNPROCESSABLE_ENTITY => (
+            "Ungültige Anfrage",
+            "Die Anfrage konnte nicht verarbeitet werden. Bitte laden Sie die Seite neu und versuchen Sie es noch einmal.",
+        ),
+        StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => (
+            "Anfrage zu groß",
+            "Die Kopfzeilen der Anfrage sind zu umfangreich. Bitte löschen Sie die Cookies dieser Seite und versuchen Sie es erneut.",
+        ),
+        StatusCode::REQUEST_TIMEOUT => (
+            "Zeitüberschreitung",
+            "Die Daten sind nicht rechtzeitig angekommen. Bitte versuchen Sie es noch einmal.",
+        ),
+        StatusCode::METHOD_NOT_ALLOWED => ("Nicht erlaubt", "Diese Seite kann so nicht aufgerufen werden."),
         _ => (
             "Vorübergehend nicht verfügbar",
             "Die Daten können gerade nicht gelesen werden. Bitte versuchen Sie es in einigen Minuten erneut.",
@@ -98,9 +111,24 @@ pub async fn home(Extension(viewer): Extension<Viewer>) -> Response {
 
 /// The sign-in page with the form token `token` (also set as its cookie) and an error, if any; it offers
 /// the sign-in through the identity provider when one is configured.
-pub(super) fn sign_in_page(console: &Console, status: StatusCode, token: &str, error: Option<String>) -> Response {
+///
+/// `back` is the page to return to after sign-in ([`session::return_path`]), carried by the form and the
+/// link to the identity provider.
+pub(super) fn sign_in_page(
+    console: &Console,
+    status: StatusCode,
+    token: &str,
+    error: Option<String>,
+    back: Option<&str>,
+) -> Response {
     let mut ctx = base(None, "Anmeldung");
     ctx["csrf"] = json!(token);
+    if let Some(back) = back.and_then(session::return_path) {
+        let query: String =
+            form_urlencoded::Serializer::new(String::new()).append_pair(session::RETURN_FIELD, &back).finish();
+        ctx["weiter"] = json!(back);
+        ctx["weiter_query"] = json!(query);
+    }
     ctx["error"] = json!(error);
     ctx["oidc"] = super::oidc_flow::offered(console);
     let mut response = page(console, status, "console/anmelden.html", ctx);
@@ -109,19 +137,29 @@ pub(super) fn sign_in_page(console: &Console, status: StatusCode, token: &str, e
     response
 }
 
-/// `GET /anmelden`: the sign-in form with a fresh form token (kept while its cookie is valid).
+/// The sign-in form's query: the page to return to.
+#[derive(Deserialize, Default)]
+pub struct SignInQuery {
+    #[serde(default)]
+    weiter: String,
+}
+
+/// `GET /anmelden`: the sign-in form with a fresh form token (kept while its cookie is valid); `?weiter=`
+/// names the page to return to after sign-in.
 pub async fn sign_in_form(
     State(console): State<Console>,
     Extension(viewer): Extension<Viewer>,
     headers: axum::http::HeaderMap,
+    axum::extract::Query(query): axum::extract::Query<SignInQuery>,
 ) -> Response {
+    let back = query.weiter;
     if viewer.0.is_some() {
-        return redirect("/raete");
+        return redirect(session::return_path(&back).as_deref().unwrap_or("/raete"));
     }
     let token = session::cookie(&headers, session::sign_in_cookie(&console))
         .filter(|t| session::is_token(t))
         .map_or_else(session::token, str::to_owned);
-    sign_in_page(&console, StatusCode::OK, &token, None)
+    sign_in_page(&console, StatusCode::OK, &token, None, Some(&back))
 }
 
 /// The sign-in form's fields (the token was checked by [`super::csrf::check`]).
@@ -132,6 +170,9 @@ pub struct SignInForm {
     #[serde(default)]
     password: String,
     csrf: String,
+    /// The page to return to ([`session::return_path`]).
+    #[serde(default)]
+    weiter: String,
 }
 
 /// `POST /anmelden`: checks the throttle and the password; on success a new session (a new token: a
@@ -153,7 +194,7 @@ pub async fn sign_in(
     let label = match outcome {
         SignIn::Success => "success",
         SignIn::Failure => "failure",
-        SignIn::Throttled => "throttled",
+        SignIn::Throttled(_) => "throttled",
     };
     console.metrics.inc_counter(SIGN_INS_METRIC, &[("outcome", label)], 1);
     match outcome {
@@ -161,7 +202,7 @@ pub async fn sign_in(
             let login = auth::normalise_login(&form.login).unwrap_or_default();
             match session::start(&console, &login).await {
                 Ok(cookie) => {
-                    let mut response = redirect("/raete");
+                    let mut response = redirect(session::return_path(&form.weiter).as_deref().unwrap_or("/raete"));
                     response.headers_mut().append(header::SET_COOKIE, cookie);
                     let gone = session::set_cookie(&console, session::sign_in_cookie(&console), "", 0);
                     response.headers_mut().append(header::SET_COOKIE, gone);
@@ -178,16 +219,38 @@ pub async fn sign_in(
             StatusCode::UNAUTHORIZED,
             &form.csrf,
             Some("Anmeldename oder Passwort ist falsch.".to_owned()),
+            Some(&form.weiter),
         ),
-        SignIn::Throttled => sign_in_page(
-            &console,
-            StatusCode::TOO_MANY_REQUESTS,
-            &form.csrf,
-            Some(format!(
-                "Zu viele fehlgeschlagene Anmeldeversuche. Die Anmeldung ist vorübergehend gesperrt; bitte versuchen Sie es in {} Minuten erneut.",
-                console.config.login_window_minutes
-            )),
-        ),
+        SignIn::Throttled(wait) => {
+            let mut response = sign_in_page(
+                &console,
+                StatusCode::TOO_MANY_REQUESTS,
+                &form.csrf,
+                Some(format!(
+                    "Zu viele Anmeldeversuche. Bitte warten Sie {} und versuchen Sie es dann erneut.",
+                    wait_in_words(wait)
+                )),
+                Some(&form.weiter),
+            );
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(whole_seconds(wait)));
+            response
+        }
+    }
+}
+
+/// A wait in whole seconds, rounded up (at least one).
+fn whole_seconds(wait: std::time::Duration) -> u64 {
+    (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1)
+}
+
+/// A wait in German words, rounded up: „30 Sekunden“, „eine Minute“, „15 Minuten“.
+fn wait_in_words(wait: std::time::Duration) -> String {
+    let secs = whole_seconds(wait);
+    match secs {
+        0..=1 => "eine Sekunde".to_owned(),
+        2..=59 => format!("{secs} Sekunden"),
+        60 => "eine Minute".to_owned(),
+        _ => format!("{} Minuten", secs.div_ceil(60)),
     }
 }
 
@@ -318,7 +381,9 @@ pub async fn case(
     let mut ctx = base(Some(&user), &format!("Fall {}", case.id));
     ctx["council"] = views::council_info(&council);
     ctx["case"] = summary;
-    ctx["history"] = json!(views::case_history(&rows, case.id.as_str()));
+    let has_email =
+        |id: &str| council.candidate(id).and_then(|c| c.email.as_deref()).is_some_and(|e| !e.trim().is_empty());
+    ctx["history"] = json!(views::case_history(&rows, case.id.as_str(), &has_email));
     ctx["documents"] = super::documents::for_case(&council, case, &rows, now);
     ctx["may_act"] = json!(matches!(user.role_for(&id), Some("wahlleiter" | "admin")));
     ctx["now"] = json!(when(now));

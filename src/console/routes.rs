@@ -21,12 +21,13 @@
 //! | `GET /bodies/{body}`, `GET /bodies/{body}/succession-order` | the stored snapshot with its cases, the Nachrückerliste, as JSON (docs/contract.md) |
 //! | `GET /console.css` | the style sheet |
 //!
-//! Every request passes, outermost first: the security headers ([`security_headers`]), the session
+//! Every request passes, outermost first: the security headers ([`security_headers`]), the limits of the
+//! request head and the German pages of refusals ([`limits`]), the session
 //! ([`super::session::load`]), the CSRF check of every POST ([`super::csrf::check`]). Actions (POST forms
 //! that change a case) are added as further routes and need nothing else.
 
 use axum::extract::{Request, State};
-use axum::http::{header, HeaderValue};
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::Response;
 use axum::routing::{get, post};
@@ -70,6 +71,7 @@ pub fn router(console: Console) -> Router {
         .fallback(pages::not_found)
         .layer(middleware::from_fn_with_state(console.clone(), csrf::check))
         .layer(middleware::from_fn_with_state(console.clone(), session::load))
+        .layer(middleware::from_fn_with_state(console.clone(), limits))
         .layer(middleware::from_fn_with_state(console.clone(), security_headers))
         .with_state(console)
 }
@@ -86,6 +88,40 @@ pub async fn security_headers(State(console): State<Console>, request: Request, 
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     if console.config.secure_cookie {
         h.insert(header::STRICT_TRANSPORT_SECURITY, HeaderValue::from_static("max-age=31536000"));
+    }
+    response
+}
+
+/// Refuses a request head above `console.max_header_bytes` or with more than `console.max_headers` fields
+/// (431), and answers the refusals of the layers below that are not pages yet (axum's plain-text 400, 405,
+/// 408, 413, 415, 422, 431) with the console's German error page — except the JSON reads under `/bodies/`.
+/// A head too large even for hyper's buffer (twice the limits) gets hyper's own bare 431, a head that is
+/// not HTTP hyper's bare 400 (docs/security.md "The console's listener").
+pub async fn limits(State(console): State<Console>, request: Request, next: Next) -> Response {
+    let head_bytes = request.method().as_str().len()
+        + request.uri().to_string().len()
+        + 11
+        + request.headers().iter().map(|(n, v)| n.as_str().len() + v.len() + 4).sum::<usize>();
+    let too_large = head_bytes > console.config.max_header_bytes as usize
+        || request.headers().len() > console.config.max_headers as usize;
+    if too_large {
+        return super::pages::error_page(&console, StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE);
+    }
+    let json = request.uri().path().starts_with("/bodies/");
+    let response = next.run(request).await;
+    let status = response.status();
+    let is_page = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|t| t.starts_with("text/html"));
+    let refusal = matches!(status.as_u16(), 400 | 405 | 408 | 413 | 415 | 422 | 431);
+    if refusal && !is_page && !json {
+        let mut page = super::pages::error_page(&console, status);
+        if let Some(allow) = response.headers().get(header::ALLOW) {
+            page.headers_mut().insert(header::ALLOW, allow.clone());
+        }
+        return page;
     }
     response
 }

@@ -126,8 +126,45 @@ pub async fn load(State(console): State<Console>, mut request: Request, next: Ne
             }
         }
     }
+    let signed_out = viewer.0.is_none();
+    let wanted = (request.method() == axum::http::Method::GET).then(|| {
+        request.uri().path_and_query().map_or_else(|| request.uri().path().to_owned(), |p| p.as_str().to_owned())
+    });
     request.extensions_mut().insert(viewer);
-    next.run(request).await
+    let mut response = next.run(request).await;
+    // a page that needs sign-in: the sign-in remembers it and returns there (docs/console.md, "Sign-in")
+    let to_sign_in = response.headers().get(header::LOCATION).is_some_and(|l| l.as_bytes() == b"/anmelden");
+    if signed_out && to_sign_in && response.status() == axum::http::StatusCode::SEE_OTHER {
+        if let Some(path) = wanted.as_deref().and_then(return_path) {
+            let query: String =
+                form_urlencoded::Serializer::new(String::new()).append_pair(RETURN_FIELD, &path).finish();
+            if let Ok(location) = HeaderValue::from_str(&format!("/anmelden?{query}")) {
+                response.headers_mut().insert(header::LOCATION, location);
+            }
+        }
+    }
+    response
+}
+
+/// The query parameter and form field that carry the page to return to after sign-in.
+pub const RETURN_FIELD: &str = "weiter";
+
+/// The page to return to after sign-in, if `raw` may be one: a path of this console only — it starts with
+/// one `/` (not `//` or `/\`, which a browser reads as another host), has no backslash, no control
+/// character, at most 2000 bytes, and is not the sign-in or sign-out itself, the start page or the councils
+/// (where a sign-in leads anyway). Anything
+/// else (an absolute URL, `//evil.example`, `javascript:…`) is no return path: no open redirect.
+pub fn return_path(raw: &str) -> Option<String> {
+    let ok = raw.len() <= 2000
+        && raw.starts_with('/')
+        && !raw.starts_with("//")
+        && !raw.contains('\\')
+        && !raw.chars().any(char::is_control)
+        && raw != "/"
+        && raw != "/raete"
+        && !raw.starts_with("/anmelden")
+        && !raw.starts_with("/abmelden");
+    ok.then(|| raw.to_owned())
 }
 
 async fn user_of(console: &Console, token: &str) -> Result<Option<User>, crate::store::StoreError> {
@@ -177,6 +214,32 @@ async fn begin(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_path_of_the_console_is_a_return_path() {
+        for ok in ["/raete/rat", "/raete/rat/faelle/rat-1?x=1", "/raete/r%C3%A4t", "/wahlergebnis"] {
+            assert_eq!(return_path(ok).as_deref(), Some(ok), "{ok}");
+        }
+        let long = format!("/{}", "a".repeat(2000));
+        for bad in [
+            "",
+            "/",
+            "/raete",
+            "//evil.example",
+            "///evil.example",
+            "/\\evil.example",
+            "/raete\\..",
+            "https://evil.example/",
+            "javascript:alert(1)",
+            "raete",
+            "/anmelden?weiter=/raete",
+            "/abmelden",
+            "/raete\n",
+            long.as_str(),
+        ] {
+            assert_eq!(return_path(bad), None, "{bad:?}");
+        }
+    }
 
     #[test]
     fn tokens_are_random_hex_of_256_bits() {

@@ -1,13 +1,14 @@
 //! A small, bounded parser of `multipart/form-data` (RFC 7578) for the console's one upload form
 //! („Wahlergebnis übernehmen“, [`super::election`]). The CSRF check ([`super::csrf::check`]) reads the body
-//! (at most [`MAX_UPLOAD_BYTES`]), parses it here, checks the token among the fields and hands the parts on
+//! (at most `console.max_upload_bytes`), parses it here, checks the token among the fields and hands the parts on
 //! as a request extension ([`Parts`]), so the body is read and parsed once.
 //!
 //! Only what a browser sends for an `<input type="file" multiple>` form: parts with `Content-Disposition:
 //! form-data; name="…"[; filename="…"]`, no nested multiparts, no transfer encodings. At most
 //! [`MAX_PARTS`] parts.
 
-/// Largest upload body accepted (all files and fields together). The published files of one council
+/// The default of `console.max_upload_bytes`, the largest upload body accepted (all files and fields
+/// together). The published files of one council
 /// election are a few hundred kilobytes to a few megabytes (docs/import.md); a larger city's files fit.
 pub const MAX_UPLOAD_BYTES: usize = 32 * 1024 * 1024;
 

@@ -458,7 +458,10 @@ fn kind_name(kind: &str) -> &'static str {
 
 /// A case's history from the body's audit log: every command (with the effects it had) that names the
 /// case in itself or in one of its effects, in order. Each group is one command and its effects.
-pub fn case_history(rows: &[AuditRow], case: &str) -> Vec<Value> {
+///
+/// A notification recorded for sending (`mail.queued`) is named by how it goes: an e-mail only where
+/// `has_email` says the person has an address, else a letter (docs/console.md, "Actions").
+pub fn case_history(rows: &[AuditRow], case: &str, has_email: &dyn Fn(&str) -> bool) -> Vec<Value> {
     let mut groups: Vec<Vec<&AuditRow>> = Vec::new();
     for row in rows {
         if row.kind == "effect" {
@@ -484,12 +487,19 @@ pub fn case_history(rows: &[AuditRow], case: &str) -> Vec<Value> {
             let entries: Vec<Value> = g
                 .iter()
                 .map(|r| {
+                    let by_letter = r.ty == "mail.queued"
+                        && r.payload.get("candidate").and_then(Value::as_str).is_some_and(|p| !has_email(p));
+                    let type_name = if by_letter {
+                        "Benachrichtigung per Brief vorgesehen (keine E-Mail-Adresse)"
+                    } else {
+                        type_name(&r.ty)
+                    };
                     json!({
                         "seq": r.seq,
                         "at": when(r.at),
                         "kind": kind_name(&r.kind),
                         "type": r.ty,
-                        "type_name": type_name(&r.ty),
+                        "type_name": type_name,
                         "message_id": r.message_id,
                         "unresolved": r.ty == "case.review_required" && r.seq > last_review,
                         "data": serde_json::to_string_pretty(&r.payload).unwrap_or_default(),
@@ -558,7 +568,7 @@ mod tests {
             row(6, "effect", "succession.determined", json!({"case": "rat-2"})),
             row(7, "command", "notification.served", json!({"case": "rat-1"})),
         ];
-        let h = case_history(&rows, "rat-1");
+        let h = case_history(&rows, "rat-1", &|_| true);
         let seqs: Vec<Vec<i64>> = h
             .iter()
             .map(|g| g["entries"].as_array().into_iter().flatten().filter_map(|e| e["seq"].as_i64()).collect())

@@ -278,45 +278,73 @@ impl Store {
         Ok(())
     }
 
-    /// Count a sign-in attempt against each of `keys` (scope, key, limit) *before* its password is
-    /// checked: `false` (and nothing counted) when a key has reached its limit within the window that
-    /// started after `window_start`. The count and the check are one statement per key under the row's
-    /// lock, in one transaction, so parallel attempts are counted one after another and no more than the
-    /// limit get through to the password check (issue 26, point 8: check → argon2 → count let parallel
-    /// guesses through). Keys of past windows are removed first; a key starts a new window at `now`.
+    /// Count a sign-in attempt against each of `keys` (scope, key, free attempts) *before* its password is
+    /// checked (docs/security.md "Sign-in throttle"). A key's first `limit` attempts are free; after
+    /// that each further one is allowed only `delay.0` seconds after the last counted attempt, doubling
+    /// with every attempt up to `delay.1` seconds. A key without an attempt since `forget_before` starts
+    /// again. `Ok(None)`: counted; `Ok(Some(wait))`: refused, nothing counted, allowed again in `wait`.
+    ///
+    /// The count and the check are one statement per key under the row's lock, in one transaction, so
+    /// parallel attempts are counted one after another and no more get through to the password check than
+    /// the policy allows (issue 26, point 8: check → argon2 → count let parallel guesses through).
     pub async fn count_sign_in_attempt(
         &self,
         keys: &[(&str, &str, u32)],
         now: DateTime<Utc>,
-        window_start: DateTime<Utc>,
-    ) -> Result<bool, StoreError> {
+        forget_before: DateTime<Utc>,
+        delay: (u32, u32),
+    ) -> Result<Option<std::time::Duration>, StoreError> {
+        // the delay before the next attempt of a key with `f.failures` counted attempts beyond its limit $5
+        const DELAY: &str =
+            "make_interval(secs => LEAST($7::float8, $6::float8 * power(2::float8, LEAST(f.failures - $5, 30))))";
         // apart from the counting transaction: its row locks are then taken only in the order of `keys`
-        sqlx::query("DELETE FROM console_sign_in_failures WHERE window_start <= $1")
-            .bind(window_start)
+        sqlx::query("DELETE FROM console_sign_in_failures WHERE last_at <= $1")
+            .bind(forget_before)
             .execute(&self.pool)
             .await?;
         let mut tx = self.pool.begin().await?;
         for (scope, key, limit) in keys {
-            let attempts: i32 = sqlx::query_scalar(
-                "INSERT INTO console_sign_in_failures AS f (scope, key, failures, window_start) VALUES ($1, $2, 1, $3)
+            let limit = i32::try_from(*limit).unwrap_or(i32::MAX);
+            let counted: Option<i32> = sqlx::query_scalar(&format!(
+                "INSERT INTO console_sign_in_failures AS f (scope, key, failures, window_start, last_at)
+                 VALUES ($1, $2, 1, $3, $3)
                  ON CONFLICT (scope, key) DO UPDATE
-                   SET failures = CASE WHEN f.window_start <= $4 THEN 1 ELSE f.failures + 1 END,
-                       window_start = CASE WHEN f.window_start <= $4 THEN $3 ELSE f.window_start END
-                 RETURNING failures",
-            )
+                   SET failures = CASE WHEN f.last_at <= $4 THEN 1 ELSE f.failures + 1 END,
+                       window_start = CASE WHEN f.last_at <= $4 THEN $3 ELSE f.window_start END,
+                       last_at = $3
+                   WHERE f.last_at <= $4 OR f.failures < $5 OR f.last_at + {DELAY} <= $3
+                 RETURNING failures"
+            ))
             .bind(scope)
             .bind(key)
             .bind(now)
-            .bind(window_start)
-            .fetch_one(&mut *tx)
+            .bind(forget_before)
+            .bind(limit)
+            .bind(f64::from(delay.0))
+            .bind(f64::from(delay.1.max(delay.0)))
+            .fetch_optional(&mut *tx)
             .await?;
-            if i64::from(attempts) > i64::from(*limit) {
+            if counted.is_none() {
+                let wait: f64 = sqlx::query_scalar(&format!(
+                    "SELECT EXTRACT(EPOCH FROM (f.last_at + {DELAY} - $3))::float8
+                     FROM console_sign_in_failures f WHERE f.scope = $1 AND f.key = $2 AND $4::timestamptz IS NOT NULL"
+                ))
+                .bind(scope)
+                .bind(key)
+                .bind(now)
+                .bind(forget_before)
+                .bind(limit)
+                .bind(f64::from(delay.0))
+                .bind(f64::from(delay.1.max(delay.0)))
+                .fetch_optional(&mut *tx)
+                .await?
+                .unwrap_or(0.0);
                 tx.rollback().await?;
-                return Ok(false);
+                return Ok(Some(std::time::Duration::from_secs_f64(wait.clamp(1.0, 86_400.0))));
             }
         }
         tx.commit().await?;
-        Ok(true)
+        Ok(None)
     }
 
     /// Take back one counted attempt of a key (a sign-in that succeeded does not count against its

@@ -460,10 +460,19 @@ function recordAcceptance(c, key) {
     await arrive(page, { status, heading: 'Erklärung erfassen' });
     const person = await tabTo(page, 'the person declaring', field('candidate'));
     expect(person.value !== '', 'prefilled with the successor');
-    // „Annahme“ is the first entry and chosen already (typing its name would move on to „Annahme unter Vorbehalt“)
+    // nothing is preselected („Bitte wählen“); „Annahme“ is the next entry
     const kind = await tabTo(page, 'the kind of declaration', field('kind'), 1);
-    expect(kind.value === 'accept', `Annahme preselected: ${kind.value}`);
+    expect(kind.value === '', `no kind preselected: ${kind.value}`);
+    await page.keyboard.press('ArrowDown');
+    expect((await focused(page)).value === 'accept', 'Annahme chosen by keyboard');
     await tabTo(page, 'the time of receipt', field('received_at'), 1);
+    status = await activate(page, 'the preview button', button('Weiter zur Vorschau'));
+    await arrive(page, { status, heading: 'Erklärung erfassen' });
+    // „Angaben ändern“ leads back to the form with what was entered, and on to the preview again
+    status = await activate(page, 'the way back to the form', button('Angaben ändern'));
+    await arrive(page, { status, heading: 'Erklärung erfassen' });
+    const kept = await tabTo(page, 'the kind of declaration', field('kind'));
+    expect(kept.value === 'accept', `the kind entered is kept: ${kept.value}`);
     status = await activate(page, 'the preview button', button('Weiter zur Vorschau'));
     await arrive(page, { status, heading: 'Erklärung erfassen' });
     const preview = await mainText(page);

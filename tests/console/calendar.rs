@@ -82,5 +82,8 @@ async fn the_period_after_service_downloads_as_an_rfc_5545_entry_behind_sign_in_
     assert_eq!(other.get(&path).await.status, 404);
     let mut anonymous = client(&app);
     let answer = anonymous.get(&path).await;
-    assert_eq!((answer.status, answer.header("location")), (303, Some("/anmelden")));
+    assert_eq!(
+        (answer.status, answer.header("location")),
+        (303, Some("/anmelden?weiter=%2Fraete%2Fmusterstadt-rat%2Ffaelle%2Fmusterstadt-rat-1%2Ffrist.ics"))
+    );
 }

@@ -116,7 +116,10 @@ async fn the_letter_for_service_and_the_announcement_download_behind_sign_in_and
     assert_eq!(other.sign_in("fremd", PASSWORD).await.status, 303);
     assert_eq!(fetch(&other, &letter_path).await.0, 404);
     let (status, headers, _) = fetch(&client(&app), &letter_path).await;
-    assert_eq!((status, header(&headers, "location")), (303, Some("/anmelden")));
+    assert_eq!(
+        (status, header(&headers, "location")),
+        (303, Some("/anmelden?weiter=%2Fraete%2Fmusterstadt-rat%2Ffaelle%2Fmusterstadt-rat-1%2Fschreiben.pdf"))
+    );
 
     // service, then the acceptance: the seat is filled and announced
     let today_iso = nachfolge::deadline::local_date(app.now()).to_string();

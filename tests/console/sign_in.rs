@@ -143,6 +143,7 @@ async fn sign_in_is_throttled_per_login_and_per_address() {
     let app = App::spawn_with(|c| {
         c.console.login_max_failures = 3;
         c.console.address_max_failures = 6;
+        c.console.login_delay_seconds = 30;
         c.console.login_window_minutes = 15;
     })
     .await;
@@ -152,21 +153,22 @@ async fn sign_in_is_throttled_per_login_and_per_address() {
     for _ in 0..3 {
         assert_eq!(browser.sign_in("wahlleitung", "falsches Passwort!").await.status, 401);
     }
-    // the login is locked: even the right password is refused, in words
-    let locked = browser.sign_in("wahlleitung", PASSWORD).await;
-    assert_eq!(locked.status, 429);
-    assert!(locked.body.contains("vorübergehend gesperrt"), "{}", locked.body);
+    // the free attempts are used: the next one, even with the right password, must wait, and is told so
+    let held = browser.sign_in("wahlleitung", PASSWORD).await;
+    assert_eq!(held.status, 429);
+    assert!(held.body.contains("Bitte warten Sie 30 Sekunden und versuchen Sie es dann erneut."), "{}", held.body);
+    assert_eq!(held.header("retry-after"), Some("30"));
     assert!(!browser.cookies.contains_key("nachfolge"));
-    // another login from the same address still signs in, until the address has failed too often
+    // another login from the same address still signs in, until the address has used its free attempts too
     assert_eq!(browser.sign_in("leser", PASSWORD).await.status, 303);
     let mut other = client(&app);
     for _ in 0..3 {
         assert_eq!(other.sign_in("jemand", "falsches Passwort!").await.status, 401);
     }
     let mut third = client(&app);
-    assert_eq!(third.sign_in("leser", PASSWORD).await.status, 429, "six failures from this address");
-    // the window passes: the login signs in again, and its failures are forgotten
-    app.advance(chrono::Duration::minutes(16));
+    assert_eq!(third.sign_in("leser", PASSWORD).await.status, 429, "six attempts from this address");
+    // the delay passes: the login signs in with the right password, and its attempts are forgotten
+    app.advance(chrono::Duration::seconds(31));
     assert_eq!(third.sign_in("wahlleitung", PASSWORD).await.status, 303);
     let db = app.db().await;
     let left: i64 = sqlx::query_scalar(
@@ -176,6 +178,52 @@ async fn sign_in_is_throttled_per_login_and_per_address() {
     .await
     .expect("throttle");
     assert_eq!(left, 0);
+}
+
+/// Issue 26, point 8: growing delays instead of a lock-out. Beyond the free attempts each further attempt
+/// of a (login, client) waits `console.login_delay_seconds`, doubling up to `console.login_max_delay_seconds`;
+/// an attempt within the delay is refused without a password check and does not prolong it; after the delay
+/// the right password signs in. A key without an attempt for `console.login_window_minutes` starts again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wrong_passwords_meet_growing_delays_not_a_lock_out() {
+    let app = App::spawn_with(|c| {
+        c.console.login_max_failures = 2;
+        c.console.address_max_failures = 100;
+        c.console.login_delay_seconds = 30;
+        c.console.login_max_delay_seconds = 120;
+        c.console.login_window_minutes = 60;
+    })
+    .await;
+    add_user(&app, "wahlleitung", "wahlleiter", &["musterstadt-rat"]).await;
+    let mut browser = client(&app);
+    let wrong = "falsches Passwort!";
+    let status = |a: &crate::Answer| (a.status, a.header("retry-after").map(str::to_owned));
+    for _ in 0..2 {
+        assert_eq!(browser.sign_in("wahlleitung", wrong).await.status, 401);
+    }
+    // 30 s, then 60 s, then 120 s (the longest), each from the last checked attempt
+    for (delay, retry) in [(30, "30"), (60, "60"), (120, "120"), (120, "120")] {
+        let early = browser.sign_in("wahlleitung", wrong).await;
+        assert_eq!(status(&early), (429, Some(retry.to_owned())), "{delay}: {}", early.body);
+        app.advance(chrono::Duration::seconds(delay - 1));
+        let still = browser.sign_in("wahlleitung", PASSWORD).await;
+        assert_eq!(status(&still), (429, Some("1".to_owned())), "one second before the end of {delay} s");
+        app.advance(chrono::Duration::seconds(1));
+        assert_eq!(browser.sign_in("wahlleitung", wrong).await.status, 401, "checked after {delay} s");
+    }
+    // the right password after the delay signs in, and the login starts again with its free attempts
+    app.advance(chrono::Duration::seconds(120));
+    assert_eq!(browser.sign_in("wahlleitung", PASSWORD).await.status, 303);
+    let mut again = client(&app);
+    for _ in 0..2 {
+        assert_eq!(again.sign_in("wahlleitung", wrong).await.status, 401);
+    }
+    assert_eq!(again.sign_in("wahlleitung", wrong).await.status, 429);
+    // a quiet window: forgotten, the free attempts are back
+    app.advance(chrono::Duration::minutes(61));
+    assert_eq!(again.sign_in("wahlleitung", wrong).await.status, 401);
+    assert_eq!(again.sign_in("wahlleitung", wrong).await.status, 401);
+    assert_eq!(again.sign_in("wahlleitung", wrong).await.status, 429);
 }
 
 /// Issue 26, point 8: the attempt is counted before the password is checked, so wrong passwords sent in

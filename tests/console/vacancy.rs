@@ -133,4 +133,7 @@ async fn a_successor_without_an_email_address_is_notified_by_letter_and_the_cons
     let page = browser.get(&format!("/raete/{BODY}/faelle/{case}")).await;
     assert_eq!(page.status, 200, "{}", page.body);
     assert!(page.body.contains(&format!("/raete/{BODY}/faelle/{case}/schreiben.pdf")), "{}", page.body);
+    // the case history does not claim an e-mail either (issue 26, point 11)
+    assert!(page.body.contains("Benachrichtigung per Brief vorgesehen (keine E-Mail-Adresse)"), "{}", page.body);
+    assert!(!page.body.contains("E-Mail vorbereitet"), "{}", page.body);
 }

@@ -109,6 +109,9 @@ pub struct ActionForm {
     pub(super) proven_at: String,
     #[serde(skip_serializing)]
     pub(super) message_id: String,
+    /// „Angaben ändern“ from the preview (`aendern=1`): the form again with the entries made.
+    #[serde(rename = "aendern", skip_serializing)]
+    pub(super) edit: String,
 }
 
 impl ActionForm {
@@ -157,6 +160,21 @@ fn codes(list: &[(&str, &str)]) -> Value {
 /// tied candidates of a lot, the candidates a review may install).
 pub(super) fn choices(ctx: &mut Value, council: &Council, case: Option<&Case>, action: Action) {
     let person = |id: &str| super::views::person(council, id);
+    if matches!(action, Action::Service | Action::Declaration | Action::Fact | Action::BarProof) {
+        // the person by name (with the list), the id as the value: every candidate of the council
+        let people: Vec<Value> = council
+            .snapshot
+            .lists
+            .iter()
+            .flat_map(|l| l.candidates.iter().map(move |c| (l, c)))
+            .map(|(l, c)| {
+                let mut p = person(c.id.as_str());
+                p["list"] = json!(l.name);
+                p
+            })
+            .collect();
+        ctx["people"] = json!(people);
+    }
     match action {
         Action::Service => ctx["methods"] = codes(METHODS),
         Action::Declaration => {

@@ -268,6 +268,12 @@ pub async fn preview(
         Err(r) => return r,
     };
     let ctx = base_ctx(&user, &council, case_id, action, &f);
+    if f.edit == "1" {
+        // „Angaben ändern“: back to the form with what was entered
+        let mut ctx = ctx;
+        ctx["step"] = json!("form");
+        return page(console, StatusCode::OK, "console/aktion.html", ctx);
+    }
     let inbound = match command(action, id, case_id, council.info().kind.office(), &f, console.clock.now()) {
         Ok(i) => i,
         Err(error) => return refused_form(console, ctx, error),
