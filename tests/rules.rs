@@ -11,8 +11,8 @@ mod fixtures;
 use fixtures::*;
 use nachfolge::messages::{DepartureReason, Inbound, VacancyReported};
 use nachfolge::model::{
-    parse_snapshot, Body, Candidate, Declination, DistrictSubstitute, Fact, SeatVia, Snapshot, SubstituteDesignation,
-    WaiverForm,
+    parse_snapshot, Body, Candidate, Declination, DistrictSubstitute, Fact, SeatVia, Snapshot, StatusLossGround,
+    SubstituteDesignation, WaiverForm,
 };
 use nachfolge::procedure::{self, Command, Effect, Settings};
 use nachfolge::rules::{Cause, DecideError, Decision, Outcome, Query, VacancyReason};
@@ -1747,6 +1747,17 @@ fn ni_nkwg_44_abs_2_party_exit_without_notice_or_notified_too_late_has_no_effect
     assert!(d.trail.contains(&noted("N1-02", "party_notice_too_late", NI_44_2)));
 }
 
+/// § 45 Abs. 4 NKWG: "Wer die Wahl in ein durch Direktwahl vermitteltes Amt annimmt, scheidet als Ersatzperson
+/// nach § 38 Abs. 1 aus" — recorded as `substitute_status_lost` (ground `direct_office_accepted`, `on`: the
+/// acceptance); the ground is refused outside Niedersachsen (issue 25, point 11).
+#[test]
+fn ni_45_abs_4_nkwg_a_substitute_who_accepted_a_direct_election_office_is_passed_over() {
+    let fact = Fact::SubstituteStatusLost { on: d(FACT_DAY), ground: StatusLossGround::DirectOfficeAccepted };
+    assert_ni_second_skipped(hcand("N1-02", 2, 500).fact(fact.clone()), "direct_office_accepted", "§ 45 Abs. 4 NKWG");
+    let elsewhere = hessen().list(party("W1", vec![hcand("W1-01", 1, 9).fact(fact)])).snapshot();
+    assert_eq!(Body::from_snapshot(elsewhere).unwrap_err().field, "lists[0].candidates[0].facts[0].ground");
+}
+
 #[test]
 fn ni_nkwg_44_abs_2_voter_group_exit_has_no_effect() {
     // § 44 Abs. 2 names the Partei only
@@ -1962,6 +1973,11 @@ mod barred;
 
 #[path = "rules/kreistag.rs"]
 mod kreistag;
+
+// Bezirkstage — body.kind bezirkstag (tests/rules/bezirkstag.rs)
+
+#[path = "rules/bezirkstag.rs"]
+mod bezirkstag;
 
 // =========================================================================================================
 // Validation — docs/contract.md "Validation"
@@ -2415,7 +2431,7 @@ mod properties {
             Land::Bb => brandenburg(),
         };
         let mut snap = base.size(raw.size).snapshot();
-        // Baden-Württemberg: a majority election is not modelled (refused by validation)
+        // Baden-Württemberg: its majority election (lot drawn with the result) is tested in tests/rules/bw.rs
         let majority = !matches!(land, Land::Nw | Land::Bw) && raw.majority && raw.lists.len() == 1;
         if majority {
             snap.body.electoral_system = nachfolge::model::ElectoralSystem::Majority;

@@ -131,3 +131,26 @@ fn bw_feiertagsgesetz_erscheinungsfest_fronleichnam_allerheiligen() {
     assert!(!Land::Bw.is_public_holiday(d("2027-10-31")), "no Reformationstag in Baden-Württemberg");
     assert!(!Land::Bw.is_working_day(d("2027-01-06")));
 }
+
+/// § 26 Abs. 3 GemO with § 31 Abs. 2 Satz 1 GemO (issue 25, point 6): the worker serves the example Mehrheitswahl
+/// (examples/bw-majority-election.json) as `decide` and the Nachrückerliste do — MW-04 and MW-05 (written in,
+/// 155 votes each) are ordered by the lot drawn with the result, so MW-05 is proposed and no lot is asked for.
+#[test]
+fn bw_gemo_26_abs_3_mehrheitswahl_the_worker_proposes_the_next_by_votes_and_the_drawn_lot() {
+    let read = |name: &str| -> Value {
+        let path = format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"));
+        serde_json::from_str(&std::fs::read_to_string(path).expect("example")).expect("json")
+    };
+    let mut b = body_from(read("bw-majority-election.json"));
+    let order = b.body.succession_order(tz("2026-12-01T09:00:00+01:00").to_utc()).lists.remove(0);
+    assert_eq!(order.order, ["MW-05", "MW-04", "MW-03", "MW-06"]);
+    let v = read("bw-majority-vacancy.json");
+    assert_eq!(v["member"], "MW-02");
+    let fx = run(
+        &mut b,
+        vacancy("kleinhausen-gemeinderat", "MW-02", DepartureReason::Resigned, "2026-11-30T00:00:00+01:00"),
+        "2026-12-01T09:00:00+01:00",
+    );
+    assert_eq!(kinds(&fx), ["publish:membership.changed", "publish:succession.proposed"]);
+    assert_eq!(event(&fx, "succession.proposed")["successor"]["id"], "MW-05");
+}

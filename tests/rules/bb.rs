@@ -292,10 +292,7 @@ fn bb_bbgkwahlg_60_succession_order_with_the_same_exclusions() {
 }
 
 #[test]
-fn bb_validation_no_majority_election_no_ersatzbewerber_no_merger_votes_optional() {
-    let err = Body::from_snapshot(brandenburg().majority().list(party("B1", vec![hcand("B1-01", 1, 5)])).snapshot())
-        .unwrap_err();
-    assert_eq!(err.field, "body.electoral_system");
+fn bb_validation_no_ersatzbewerber_no_merger_votes_optional() {
     let err = Body::from_snapshot(
         brandenburg()
             .list(party("B1", vec![hcand("B1-01", 1, 5), hcand("B1-02", 2, 4).substitute_for("B1-01")]))
@@ -316,4 +313,60 @@ fn bb_bbgkwahlg_62_abs_1_ersatzperson_of_the_banned_party_loses_the_anwartschaft
     assert_bb_skipped(bb_abc(banned(FACT_DAY)), "banned_party_member", "§ 62 Abs. 1, 2 BbgKWahlG");
     let d = decide(&bb_abc(banned("2026-07-01")), &query("B1-01")).unwrap();
     assert_eq!(d.outcome, successor("B1-02", "B1"), "{:#?}", d.trail);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Mehrheits- und Persönlichkeitswahl (§ 5 Abs. 1 Satz 2 BbgKWahlG; docs/legal.md, "Point 6: Mehrheitswahl")
+
+/// § 5 Abs. 1 Satz 2 BbgKWahlG with § 60 Abs. 2: only one Wahlvorschlag admitted — its Bewerbende rank by votes,
+/// equal votes by the order on the Wahlvorschlag (no lot).
+#[test]
+fn bb_bbgkwahlg_5_abs_1_satz_2_mehrheitswahl_one_wahlvorschlag_by_votes_then_its_order() {
+    let body = brandenburg()
+        .majority()
+        .list(voter_group(
+            "B1",
+            vec![hcand("B1-01", 1, 900).seated(SeatVia::List), hcand("B1-03", 3, 400), hcand("B1-02", 2, 400)],
+        ))
+        .body();
+    let d = decide(&body, &query("B1-01")).unwrap();
+    assert_decision(
+        d,
+        successor("B1-02", "B1"),
+        vec![
+            skipped("B1-01", "departed", "§ 60 Abs. 1 BbgKWahlG"),
+            chosen("B1-02", "most_votes_list_order", "§ 60 Abs. 2 Satz 1 Halbsatz 2 BbgKWahlG"),
+        ],
+    );
+    let order = body.succession_order(t(REFERENCE)).lists.remove(0);
+    assert_eq!(order.order, vec!["B1-02", "B1-03"]);
+    assert!(order.lot_groups.is_empty());
+}
+
+/// § 5 Abs. 1 Satz 2 BbgKWahlG with § 60 Abs. 1: only Einzelwahlvorschläge — an Einzelbewerber has no
+/// Ersatzperson, the seat stays vacant and the statutory size falls.
+#[test]
+fn bb_bbgkwahlg_5_abs_1_satz_2_mehrheitswahl_only_einzelwahlvorschlaege_no_ersatzperson() {
+    let body = brandenburg()
+        .majority()
+        .size(10)
+        .lists([individual("E1", hcand("E1-01", 1, 90).seated(SeatVia::List)), individual("E2", hcand("E2-01", 1, 40))])
+        .body();
+    let d = decide(&body, &query("E1-01")).unwrap();
+    assert_eq!(d.outcome, vacant(VacancyReason::IndividualCandidate, 9), "{:#?}", d.trail);
+}
+
+#[test]
+fn bb_bbgkwahlg_5_abs_1_satz_2_mehrheitswahl_validation() {
+    let err = |b: SnapshotBuilder| Body::from_snapshot(b.snapshot()).unwrap_err();
+    let two = err(brandenburg()
+        .majority()
+        .lists([party("B1", vec![hcand("B1-01", 1, 5)]), party("B2", vec![hcand("B2-01", 1, 5)])]));
+    assert_eq!(two.field, "lists");
+    assert!(two.problem.contains("§ 5 Abs. 1 Satz 2 BbgKWahlG"), "{}", two.problem);
+    let no_votes = err(brandenburg().majority().list(party("B1", vec![hcand("B1-01", 1, 5), cand("B1-02", 2)])));
+    assert_eq!(no_votes.field, "lists[0].candidates[1].votes");
+    let written_in =
+        err(brandenburg().majority().list(party("B1", vec![hcand("B1-01", 1, 5), off_list("W-01").votes(3)])));
+    assert_eq!(written_in.field, "lists[0].candidates[1].position");
 }

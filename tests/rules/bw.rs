@@ -191,6 +191,80 @@ fn bw_validation_names_the_field() {
         .list(voter_group("B1", vec![in_district(hcand("B1-01", 1, 9), "Oberdorf"), hcand("B1-02", 2, 5)]))
         .snapshot();
     assert_eq!(err(half).field, "lists[0].candidates[1].district");
-    let majority = baden_wuerttemberg().majority().list(voter_group("B1", vec![hcand("B1-01", 1, 9)])).snapshot();
+    // a majority election is served since issue 25 point 6; with Wohnbezirke it is still refused
+    let majority = baden_wuerttemberg()
+        .majority()
+        .list(voter_group("B1", vec![in_district(hcand("B1-01", 1, 9), "Oberdorf")]))
+        .snapshot();
     assert_eq!(err(majority).field, "body.electoral_system");
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Mehrheitswahl (§ 26 Abs. 3 GemO; docs/legal.md, "Point 6: Mehrheitswahl")
+
+const BW_MAJORITY: &str = "§ 31 Abs. 2 Satz 1 i. V. m. § 26 Abs. 3 GemO";
+
+/// A Mehrheitswahl: the one Wahlvorschlag B1 (B1-01 seated with 900 votes, B1-02 with 100) and a person not
+/// proposed who received 400 votes (written in, no position).
+fn bw_majority(extra: Vec<Candidate>) -> SnapshotBuilder {
+    let mut cands = vec![hcand("B1-01", 1, 900).seated(SeatVia::List), hcand("B1-02", 2, 100)];
+    cands.push(off_list("W-01").votes(400));
+    cands.extend(extra);
+    baden_wuerttemberg().majority().list(voter_group("B1", cands))
+}
+
+#[test]
+fn bw_gemo_26_abs_3_mehrheitswahl_the_next_ersatzperson_by_votes_a_written_in_person_included() {
+    let d = decide(&bw_majority(vec![]).body(), &query("B1-01")).unwrap();
+    assert_decision(
+        d,
+        successor("W-01", "B1"),
+        vec![skipped("B1-01", "departed", BW_31_2), chosen("W-01", "most_votes", BW_MAJORITY)],
+    );
+}
+
+#[test]
+fn bw_gemo_31_abs_2_satz_1_mehrheitswahl_equal_votes_go_by_the_lot_drawn_at_the_result() {
+    // W-02 has as many votes as W-01: the order fixed at the result (its lot) decides, nobody draws again
+    let ranked = bw_majority(vec![off_list("W-02").votes(400).lot_rank(1)])
+        .with(|s| s.lists[0].candidates[2].lot_rank = Some(2))
+        .body();
+    let d = decide(&ranked, &query("B1-01")).unwrap();
+    assert_decision(
+        d,
+        successor("W-02", "B1"),
+        vec![
+            skipped("B1-01", "departed", BW_31_2),
+            tied("W-01", "lost_drawn_lot", BW_MAJORITY),
+            chosen("W-02", "won_drawn_lot", BW_MAJORITY),
+        ],
+    );
+    // no rank recorded: the Wahlleitung is asked for the order (lot.requested), never the position
+    let unranked = bw_majority(vec![off_list("W-02").votes(400)]).body();
+    let d = decide(&unranked, &query("B1-01")).unwrap();
+    assert_eq!(d.outcome, Outcome::LotRequired { tied: vec!["W-01".to_owned(), "W-02".to_owned()] });
+    let order = unranked.succession_order(t(REFERENCE)).lists.remove(0);
+    assert_eq!(order.lot_groups, vec![vec!["W-01".to_owned(), "W-02".to_owned()]]);
+    // the succession order agrees with decide
+    let order = ranked.succession_order(t(REFERENCE)).lists.remove(0);
+    assert_eq!(order.order, vec!["W-02", "W-01", "B1-02"]);
+    assert!(order.lot_groups.is_empty());
+}
+
+#[test]
+fn bw_gemo_26_abs_3_mehrheitswahl_is_one_list_of_everyone_who_received_votes() {
+    let err = |b: SnapshotBuilder| Body::from_snapshot(b.snapshot()).unwrap_err();
+    let two = err(bw_majority(vec![]).list(voter_group("B2", vec![hcand("B2-01", 1, 5)])));
+    assert_eq!(two.field, "lists");
+    assert!(two.problem.contains("one list of everyone who received votes"), "{}", two.problem);
+    assert!(two.problem.contains("§ 26 Abs. 3 GemO"), "{}", two.problem);
+    let no_votes = err(bw_majority(vec![off_list("W-02")]));
+    assert_eq!(no_votes.field, "lists[0].candidates[3].votes");
+    let kreistag = err(bw_majority(vec![]).kreistag());
+    assert_eq!(kreistag.field, "body.electoral_system");
+    // lot_rank is refused in a proportional election, accepted in a majority election
+    let proportional = baden_wuerttemberg()
+        .list(voter_group("B1", vec![hcand("B1-01", 1, 9), hcand("B1-02", 2, 5).lot_rank(1)]))
+        .snapshot();
+    assert_eq!(Body::from_snapshot(proportional).unwrap_err().field, "lists[0].candidates[1].lot_rank");
 }

@@ -211,7 +211,8 @@ fn bw_lkro_24_the_succession_order_of_a_kreistag() {
     assert!(cited.iter().all(|c| !c.contains("GemO")), "{cited:?}");
 }
 
-/// `body.kind`: `council` by default (every existing snapshot stays valid), `kreistag`, nothing else.
+/// `body.kind`: `council` by default (every existing snapshot stays valid), `kreistag`, and `bezirkstag` (since
+/// issue 25 point 10: parsed, but valid only in Rheinland-Pfalz), nothing else.
 #[test]
 fn body_kind_defaults_to_council_and_is_written_only_for_a_kreistag() {
     let council = nrw().list(party("N1", vec![cand("N1-01", 1).seated(SeatVia::List)])).json();
@@ -221,9 +222,13 @@ fn body_kind_defaults_to_council_and_is_written_only_for_a_kreistag() {
     let kreistag = nrw().kreistag().list(party("N1", vec![cand("N1-01", 1).seated(SeatVia::List)])).json();
     assert_eq!(kreistag["body"]["kind"], "kreistag");
     let mut wrong = council.clone();
-    wrong["body"]["kind"] = serde_json::json!("bezirkstag");
+    wrong["body"]["kind"] = serde_json::json!("regionalversammlung");
     let e = parse_snapshot(wrong.to_string().as_bytes()).unwrap_err();
     assert_eq!(e.field, "body.kind", "{e}");
+    // a Bezirkstag parses, and an NRW one is refused at validation, naming the field
+    wrong["body"]["kind"] = serde_json::json!("bezirkstag");
+    let parsed = parse_snapshot(wrong.to_string().as_bytes()).unwrap();
+    assert_eq!(Body::from_snapshot(parsed).unwrap_err().field, "body.kind");
 }
 
 /// Every Land: a Kreistag's procedure keeps the council's acceptance model, reservation, objection period and

@@ -257,6 +257,8 @@ fn mv_validation_votes_required_no_majority_election_no_party_ban_no_merger() {
     )
     .unwrap_err();
     assert_eq!(err.field, "body.electoral_system");
+    // § 60 Abs. 1 Satz 1 LKWG M-V: no majority election for a kommunale Vertretung (issue 25, point 6)
+    assert!(err.problem.contains("§ 60 Abs. 1 Satz 1 LKWG M-V"), "{}", err.problem);
     let err = Body::from_snapshot(
         mecklenburg_vorpommern()
             .list(party("M1", vec![hcand("M1-01", 1, 5), hcand("M1-02", 2, 4).substitute_for("M1-01")]))
@@ -294,4 +296,33 @@ fn mv_47_party_ban_seat_refused_until_read() {
             "{e:?}"
         );
     }
+}
+
+/// § 46 Abs. 2 Satz 4, 5 LKWG M-V: "Legt sie erforderliche Nachweise nicht in einer von der Wahlleitung gesetzten
+/// angemessenen Frist vor, kann die Wahlleitung feststellen, dass sie als Ersatzperson für die Wahlperiode
+/// ausscheidet" — recorded as `substitute_status_lost` (ground `proofs_not_supplied`, `on`: the finding), he is
+/// passed over from the finding on; before it he is called (issue 25, point 11).
+#[test]
+fn mv_46_abs_2_satz_5_lkwg_an_ersatzperson_found_without_the_required_proofs_is_out_for_the_term() {
+    let lost = |on: &str| {
+        hcand("M1-02", 2, 500)
+            .fact(Fact::SubstituteStatusLost { on: d(on), ground: StatusLossGround::ProofsNotSupplied })
+    };
+    assert_mv_skipped(mv_abc(lost(FACT_DAY)), "proofs_not_supplied", "§ 46 Abs. 2 Satz 5 LKWG M-V");
+    // a finding after the reference day does not count yet
+    let later = decide(&mv_abc(lost("2026-07-01")), &query("M1-01")).unwrap();
+    assert_eq!(later.outcome, successor("M1-02", "M1"), "{:#?}", later.trail);
+    assert_eq!(
+        nachfolge_core::texts::reason_de("proofs_not_supplied"),
+        "hat die erforderlichen Nachweise nicht in der gesetzten Frist vorgelegt; die Wahlleitung hat festgestellt, dass sie oder er als Ersatzperson für die Wahlperiode ausscheidet"
+    );
+    // the other Land's ground is refused, naming the field
+    let other = mecklenburg_vorpommern()
+        .list(party(
+            "M1",
+            vec![hcand("M1-01", 1, 9)
+                .fact(Fact::SubstituteStatusLost { on: d(FACT_DAY), ground: StatusLossGround::DirectOfficeAccepted })],
+        ))
+        .snapshot();
+    assert_eq!(Body::from_snapshot(other).unwrap_err().field, "lists[0].candidates[0].facts[0].ground");
 }

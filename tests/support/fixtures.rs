@@ -180,6 +180,12 @@ impl SnapshotBuilder {
         self.snapshot.body.name = format!("Kreistag {}", self.snapshot.body.id);
         self
     }
+    /// A Bezirkstag (`body.kind = bezirkstag`; docs/legal.md, "Point 10: Bezirkstage").
+    pub fn bezirkstag(mut self) -> Self {
+        self.snapshot.body.kind = BodyKind::Bezirkstag;
+        self.snapshot.body.name = format!("Bezirkstag {}", self.snapshot.body.id);
+        self
+    }
     pub fn size(mut self, statutory_size: u32) -> Self {
         self.snapshot.body.statutory_size = statutory_size;
         self

@@ -33,6 +33,7 @@ pub(super) fn registration_problems(s: &Snapshot) -> Vec<String> {
 fn kind_de(kind: BodyKind) -> &'static str {
     match kind {
         BodyKind::Kreistag => "Kreistag",
+        BodyKind::Bezirkstag => "Bezirkstag",
         _ => "Gemeinde- oder Stadtrat",
     }
 }

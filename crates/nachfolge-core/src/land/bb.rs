@@ -8,7 +8,7 @@ use chrono::NaiveDate;
 
 use super::{Acceptance, LandLaw, Objection, Procedure, Reservation, Review, Span, Texts};
 use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
-use crate::model::{Body, BodyKind, ElectoralSystem, SeatVia, Snapshot, ValidationError};
+use crate::model::{Body, BodyKind, ElectoralSystem, ListKind, SeatVia, Snapshot, ValidationError};
 use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
 
 /// Brandenburg.
@@ -90,11 +90,21 @@ const HOLIDAYS: &[Holiday] = &[
 
 impl LandLaw for Bb {
     fn validate(&self, s: &Snapshot) -> Result<(), ValidationError> {
-        if s.body.electoral_system == ElectoralSystem::Majority {
-            return Err(ValidationError::new(
-                "body.electoral_system",
-                "a majority election is not modelled for Brandenburg: its succession was not researched (docs/legal.md)",
-            ));
+        // § 5 Abs. 1 Satz 2 BbgKWahlG: Mehrheits- und Persönlichkeitswahl where only one Wahlvorschlag or only
+        // Einzelwahlvorschläge were admitted (docs/legal.md, "Point 6: Mehrheitswahl")
+        let only_individuals = s.lists.iter().all(|l| l.kind == ListKind::Individual);
+        if s.body.electoral_system == ElectoralSystem::Majority && !only_individuals {
+            super::majority_one_list(s, "§ 5 Abs. 1 Satz 2 BbgKWahlG")?;
+            // [decision] § 60 Abs. 1: the Ersatzpersonen are the not elected Bewerbende **of the Wahlvorschlag**;
+            // whether a person not proposed who received votes is one was not read
+            for (li, list) in s.lists.iter().enumerate() {
+                if let Some(ci) = list.candidates.iter().position(|c| c.position.is_none()) {
+                    return Err(ValidationError::new(
+                        format!("lists[{li}].candidates[{ci}].position"),
+                        "is required in a Brandenburg majority election: the Ersatzpersonen are the Bewerbende of the one admitted Wahlvorschlag (§ 60 Abs. 1 BbgKWahlG); a person not proposed is not modelled",
+                    ));
+                }
+            }
         }
         super::refuse_district_substitute(&s.body.readings)?;
         for (li, list) in s.lists.iter().enumerate() {
@@ -162,6 +172,8 @@ impl LandLaw for Bb {
         match kind {
             BodyKind::Council => &PROCEDURE,
             BodyKind::Kreistag => &KREISTAG,
+            // refused at validation: only the Bezirkstag Pfalz is served (docs/legal.md, "Point 10: Bezirkstage")
+            BodyKind::Bezirkstag => &PROCEDURE,
         }
     }
 }

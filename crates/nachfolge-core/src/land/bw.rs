@@ -113,11 +113,16 @@ const HOLIDAYS: &[Holiday] = &[
 
 impl LandLaw for Bw {
     fn validate(&self, s: &Snapshot) -> Result<(), ValidationError> {
-        if s.body.electoral_system == ElectoralSystem::Majority {
+        let majority = s.body.electoral_system == ElectoralSystem::Majority;
+        if majority && s.body.kind != BodyKind::Council {
             return Err(ValidationError::new(
                 "body.electoral_system",
-                "majority is not modelled for Baden-Württemberg: the KomWG's rule on the Ersatzpersonen of a Mehrheitswahl was not verified (docs/legal.md, \"Baden-Württemberg\")",
+                "a majority election is modelled for a Gemeinderat in Baden-Württemberg (§ 26 Abs. 3 GemO), not for a Kreistag: the LKrO's rule for it was not read (docs/legal.md, \"Point 6: Mehrheitswahl\")",
             ));
+        }
+        if majority {
+            // § 26 Abs. 3 GemO: one list of everyone who received votes (docs/legal.md, "Point 6: Mehrheitswahl")
+            super::majority_one_list(s, "§ 26 Abs. 3 GemO")?;
         }
         let readings = &s.body.readings;
         if readings.announcement.is_some() {
@@ -129,6 +134,14 @@ impl LandLaw for Bw {
         super::refuse_district_substitute(readings)?;
         // unechte Teilortswahl: every candidate names his Wohnbezirk, or none does
         let with_district = s.lists.iter().flat_map(|l| &l.candidates).any(|c| c.district.is_some());
+        // [decision] a majority election with unechte Teilortswahl (§ 27 Abs. 2 GemO with § 26 Abs. 3) is not
+        // modelled: the KomWG's rule on its Ersatzpersonen per Wohnbezirk was not read (docs/legal.md)
+        if majority && with_district {
+            return Err(ValidationError::new(
+                "body.electoral_system",
+                "a majority election with unechte Teilortswahl is not modelled for Baden-Württemberg: the rule on its Ersatzpersonen per Wohnbezirk (KomWG) was not read (docs/legal.md, \"Point 6: Mehrheitswahl\")",
+            ));
+        }
         // [decision] a Kreistag's Wahlkreise (and § 25 Abs. 2 Satz 2 LKrO, the two-fifths rule) are not
         // modelled: a Kreistag snapshot names no district (docs/legal.md, "Kreistage")
         if s.body.kind == BodyKind::Kreistag && with_district {
@@ -207,6 +220,8 @@ impl LandLaw for Bw {
         match kind {
             BodyKind::Council => &PROCEDURE,
             BodyKind::Kreistag => &KREISTAG,
+            // refused at validation: only the Bezirkstag Pfalz is served (docs/legal.md, "Point 10: Bezirkstage")
+            BodyKind::Bezirkstag => &PROCEDURE,
         }
     }
 

@@ -161,6 +161,8 @@ impl LandLaw for He {
         match kind {
             BodyKind::Council => &PROCEDURE,
             BodyKind::Kreistag => &KREISTAG,
+            // refused at validation: only the Bezirkstag Pfalz is served (docs/legal.md, "Point 10: Bezirkstage")
+            BodyKind::Bezirkstag => &PROCEDURE,
         }
     }
 }

@@ -538,6 +538,34 @@ pub(super) fn refuse_ersatzbewerber(
     Ok(())
 }
 
+/// A majority election (Mehrheitswahl) is **one list of everyone who received votes**: the admitted
+/// Wahlvorschlag's candidates with their list position and every other person who received votes (write-ins)
+/// without one, each with `votes` (docs/contract.md, "Majority election"). `basis` names the Land's norm for the
+/// majority election, e.g. "§ 26 Abs. 3 GemO". Refused at `lists` (more or no lists) or at the candidate's
+/// `votes`.
+pub(super) fn majority_one_list(s: &crate::model::Snapshot, basis: &str) -> Result<(), ValidationError> {
+    if s.lists.len() != 1 {
+        return Err(ValidationError::new(
+            "lists",
+            format!(
+                "a majority election ({basis}) is one list of everyone who received votes (the Wahlvorschlag's candidates with their position, write-ins without one), found {} lists",
+                s.lists.len()
+            ),
+        ));
+    }
+    for (li, list) in s.lists.iter().enumerate() {
+        for (ci, c) in list.candidates.iter().enumerate() {
+            if c.votes.is_none() {
+                return Err(ValidationError::new(
+                    format!("lists[{li}].candidates[{ci}].votes"),
+                    format!("is required in a majority election ({basis}): its list is everyone who received votes, ranked by them"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// `body.readings.district_substitute` is an NRW reading (§ 45 Abs. 4 KWahlG NRW): every Land without NRW's
 /// Ersatzbewerber refuses it, naming the field.
 pub(super) fn refuse_district_substitute(readings: &crate::model::Readings) -> Result<(), ValidationError> {
@@ -675,7 +703,7 @@ mod tests {
     fn every_remedy_of_every_land_and_kind_is_said_without_markers() {
         let info = info(true);
         for land in Land::ALL {
-            for kind in [BodyKind::Council, BodyKind::Kreistag] {
+            for kind in [BodyKind::Council, BodyKind::Kreistag, BodyKind::Bezirkstag] {
                 let t = &land.law().procedure(kind).texts;
                 for remedy in [t.announcement_remedy, t.review_remedy, t.court_review_remedy, t.review_final_remedy] {
                     let said = Texts::with_venues(remedy, &info);

@@ -95,10 +95,12 @@ const FRAUENTAG_SINCE: i32 = 2023;
 
 impl LandLaw for Mv {
     fn validate(&self, s: &Snapshot) -> Result<(), ValidationError> {
+        // § 60 Abs. 1 Satz 1 LKWG M-V: the kommunalen Vertretungen are always elected by Verhältniswahl
+        // (docs/legal.md, "Point 6: Mehrheitswahl")
         if s.body.electoral_system == ElectoralSystem::Majority {
             return Err(ValidationError::new(
                 "body.electoral_system",
-                "a majority election is not modelled for Mecklenburg-Vorpommern: its succession was not researched (docs/legal.md)",
+                "Mecklenburg-Vorpommern has no majority election for a kommunale Vertretung: it is elected by a mit der Personenwahl verbundene Verhältniswahl (§ 60 Abs. 1 Satz 1 LKWG M-V)",
             ));
         }
         super::refuse_district_substitute(&s.body.readings)?;
@@ -181,6 +183,8 @@ impl LandLaw for Mv {
         match kind {
             BodyKind::Council => &PROCEDURE,
             BodyKind::Kreistag => &KREISTAG,
+            // refused at validation: only the Bezirkstag Pfalz is served (docs/legal.md, "Point 10: Bezirkstage")
+            BodyKind::Bezirkstag => &PROCEDURE,
         }
     }
 

@@ -81,6 +81,27 @@ static KREISTAG: Procedure = Procedure {
     ..COUNCIL
 };
 
+/// Why a barred successor to the Bezirkstag Pfalz must prove the end of the bar: the proof of § 64 Abs. 2 KWO;
+/// **[open]** the Unvereinbarkeit norm of the Bezirksordnung was not read (docs/legal.md, "Point 10: Bezirkstage").
+const BEZIRKSTAG_BAR: &str = "§ 66 Abs. 1 Satz 4 i. V. m. § 64 Abs. 2 KWO";
+
+/// The Bezirkstag des Bezirksverbands Pfalz: the council's procedure (§ 66 Abs. 1 Satz 4, § 64 KWO apply to every
+/// Ersatzperson) with the Bezirkstag's words (docs/legal.md, "Point 10: Bezirkstage").
+static BEZIRKSTAG: Procedure = Procedure {
+    bar_citation: BEZIRKSTAG_BAR,
+    texts: Texts {
+        determination_subject: "Einberufung als Ersatzperson, Bezirkstag „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
+        barred_subject: "Einberufung als Ersatzperson, Bezirkstag „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl und zum Nachweis nach § 64 Abs. 2 KWO",
+        successor_title: "Bekanntmachung über die Einberufung einer Ersatzperson in den Bezirkstag „{name}“",
+        vacancy_title: "Bekanntmachung über das Fehlen einer Ersatzperson für einen Sitz im Bezirkstag „{name}“",
+        not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft im Bezirkstag „{name}“",
+        review_title: "Bekanntmachung der Entscheidung über Widersprüche gegen die Einberufung einer Ersatzperson in den Bezirkstag „{name}“",
+        correction_title: "Berichtigung der Bekanntmachung über die Einberufung einer Ersatzperson in den Bezirkstag „{name}“",
+        ..COUNCIL.texts
+    },
+    ..COUNCIL
+};
+
 /// The rule set's citations that differ for a Kreistag (`LandLaw::kreistag_citations`; docs/legal.md, "Kreistage").
 static KREISTAG_CITATIONS: &[(&str, &str)] =
     &[(rules::rp::BAR_CITATION, KREISTAG_BAR), ("§ 29 Abs. 4 GemO", "§ 22 LKO")];
@@ -102,6 +123,9 @@ impl LandLaw for Rp {
             ));
         }
         super::refuse_district_substitute(readings)?;
+        if s.body.kind == BodyKind::Bezirkstag {
+            return validate_bezirkstag(s);
+        }
         if s.body.electoral_system == ElectoralSystem::Majority && s.lists.len() != 1 {
             return Err(ValidationError::new(
                 "lists",
@@ -154,6 +178,9 @@ impl LandLaw for Rp {
     }
 
     fn list_order(&self, body: &Body, s: &Standing, list: usize) -> ListOrder {
+        if body.info().kind == BodyKind::Bezirkstag {
+            return rules::rp::list_order_bezirkstag(s, body.list(list));
+        }
         rules::rp::list_order(s, body.list(list), body.info().electoral_system == ElectoralSystem::Majority)
     }
 
@@ -184,10 +211,42 @@ impl LandLaw for Rp {
         match kind {
             BodyKind::Council => &PROCEDURE,
             BodyKind::Kreistag => &KREISTAG,
+            BodyKind::Bezirkstag => &BEZIRKSTAG,
         }
     }
 
     fn kreistag_citations(&self) -> &'static [(&'static str, &'static str)] {
         KREISTAG_CITATIONS
     }
+}
+
+/// The Bezirkstag des Bezirksverbands Pfalz (§ 56 KWG): a Verhältniswahl with closed lists — every Bewerber has
+/// his position (Nr. 2), votes are not needed (Nr. 1: one vote for a Wahlvorschlag), a Nachfolger is named for
+/// at most one Bewerber of the same Wahlvorschlag (`substitute_for`; Nr. 3, the generic check), beside the
+/// Bewerber or from among them (docs/legal.md, "Point 10: Bezirkstage").
+fn validate_bezirkstag(s: &Snapshot) -> Result<(), ValidationError> {
+    if s.body.electoral_system == ElectoralSystem::Majority {
+        return Err(ValidationError::new(
+            "body.electoral_system",
+            "the Bezirkstag Pfalz is elected by Verhältniswahl with closed lists (§ 56 Abs. 1 Satz 1 Nr. 1, 2 KWG); there is no majority election",
+        ));
+    }
+    for (li, list) in s.lists.iter().enumerate() {
+        for (ci, c) in list.candidates.iter().enumerate() {
+            let path = format!("lists[{li}].candidates[{ci}]");
+            if c.substitute_designation.is_some() {
+                return Err(ValidationError::new(
+                    format!("{path}.substitute_designation"),
+                    "is an NRW designation (§ 45 Abs. 4 KWahlG NRW); a Nachfolger for the Bezirkstag Pfalz is named with substitute_for (§ 56 Abs. 1 Satz 1 Nr. 3 KWG)",
+                ));
+            }
+            if c.position.is_none() && c.substitute_for.is_none() {
+                return Err(ValidationError::new(
+                    format!("{path}.position"),
+                    "is required for a Bewerber of the Bezirkstag Pfalz (closed lists, § 56 Abs. 1 Satz 1 Nr. 2 KWG); only a Nachfolger named beside the Bewerber (substitute_for) stands without one",
+                ));
+            }
+        }
+    }
+    Ok(())
 }

@@ -180,6 +180,8 @@ impl LandLaw for Sh {
         match kind {
             BodyKind::Council => &PROCEDURE,
             BodyKind::Kreistag => &KREISTAG,
+            // refused at validation: only the Bezirkstag Pfalz is served (docs/legal.md, "Point 10: Bezirkstage")
+            BodyKind::Bezirkstag => &PROCEDURE,
         }
     }
 

@@ -162,6 +162,8 @@ impl LandLaw for St {
         match kind {
             BodyKind::Council => &PROCEDURE,
             BodyKind::Kreistag => &KREISTAG,
+            // refused at validation: only the Bezirkstag Pfalz is served (docs/legal.md, "Point 10: Bezirkstage")
+            BodyKind::Bezirkstag => &PROCEDURE,
         }
     }
 }

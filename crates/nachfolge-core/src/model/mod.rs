@@ -90,8 +90,11 @@ pub enum DepartureReason {
     Other,
 }
 
-/// Wahlsystem: `proportional` (Verhältniswahl) or `majority` (Mehrheitswahl, Hessen: only one list
-/// admitted, § 1 Abs. 2 KWG).
+/// Wahlsystem: `proportional` (Verhältniswahl) or `majority` (Mehrheitswahl, e.g. Hessen: only one list
+/// admitted, § 1 Abs. 2 KWG; Baden-Württemberg § 26 Abs. 3 GemO; Brandenburg § 5 Abs. 1 Satz 2 BbgKWahlG). A
+/// majority election is **one list of everyone who received votes**: the admitted Wahlvorschlag's candidates
+/// with their `position`, every other person who received votes (written in) without one, each with `votes`
+/// (docs/contract.md, "Majority election").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum ElectoralSystem {
@@ -250,6 +253,10 @@ pub enum BodyKind {
     Council,
     /// Der Kreistag eines Landkreises (Kreises).
     Kreistag,
+    /// Der Bezirkstag: served for the Bezirkstag des Bezirksverbands Pfalz (Rheinland-Pfalz, § 56 KWG: closed
+    /// lists, a Nachfolger named per Bewerber); refused elsewhere — Bayern's Bezirkstage (Bezirkswahlgesetz with
+    /// the Landeswahlgesetz) are not modelled (docs/legal.md, "Point 10: Bezirkstage").
+    Bezirkstag,
 }
 
 impl BodyKind {
@@ -263,6 +270,7 @@ impl BodyKind {
         match self {
             BodyKind::Council => "die Vertretung",
             BodyKind::Kreistag => "der Kreistag",
+            BodyKind::Bezirkstag => "der Bezirkstag",
         }
     }
 
@@ -271,6 +279,7 @@ impl BodyKind {
         match self {
             BodyKind::Council => "Die Vertretung",
             BodyKind::Kreistag => "Der Kreistag",
+            BodyKind::Bezirkstag => "Der Bezirkstag",
         }
     }
 
@@ -279,6 +288,7 @@ impl BodyKind {
         match self {
             BodyKind::Council => "die Vertretung",
             BodyKind::Kreistag => "den Kreistag",
+            BodyKind::Bezirkstag => "den Bezirkstag",
         }
     }
 
@@ -287,6 +297,7 @@ impl BodyKind {
         match self {
             BodyKind::Council => "der Vertretung",
             BodyKind::Kreistag => "dem Kreistag",
+            BodyKind::Bezirkstag => "dem Bezirkstag",
         }
     }
 
@@ -295,6 +306,7 @@ impl BodyKind {
         match self {
             BodyKind::Council => "der Vertretung",
             BodyKind::Kreistag => "des Kreistags",
+            BodyKind::Bezirkstag => "des Bezirkstags",
         }
     }
 
@@ -303,6 +315,7 @@ impl BodyKind {
         match self {
             BodyKind::Council => "Wahlleitung",
             BodyKind::Kreistag => "Kreiswahlleitung",
+            BodyKind::Bezirkstag => "Wahlleitung",
         }
     }
 
@@ -311,6 +324,7 @@ impl BodyKind {
         match self {
             BodyKind::Council => "council",
             BodyKind::Kreistag => "kreistag",
+            BodyKind::Bezirkstag => "bezirkstag",
         }
     }
 }
@@ -325,8 +339,9 @@ pub struct BodyInfo {
     /// (§ 47 KWG LSA), `TH` (§ 23 ThürKWG), `SH` (§ 44 GKWG), `BY` (Art. 37 GLKrWG), `BW` (§ 31 GemO, § 26
     /// KomWG), `SN` (§ 34 SächsGemO) or `MV` (§ 46 LKWG M-V).
     pub land: Land,
-    /// `council` (default) or `kreistag`: the council of a municipality or of a Landkreis (docs/contract.md,
-    /// "body.kind"; docs/legal.md, "Kreistage").
+    /// `council` (default), `kreistag` or `bezirkstag`: the council of a municipality, of a Landkreis, or the
+    /// Bezirkstag des Bezirksverbands Pfalz (docs/contract.md, "body.kind"; docs/legal.md, "Kreistage", "Point 10:
+    /// Bezirkstage").
     #[serde(default, skip_serializing_if = "BodyKind::is_council")]
     pub kind: BodyKind,
     #[serde(default)]
@@ -499,7 +514,41 @@ pub enum Fact {
     BannedPartyMember {
         on: NaiveDate,
     },
+    /// The Ersatzperson left as Ersatzperson for the Wahlperiode on `on`, for a `ground` only one Land knows:
+    /// Mecklenburg-Vorpommern `proofs_not_supplied` (the Wahlleitung's finding that the required proofs were
+    /// not supplied within the period it set, § 46 Abs. 2 Satz 5 LKWG M-V; `on`: the finding), Niedersachsen
+    /// `direct_office_accepted` (accepted the election to an office filled by Direktwahl, § 45 Abs. 4 NKWG;
+    /// `on`: the acceptance). Passed over from `on` on, for good. Refused in the other Länder and with the other
+    /// Land's ground (docs/legal.md, "Point 11: three smaller gaps").
+    SubstituteStatusLost {
+        on: NaiveDate,
+        ground: StatusLossGround,
+    },
 }
+
+/// Why an Ersatzperson left as Ersatzperson (`substitute_status_lost`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StatusLossGround {
+    /// Mecklenburg-Vorpommern: required proofs not supplied in the period the Wahlleitung set; its finding
+    /// (§ 46 Abs. 2 Satz 4, 5 LKWG M-V).
+    ProofsNotSupplied,
+    /// Niedersachsen: accepted the election to an office filled by Direktwahl (§ 45 Abs. 4 NKWG).
+    DirectOfficeAccepted,
+}
+
+impl StatusLossGround {
+    /// The one Land whose statute has the ground.
+    pub fn land(self) -> Land {
+        match self {
+            StatusLossGround::ProofsNotSupplied => Land::Mv,
+            StatusLossGround::DirectOfficeAccepted => Land::Ni,
+        }
+    }
+}
+
+/// The refusal of a `substitute_status_lost` whose ground is not the body's Land's.
+pub const STATUS_LOSS_GROUND_ONLY: &str = "substitute_status_lost has the ground proofs_not_supplied only in Mecklenburg-Vorpommern (§ 46 Abs. 2 Satz 5 LKWG M-V) and direct_office_accepted only in Niedersachsen (§ 45 Abs. 4 NKWG); no other Land's loss of the status is modelled (docs/legal.md, \"Point 11: three smaller gaps\")";
 
 /// What a `declined` fact declines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
@@ -534,6 +583,7 @@ impl Fact {
             Fact::FormerMember { .. } => "former_member",
             Fact::PartyNotice { .. } => "party_notice",
             Fact::BannedPartyMember { .. } => "banned_party_member",
+            Fact::SubstituteStatusLost { .. } => "substitute_status_lost",
         }
     }
 }
@@ -553,7 +603,8 @@ pub enum FormOfAddress {
 #[serde(deny_unknown_fields)]
 pub struct Candidate {
     pub id: String,
-    /// Position on the Reserveliste; `null` = not on the list (e.g. district only).
+    /// Position on the Reserveliste; `null` = not on the list (e.g. district only; in a majority election a
+    /// person not proposed who received votes, written in on the ballot).
     #[serde(default)]
     pub position: Option<u32>,
     pub given_name: String,
@@ -570,13 +621,14 @@ pub struct Candidate {
     /// Frau Dr. Name“.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub academic_degree: Option<String>,
-    /// Personal votes (Hessen; optional in NRW). Negative values are refused.
+    /// Personal votes (Hessen; optional in NRW; required in a majority election, whose list is everyone who
+    /// received votes). Negative values are refused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub votes: Option<i64>,
     /// Rang nach dem bei der Feststellung des Wahlergebnisses gezogenen Los (1 first): where the Land's lot on
     /// equal votes was already drawn when the result was determined — Bayern (Art. 36 Satz 2, Art. 37 Abs. 1
-    /// Satz 1 Halbsatz 2, Art. 38 Abs. 2 Satz 3 GLKrWG) and a Sachsen majority election (§ 23 Satz 3 KomWG) —
-    /// the order it gave among the candidates of a list with the same votes. When every tied candidate has
+    /// Satz 1 Halbsatz 2, Art. 38 Abs. 2 Satz 3 GLKrWG), a Sachsen majority election (§ 23 Satz 3 KomWG) and a
+    /// Baden-Württemberg majority election (§ 31 Abs. 2 Satz 1 i. V. m. § 26 Abs. 3 GemO) — the order it gave among the candidates of a list with the same votes. When every tied candidate has
     /// one, the lowest is chosen and no lot is asked for; absent, no lot was drawn (docs/legal.md, "Point 7:
     /// lots drawn when the result was determined"). Refused elsewhere, without `votes`, and twice among equal
     /// votes.

@@ -27,6 +27,12 @@ impl Machine<'_> {
         {
             return Err(invalid(format!("fact: {}", crate::model::BANNED_PARTY_MEMBER_ONLY)));
         }
+        // § 46 Abs. 2 Satz 5 LKWG M-V, § 45 Abs. 4 NKWG: as in the snapshot's validation
+        if let Fact::SubstituteStatusLost { ground, .. } = f.fact {
+            if ground.land() != self.body.land() {
+                return Err(invalid(format!("fact.ground: {}", crate::model::STATUS_LOSS_GROUND_ONLY)));
+            }
+        }
         if let Fact::Ineligible { from, until: Some(until) } = f.fact {
             if until < from {
                 return Err(invalid("fact.until: lies before fact.from"));

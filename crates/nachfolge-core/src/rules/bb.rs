@@ -12,6 +12,8 @@
 //! Ersatzpersonen; an exhausted Wahlvorschlag or a party ban leaves the seat vacant, and the statutory size
 //! falls for the term (§ 60 Abs. 5, § 62 Abs. 3). An incompatibility (§ 12 BbgKWahlG) does not pass a
 //! candidate over: he must prove within the week that he declared the end of his employment (§ 51 Abs. 2).
+//! A majority election (Mehrheits- und Persönlichkeitswahl, § 5 Abs. 1 Satz 2) ranks the one Wahlvorschlag the
+//! same way (§ 60 Abs. 2 names no other rule); with only Einzelwahlvorschläge nobody succeeds (§ 60 Abs. 1).
 //! Readings taken: docs/legal.md, "Brandenburg".
 
 use super::votes::{self, VoteLaw};
@@ -35,7 +37,8 @@ static LAW: VoteLaw = VoteLaw {
     departed: "§ 60 Abs. 1 BbgKWahlG",
     most_votes: "§ 60 Abs. 2 Satz 1 Halbsatz 1, Abs. 3 Satz 1 BbgKWahlG",
     list_order_tie: "§ 60 Abs. 2 Satz 1 Halbsatz 2 BbgKWahlG",
-    // a majority election is refused by the validation (not researched)
+    // a majority election (§ 5 Abs. 1 Satz 2) ranks by the same § 60 Abs. 2: equal votes by the order on the
+    // Wahlvorschlag, no lot — it is decided with `majority = false` (docs/legal.md, "Point 6: Mehrheitswahl")
     majority: "§ 60 Abs. 2 BbgKWahlG",
     lot: "§ 60 Abs. 2 BbgKWahlG",
     // "Ist für den Wahlvorschlag keine Ersatzperson vorhanden, so bleibt der Sitz bis zum Ablauf der

@@ -11,11 +11,15 @@
 //! Abs. 1, 2 GemO: recorded as `declined`). Leaving the party and a waiver have no effect by themselves (§ 16
 //! Abs. 1 Satz 3 GemO makes the party exit a wichtiger Grund the council decides on). Nobody left: the seat
 //! stays vacant, the statutory size unchanged; below two thirds of it an Ergänzungswahl is due (§ 31 Abs. 3
-//! GemO). Readings taken: docs/legal.md, "Baden-Württemberg".
+//! GemO). Majority election (Mehrheitswahl, § 26 Abs. 3 GemO: only one or no valid Wahlvorschlag): the one list
+//! of everyone who received votes, ranked by votes (§ 31 Abs. 2 Satz 1 GemO: the Ersatzperson "bei der
+//! Feststellung des Wahlergebnisses als nächste Ersatzperson festgestellt"); **[decision]** equal votes go by
+//! the lot drawn when the result was determined (`lot_rank`), else the Wahlleitung reports that order as a lot
+//! (docs/legal.md, "Point 6: Mehrheitswahl"). Readings taken: docs/legal.md, "Baden-Württemberg".
 
 use super::votes::{self, VoteLaw};
 use super::{DecideError, Decision, Exclusion, ListOrder, Outcome, Query, Standing};
-use crate::model::{Body, Candidate, Fact, List};
+use crate::model::{Body, Candidate, ElectoralSystem, Fact, List};
 use crate::trail::{TrailStep, Verdict};
 
 /// Citation of the GemO (Baden-Württemberg), e.g. `cite("§ 31 Abs. 2 Satz 1")`.
@@ -45,6 +49,27 @@ static LAW: VoteLaw = VoteLaw {
     exclusion,
     notes,
 };
+
+/// Majority election (§ 26 Abs. 3 GemO): one list of everyone who received votes, by votes; equal votes by
+/// the order fixed when the result was determined (docs/legal.md, "Point 6: Mehrheitswahl").
+static MAJORITY: VoteLaw = VoteLaw {
+    departed: "§ 31 Abs. 2 Satz 1 GemO",
+    most_votes: MAJORITY_ORDER,
+    list_order_tie: MAJORITY_ORDER,
+    majority: MAJORITY_ORDER,
+    lot: MAJORITY_ORDER,
+    drawn_lot: Some(MAJORITY_ORDER),
+    exhausted: "§ 31 Abs. 2 Satz 1 GemO",
+    size_reduced: None,
+    individual: None,
+    bar: BAR_CITATION,
+    exclusion,
+    notes,
+};
+
+/// The order of the Ersatzpersonen of a majority election: as determined with the result (§ 31 Abs. 2 Satz 1
+/// GemO) in a Mehrheitswahl (§ 26 Abs. 3 GemO).
+pub const MAJORITY_ORDER: &str = "§ 31 Abs. 2 Satz 1 i. V. m. § 26 Abs. 3 GemO";
 
 /// Unechte Teilortswahl: the Ersatzpersonen of the Wahlvorschlag for the Wohnbezirk (§ 26 Abs. 2 KomWG).
 static RESIDENTIAL: VoteLaw = VoteLaw {
@@ -106,7 +131,9 @@ fn residential_district<'b>(body: &'b Body, departed: &str) -> Option<&'b str> {
 }
 
 pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
+    let majority = body.info().electoral_system == ElectoralSystem::Majority;
     let mut decision = match residential_district(body, q.departed) {
+        None if majority => votes::decide(body, q, &MAJORITY, true)?,
         None => votes::decide(body, q, &LAW, false)?,
         Some(district) => {
             // only the Ersatzpersonen of the Wahlvorschlag for the departed's Wohnbezirk
@@ -142,7 +169,11 @@ pub(super) fn below_two_thirds(body: &Body, departed: &str) -> bool {
 /// The Nachrückerliste of one list (see [`super::order`]). With unechte Teilortswahl the one ranking mixes the
 /// Wohnbezirke; a note says that each ranks on its own (docs/legal.md, "Baden-Württemberg").
 pub(crate) fn list_order(s: &Standing, list: &List) -> ListOrder {
-    let mut out = votes::list_order(s, list, &LAW, false);
+    let mut out = if s.body.info().electoral_system == ElectoralSystem::Majority {
+        votes::list_order(s, list, &MAJORITY, true)
+    } else {
+        votes::list_order(s, list, &LAW, false)
+    };
     if list.candidates.iter().any(|c| c.district.is_some()) {
         out.notes.push(TrailStep::new(
             None,

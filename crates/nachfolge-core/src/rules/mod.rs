@@ -241,6 +241,12 @@ impl<'a> Standing<'a> {
         let r = self.reference;
         c.has_fact(|f| matches!(f, Fact::BannedPartyMember { on } if *on <= r))
     }
+    /// Left as Ersatzperson for the Wahlperiode on or before the reference day (`substitute_status_lost`: § 46
+    /// Abs. 2 Satz 5 LKWG M-V, § 45 Abs. 4 NKWG; validation keeps each ground to its Land).
+    pub fn status_lost(&self, c: &Candidate) -> bool {
+        let r = self.reference;
+        c.has_fact(|f| matches!(f, Fact::SubstituteStatusLost { on, .. } if *on <= r))
+    }
     /// An ineligibility interval overlaps [term start, reference day].
     pub fn ineligible_during_term(&self, c: &Candidate) -> bool {
         let (start, r) = (self.body.info().term.start, self.reference);

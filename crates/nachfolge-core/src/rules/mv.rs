@@ -63,6 +63,10 @@ pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<Exclusion> {
     } else if s.banned_party_member(c) {
         // "so verlieren … die Listennachfolger ihre Anwartschaft" (Satz 2: also a banned Wählergruppe)
         ("banned_party_member", cite("§ 47 Abs. 1"))
+    } else if s.status_lost(c) {
+        // "kann die Wahlleitung feststellen, dass sie als Ersatzperson für die Wahlperiode ausscheidet": from
+        // the finding on, even if the proofs come later (docs/legal.md, "Point 11: three smaller gaps")
+        ("proofs_not_supplied", cite("§ 46 Abs. 2 Satz 5"))
     } else if s.ineligible_during_term(c) {
         // "seine Wählbarkeit nachträglich verloren hat": for good, even if regained
         ("eligibility_lost_after_election", cite("§ 46 Abs. 2 Satz 3 Nr. 3"))

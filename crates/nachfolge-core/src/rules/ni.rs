@@ -95,6 +95,10 @@ pub(super) fn exclusion(s: &Standing, list: &List, c: &Candidate, vacated: Naive
         ("waived", cite("§ 45 Abs. 2"))
     } else if s.died(c) {
         ("died", cite("§ 38 Abs. 1"))
+    } else if s.status_lost(c) {
+        // "Wer die Wahl in ein durch Direktwahl vermitteltes Amt annimmt, scheidet als Ersatzperson nach § 38
+        // Abs. 1 aus" — [reading] for the Wahlperiode (docs/legal.md, "Point 11: three smaller gaps")
+        ("direct_office_accepted", cite("§ 45 Abs. 4"))
     } else if s.ineligible_now(c) {
         ("ineligible", cite("§ 45 Abs. 3 Satz 1"))
     } else if c.has_fact(|f| matches!(f, Fact::Ineligible { from, .. } if *from <= day)) {

@@ -9,11 +9,13 @@
 //! when called or waived in advance, and one who died. Leaving the party has no effect in Rheinland-Pfalz.
 //! A bar (§ 5 KWG) does not pass a candidate over: he must prove its end within the week (§ 64 Abs. 2 KWO).
 //! No Ersatzperson left: the seat stays vacant (§ 66 Abs. 3 Satz 2 KWO), the statutory size falls
-//! (§ 29 Abs. 4 GemO). Readings taken: docs/legal.md, "Rheinland-Pfalz".
+//! (§ 29 Abs. 4 GemO). The Bezirkstag des Bezirksverbands Pfalz (closed lists, § 56 KWG): the Nachfolger named
+//! for the departed, else the next not yet called Bewerber ([`decide_bezirkstag`]). Readings taken:
+//! docs/legal.md, "Rheinland-Pfalz" and "Point 10: Bezirkstage".
 
 use super::votes::{self, VoteLaw};
 use super::{DecideError, Decision, Exclusion, ListOrder, Query, Standing};
-use crate::model::{Body, Candidate, ElectoralSystem, Fact, List};
+use crate::model::{Body, BodyKind, Candidate, ElectoralSystem, Fact, List};
 use crate::trail::{TrailStep, Verdict};
 
 /// Citation of § 45 KWG (Rheinland-Pfalz), e.g. `cite("Abs. 4")`.
@@ -83,10 +85,123 @@ pub(super) fn notes(c: &Candidate, trail: &mut Vec<TrailStep>) {
 }
 
 pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
+    if body.info().kind == BodyKind::Bezirkstag {
+        return decide_bezirkstag(body, q);
+    }
     votes::decide(body, q, &LAW, body.info().electoral_system == ElectoralSystem::Majority)
 }
 
 /// The Nachrückerliste of one list (see [`super::order`]).
 pub(crate) fn list_order(s: &Standing, list: &List, majority: bool) -> ListOrder {
     votes::list_order(s, list, &LAW, majority)
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Bezirkstag des Bezirksverbands Pfalz (`body.kind = bezirkstag`; docs/legal.md, "Point 10: Bezirkstage")
+
+/// The designated Nachfolger is called (§ 56 Abs. 1 Satz 1 Nr. 6 Halbsatz 1 KWG, § 66 Abs. 2 Satz 1 KWO).
+pub const BEZIRKSTAG_DESIGNATED: &str = "§ 56 Abs. 1 Satz 1 Nr. 6 KWG, § 66 Abs. 2 Satz 1 KWO";
+
+/// No Nachfolger named, or he left before or leaves now: the next not yet called Bewerber (§ 56 Abs. 1 Satz 1
+/// Nr. 6 KWG, § 66 Abs. 2 Satz 2 KWO) in the order of nomination (Nr. 2: closed lists).
+pub const BEZIRKSTAG_NEXT: &str = "§ 56 Abs. 1 Satz 1 Nr. 2, 6 KWG, § 66 Abs. 2 Satz 2 KWO";
+
+/// No Ersatzperson: the Wahlleiter announces it (§ 66 Abs. 3 Satz 2 KWO).
+const BEZIRKSTAG_EXHAUSTED: &str = "§ 66 Abs. 3 Satz 2 KWO";
+
+/// The Nachfolger named for `member` on his Wahlvorschlag (`substitute_for`), if any.
+fn designated<'b>(list: &'b List, member: &str) -> Option<&'b Candidate> {
+    list.candidates.iter().find(|c| c.substitute_for.as_deref() == Some(member))
+}
+
+/// The Bewerber of a closed list in the order of nomination (a Nachfolger named beside a Bewerber, without a
+/// position, is no Bewerber).
+fn bewerber(list: &List) -> Vec<&Candidate> {
+    super::in_list_order(&list.candidates)
+}
+
+/// Who succeeds `q.departed` in the Bezirkstag Pfalz: his designated Nachfolger, else the next not yet called
+/// Bewerber of his Wahlvorschlag; the exclusions of § 45 KWG apply (§ 56 Abs. 1 KWG excepts only the
+/// personalised Verhältniswahl). **[decision]** Nobody left: the seat stays vacant, the statutory size is
+/// kept (the Bezirksordnung's rule on it was not read).
+pub(crate) fn decide_bezirkstag(body: &Body, q: &Query) -> Result<Decision, DecideError> {
+    let loc = body.locate(q.departed).ok_or_else(|| DecideError::UnknownMember(q.departed.to_owned()))?;
+    let list = body.list(loc.list);
+    let s = Standing::new(body, q);
+    let mut trail = vec![TrailStep::new(Some(q.departed), Verdict::Skipped, "departed", cite("Abs. 2 Satz 1"))];
+    let successor = |c: &Candidate| super::Outcome::Successor {
+        candidate: c.id.clone(),
+        list: list.id.clone(),
+        barred: s.must_prove_bar_end(c),
+    };
+    let named = designated(list, q.departed);
+    if let Some(c) = named {
+        match exclusion(&s, c) {
+            None => {
+                notes(c, &mut trail);
+                trail.push(TrailStep::new(Some(&c.id), Verdict::Chosen, "designated_successor", BEZIRKSTAG_DESIGNATED));
+                super::order::barred_note(&s, c, BAR_CITATION, &mut trail);
+                return Ok(Decision { outcome: successor(c), trail });
+            }
+            Some(Exclusion { reason, citation }) => {
+                trail.push(TrailStep::new(Some(&c.id), Verdict::Skipped, reason, citation))
+            }
+        }
+    }
+    for c in bewerber(list) {
+        if c.id == q.departed || named.is_some_and(|n| n.id == c.id) {
+            continue;
+        }
+        match exclusion(&s, c) {
+            Some(Exclusion { reason, citation }) => {
+                trail.push(TrailStep::new(Some(&c.id), Verdict::Skipped, reason, citation))
+            }
+            None => {
+                notes(c, &mut trail);
+                trail.push(TrailStep::new(Some(&c.id), Verdict::Chosen, "next_on_list", BEZIRKSTAG_NEXT));
+                super::order::barred_note(&s, c, BAR_CITATION, &mut trail);
+                return Ok(Decision { outcome: successor(c), trail });
+            }
+        }
+    }
+    trail.push(TrailStep::new(None, Verdict::Noted, "list_exhausted", BEZIRKSTAG_EXHAUSTED));
+    let statutory_size = body.info().statutory_size;
+    Ok(Decision {
+        outcome: super::Outcome::Vacant { reason: super::VacancyReason::ListExhausted, statutory_size },
+        trail,
+    })
+}
+
+/// The Nachrückerliste of one list of the Bezirkstag Pfalz: the Bewerber in the order of nomination, and each
+/// designated Nachfolger ahead of them for the member he is named for (`substitutes`).
+pub(crate) fn list_order_bezirkstag(s: &Standing, list: &List) -> ListOrder {
+    let mut out = ListOrder::new(&list.id);
+    for c in bewerber(list) {
+        match exclusion(s, c) {
+            Some(Exclusion { reason, citation }) => out.passed_over.push(super::order::passed(c, reason, citation)),
+            None => {
+                notes(c, &mut out.notes);
+                super::order::barred_note(s, c, BAR_CITATION, &mut out.notes);
+                out.order.push(c.id.clone());
+            }
+        }
+    }
+    for c in list.candidates.iter().filter(|c| c.substitute_for.is_some()) {
+        let Some(member) = c.substitute_for.as_deref() else { continue };
+        match exclusion(s, c) {
+            Some(Exclusion { reason, citation }) if c.position.is_none() => {
+                out.passed_over.push(super::order::passed(c, reason, citation))
+            }
+            Some(_) => {}
+            None => out.substitutes.push(super::SubstitutePriority {
+                candidate: c.id.clone(),
+                substitute_for: member.to_owned(),
+                citation: BEZIRKSTAG_DESIGNATED.to_owned(),
+            }),
+        }
+    }
+    if out.order.is_empty() {
+        out.notes.push(TrailStep::new(None, Verdict::Noted, "list_exhausted", BEZIRKSTAG_EXHAUSTED));
+    }
+    out
 }

@@ -187,6 +187,8 @@ fn sentences(land: Land, kind: BodyKind, o: &Outlook, w: Option<&Words>) -> Vec<
             let office = match kind {
                 BodyKind::Council => "bei der Gemeindeverwaltung",
                 BodyKind::Kreistag => "beim Landratsamt",
+                // not reached: a Bayern Bezirkstag is refused at validation
+                BodyKind::Bezirkstag => "bei der Bezirksverwaltung",
             };
             out.push(format!("Nehmen Sie die Wahl nicht bis zum Ablauf der Frist schriftlich oder zur Niederschrift {office} an, gilt sie als abgelehnt (Art. 47 Abs. 2 Satz 2 GLKrWG); es rückt dann die nächste Listennachfolgerin oder der nächste Listennachfolger nach."));
         }

@@ -93,6 +93,7 @@ pub fn period_notice_mail(body: &Body, n: &Notice<'_>, p: &PeriodFacts) -> Optio
         match body_kind {
             BodyKind::Council => "Vertretung",
             BodyKind::Kreistag => "Kreistag",
+            BodyKind::Bezirkstag => "Bezirkstag",
         },
         info.name
     );

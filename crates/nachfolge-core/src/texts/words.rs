@@ -69,9 +69,16 @@ pub fn addressee(c: &Candidate) -> String {
     }
 }
 
-/// [`reason_de`] for a body of kind `kind`: a Kreistag's wording where the council's names the council or its
-/// Wahlleitung (docs/legal.md, "Kreistage").
+/// [`reason_de`] for a body of kind `kind`: a Kreistag's or Bezirkstag's wording where the council's names the
+/// council or its Wahlleitung (docs/legal.md, "Kreistage", "Point 10: Bezirkstage").
 pub fn reason_de_in(reason: &str, kind: BodyKind) -> String {
+    if kind == BodyKind::Bezirkstag {
+        match reason {
+            "seated" => return "ist bereits Mitglied des Bezirkstags".to_owned(),
+            "former_member" => return "war in dieser Wahlperiode bereits Mitglied des Bezirkstags".to_owned(),
+            _ => {}
+        }
+    }
     if kind == BodyKind::Kreistag {
         let text = match reason {
             "seated" => Some("ist bereits Mitglied des Kreistags"),
@@ -123,6 +130,12 @@ pub fn reason_de(reason: &str) -> String {
             "ist nach der Wahl einer Partei beigetreten, die einen konkurrierenden Wahlvorschlag eingereicht hatte; die Partei hat dies der Wahlleitung vor dem Freiwerden des Sitzes schriftlich mitgeteilt"
         }
         "waived" => "hat auf die Anwartschaft verzichtet",
+        "proofs_not_supplied" => {
+            "hat die erforderlichen Nachweise nicht in der gesetzten Frist vorgelegt; die Wahlleitung hat festgestellt, dass sie oder er als Ersatzperson für die Wahlperiode ausscheidet"
+        }
+        "direct_office_accepted" => {
+            "hat die Wahl in ein durch Direktwahl vermitteltes Amt angenommen und ist als Ersatzperson ausgeschieden"
+        }
         "banned_party_member" => {
             "gehörte der verbotenen Partei oder Vereinigung an und hat die Anwartschaft verloren"
         }

@@ -51,7 +51,8 @@ fn number_key(s: &str) -> Option<String> {
 /// The key of a Stimmbezirk: its number; in a Kreistag election with its municipality's AGS.
 fn stimmbezirk_key(kind: BodyKind, gs: &str, nr: &str) -> String {
     match kind {
-        BodyKind::Kreistag => format!("{gs}/{nr}"),
+        // a body over several municipalities (a Bezirkstag is not an NRW body; refused before the import)
+        BodyKind::Kreistag | BodyKind::Bezirkstag => format!("{gs}/{nr}"),
         BodyKind::Council => nr.to_owned(),
     }
 }
