@@ -95,7 +95,10 @@ fn import_oldenburg_then_decide_a_vacancy_on_the_snapshot() {
     let snapshot: Value = serde_json::from_str(&stdout).expect("the snapshot on stdout");
     assert_eq!(snapshot["body"]["id"], "oldenburg-rat");
     assert_eq!(snapshot["body"]["statutory_size"], 52);
-    assert_eq!(snapshot["body"]["determination"], "confirm");
+    // several Wahlbereiche, tied per Wahlvorschlag (issue 25, point 5): no forced confirmation in Niedersachsen
+    assert_eq!(snapshot["body"]["determination"], "automatic");
+    let l1 = snapshot["lists"].as_array().expect("lists").iter().find(|l| l["id"] == "L1-WB1").expect("L1-WB1");
+    assert_eq!((&l1["area"], &l1["party"]), (&Value::from("Wahlbereich 1"), &Value::from("D1")));
     let cands: Vec<&Value> = snapshot["lists"]
         .as_array()
         .expect("lists")

@@ -2438,6 +2438,32 @@ fn ni_nkomvg_52_abs_1_nr_7_barred_member_must_prove_the_end_within_four_months_a
     assert!(trail.iter().any(|s| s["citation"] == "§ 50 Abs. 3 Satz 3, § 52 Abs. 1 Satz 1 Nr. 7 NKomVG"), "{p}");
 }
 
+/// § 44 Abs. 5 Satz 1 i. V. m. § 37 Abs. 5, § 38 Abs. 5 NKWG (issue 25, point 5): the worker determines the
+/// successor of an exhausted Wahlbereich from the party's Wahlvorschlag in another Wahlbereich — the same outcome
+/// and trail as `nachfolge decide` (tests/rules/areas.rs) — and offers her the seat.
+#[test]
+fn ni_44_abs_5_nkwg_worker_determines_the_ersatzperson_of_another_wahlbereich() {
+    let path = format!("{}/examples/ni-wahlbereiche-election.json", env!("CARGO_MANIFEST_DIR"));
+    let s: Value = serde_json::from_str(&std::fs::read_to_string(path).expect("example")).expect("json");
+    let mut b = body_from(s);
+    let now = "2026-12-02T09:00:00+01:00";
+    let fx = run(
+        &mut b,
+        vacancy("musterstadt-rat", "L1-WB1-02", DepartureReason::Resigned, "2026-12-01T00:00:00+01:00"),
+        now,
+    );
+    let det = event(&fx, "succession.determined");
+    assert_eq!(det["successor"]["id"], "L1-WB2-02", "{det}");
+    let reasons: Vec<&str> =
+        det["trail"].as_array().expect("trail").iter().filter_map(|s| s["reason"].as_str()).collect();
+    assert_eq!(
+        reasons,
+        ["seated", "departed", "waived", "list_exhausted", "other_areas", "seated", "most_votes_other_area"],
+        "{det}"
+    );
+    assert_eq!(mail(&fx).template, "ni_offer");
+}
+
 #[test]
 fn ni_nkwo_77_abs_1_determination_mails_the_notification_without_membership() {
     let (b, fx) = ni_open();

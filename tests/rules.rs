@@ -1848,7 +1848,7 @@ fn ni_nkwg_44_abs_5_exhausted_seat_stays_vacant_statutory_size_unchanged() {
             skipped("N1-01", "departed", NI_44_1),
             skipped("N1-02", "declined", NI_45_1_1),
             finding("list_exhausted", NI_44_5),
-            finding("other_electoral_areas_not_modelled", NI_44_5_AREAS),
+            finding("no_other_areas_recorded", NI_44_5_AREAS),
         ],
     );
     // an Einzelwahlvorschlag has no Ersatzpersonen
@@ -1978,6 +1978,14 @@ mod kreistag;
 
 #[path = "rules/bezirkstag.rs"]
 mod bezirkstag;
+
+// Several Wahlbereiche / Wahlkreise and the fall-back to the party's other areas (issue 25, point 5).
+#[path = "rules/areas.rs"]
+mod areas;
+
+// Baden-Württemberg, weitere Sitze under unechte Teilortswahl (issue 25, point 8).
+#[path = "rules/bw_additional.rs"]
+mod bw_additional;
 
 // =========================================================================================================
 // Validation — docs/contract.md "Validation"

@@ -229,7 +229,15 @@ impl SnapshotBuilder {
 // Lists
 
 fn list(id: &str, kind: ListKind, candidates: Vec<Candidate>) -> List {
-    List { id: id.to_owned(), name: format!("Liste {id}"), short_name: Some(id.to_owned()), kind, candidates }
+    List {
+        id: id.to_owned(),
+        name: format!("Liste {id}"),
+        short_name: Some(id.to_owned()),
+        kind,
+        area: None,
+        party: None,
+        candidates,
+    }
 }
 
 /// A party's Reserveliste / Wahlvorschlag.
@@ -245,6 +253,12 @@ pub fn voter_group(id: &str, candidates: Vec<Candidate>) -> List {
 /// An individual candidate (Einzelbewerber): a "list" of one, no Reserveliste behind him.
 pub fn individual(id: &str, candidate: Candidate) -> List {
     list(id, ListKind::Individual, vec![candidate])
+}
+
+/// `list` as the Wahlvorschlag of Wahlbereich / Wahlkreis `area`, tied to the party's other areas by `party`
+/// (`lists[].area`, `lists[].party`; docs/contract.md, "Several Wahlbereiche").
+pub fn in_area(list: List, area: &str, party: Option<&str>) -> List {
+    List { area: Some(area.to_owned()), party: party.map(str::to_owned), ..list }
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -416,7 +416,7 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
             });
         }
         let kind = if individual { ListKind::Individual } else { ListKind::Party };
-        lists.push(List { id, name, short_name, kind, candidates });
+        lists.push(List { id, name, short_name, kind, area: None, party: None, candidates });
     }
 
     let derived = u32::try_from(areas.wahlbezirke.len()).unwrap_or(u32::MAX).saturating_mul(2);

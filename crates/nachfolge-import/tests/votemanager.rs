@@ -208,22 +208,68 @@ fn ni_36_abs_5_and_6_nkwg_direkt_is_personal_vote_listenplatz_is_list() {
 }
 
 #[test]
-fn ni_44_abs_5_nkwg_38_abs_5_wahlbereiche_are_lists_of_their_own_determined_on_confirmation() {
+fn ni_44_abs_5_nkwg_38_abs_5_wahlbereiche_are_lists_of_their_own_tied_by_the_wahlvorschlag_number() {
     let i = run(OLDENBURG, Land::Ni, None);
-    assert_eq!(i.snapshot.body.determination, DeterminationMode::Confirm);
-    let p = points(&i, Severity::ToConfirm);
+    // issue 25, point 5: the fall-back to the party's other Wahlbereiche is modelled, so no forced confirmation
+    assert_eq!(i.snapshot.body.determination, DeterminationMode::Automatic);
     assert!(
-        p.iter().any(
+        points(&i, Severity::Info).iter().any(
             |p| p.starts_with("6 Wahlbereiche:") && p.contains("§ 44 Abs. 5 Satz 1 NKWG i. V. m. § 38 Abs. 5 NKWG")
         ),
-        "{p:?}"
+        "{:?}",
+        points(&i, Severity::Info)
     );
+    let l1 = i.snapshot.lists.iter().find(|l| l.id == "L1-WB1").expect("L1-WB1");
+    assert_eq!((l1.area.as_deref(), l1.party.as_deref()), (Some("Wahlbereich 1"), Some("D1")));
+    // an Einzelwahlvorschlag is not tied to anything
+    let ind = i.snapshot.lists.iter().find(|l| l.id == "L11-WB4").expect("L11-WB4");
+    assert_eq!((ind.area.as_deref(), ind.party.as_deref()), (Some("Wahlbereich 4"), None));
     // the successor of a Personenwahl seat is the not elected candidate with most votes of the same
     // Wahlvorschlag in the same Wahlbereich (§ 44 Abs. 1 i. V. m. § 38 Abs. 2 NKWG): Wahlbereich 1, GRÜNE,
     // D1_2_7 = 870 — not a candidate of another Wahlbereich with more votes
     match decide(&i.snapshot, "L1-WB1-01") {
         Outcome::Successor { candidate, list, .. } => {
             assert_eq!((candidate.as_str(), list.as_str()), ("L1-WB1-07", "L1-WB1"))
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// § 44 Abs. 5 Satz 1 i. V. m. § 37 Abs. 5, § 38 Abs. 5 NKWG on the imported Oldenburg result: once every other
+/// candidate of GRÜNE in Wahlbereich 1 has refused, the seat passes to GRÜNE's not elected candidate with the most
+/// votes in the other five Wahlbereiche.
+#[test]
+fn ni_38_abs_5_nkwg_an_exhausted_imported_wahlbereich_falls_back_to_the_partys_other_wahlbereiche() {
+    let i = run(OLDENBURG, Land::Ni, None);
+    let mut s = i.snapshot.clone();
+    let refused = nachfolge_core::model::Fact::Declined {
+        on: NaiveDate::from_ymd_opt(2027, 1, 2).expect("date"),
+        of: Default::default(),
+    };
+    let wb1 = s.lists.iter_mut().find(|l| l.id == "L1-WB1").expect("L1-WB1");
+    wb1.candidates.iter_mut().filter(|c| c.seat.is_none()).for_each(|c| c.facts.push(refused.clone()));
+    // the expected successor, read off the snapshot: most votes among GRÜNE's candidates without a seat elsewhere
+    let best = s
+        .lists
+        .iter()
+        .filter(|l| l.party.as_deref() == Some("D1") && l.id != "L1-WB1")
+        .flat_map(|l| l.candidates.iter().map(move |c| (l, c)))
+        .filter(|(_, c)| c.seat.is_none())
+        .max_by_key(|(_, c)| c.votes)
+        .map(|(l, c)| (c.id.clone(), l.id.clone(), c.votes))
+        .expect("candidates in other Wahlbereiche");
+    let ties = s
+        .lists
+        .iter()
+        .filter(|l| l.party.as_deref() == Some("D1") && l.id != "L1-WB1")
+        .flat_map(|l| &l.candidates)
+        .filter(|c| c.seat.is_none() && c.votes == best.2)
+        .count();
+    assert_eq!(ties, 1, "the sample has no tie at the top");
+    match decide(&s, "L1-WB1-01") {
+        Outcome::Successor { candidate, list, .. } => {
+            assert_eq!((candidate, list), (best.0.clone(), best.1.clone()));
+            assert!(best.1.starts_with("L1-WB") && best.1 != "L1-WB1");
         }
         other => panic!("{other:?}"),
     }

@@ -60,6 +60,7 @@ fn seat_de(seat: Option<&Seat>) -> &'static str {
         Some(SeatVia::List) => "über die Liste",
         Some(SeatVia::Succession) => "als Listennachfolge",
         Some(SeatVia::PersonalVote) => "durch Personenstimmen",
+        Some(SeatVia::Additional) => "als weiterer Sitz (unechte Teilortswahl)",
     }
 }
 

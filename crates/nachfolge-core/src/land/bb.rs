@@ -89,6 +89,15 @@ const HOLIDAYS: &[Holiday] = &[
 ];
 
 impl LandLaw for Bb {
+    /// Several Wahlkreise (§ 32 BbgKWahlG): each Wahlkreis's Wahlvorschlag on its own — the seat passes to "die in
+    /// der Reihenfolge erste Ersatzperson des Wahlvorschlages, auf dem die ausgeschiedene Person gewählt worden
+    /// ist" (§ 60 Abs. 3 Satz 1 BbgKWahlG); no fall-back to other Wahlkreise was read.
+    fn areas(&self, _kind: BodyKind) -> rules::Areas {
+        rules::Areas::Separate(
+            "Brandenburg has no fall-back to the party's other Wahlkreise (§ 60 Abs. 3 Satz 1 BbgKWahlG: the Wahlvorschlag on which the departed was elected): record each Wahlkreis's Wahlvorschlag with its area and without a party key",
+        )
+    }
+
     fn validate(&self, s: &Snapshot) -> Result<(), ValidationError> {
         // § 5 Abs. 1 Satz 2 BbgKWahlG: Mehrheits- und Persönlichkeitswahl where only one Wahlvorschlag or only
         // Einzelwahlvorschläge were admitted (docs/legal.md, "Point 6: Mehrheitswahl")

@@ -12,7 +12,7 @@ use chrono::NaiveDate;
 
 use super::{Acceptance, LandLaw, Objection, Procedure, Reservation, Review, Span, Texts};
 use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
-use crate::model::{Body, BodyKind, ElectoralSystem, Snapshot, ValidationError};
+use crate::model::{Body, BodyKind, ElectoralSystem, SeatVia, Snapshot, ValidationError};
 use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
 
 /// Baden-Württemberg.
@@ -112,6 +112,29 @@ const HOLIDAYS: &[Holiday] = &[
 ];
 
 impl LandLaw for Bw {
+    /// A weiterer Sitz stays one: its successor is the next Ersatzperson for the weitere Sitze (§ 26 Abs. 2 Satz 5
+    /// KomWG) and holds it as such, so that his own successor is found the same way.
+    fn successor_seat_via(&self, departed_via: Option<SeatVia>) -> SeatVia {
+        match departed_via {
+            Some(SeatVia::Additional) => SeatVia::Additional,
+            _ => SeatVia::Succession,
+        }
+    }
+
+    /// A Kreistag's Wahlkreise: each Wahlkreis's Wahlvorschlag on its own — "rückt der Bewerber nach, der bei der
+    /// Feststellung des Wahlergebnisses als nächster Ersatzmann festgestellt worden ist" (§ 25 Abs. 2 Satz 1 LKrO);
+    /// no fall-back to other Wahlkreise. A Gemeinderat's Wohnbezirke are the candidates' `district`.
+    fn areas(&self, kind: BodyKind) -> rules::Areas {
+        match kind {
+            BodyKind::Kreistag => rules::Areas::Separate(
+                "a Kreistag's Wahlkreise in Baden-Württemberg have no fall-back to the party's other Wahlkreise (§ 25 Abs. 2 Satz 1 LKrO): record each Wahlkreis's Wahlvorschlag with its area and without a party key",
+            ),
+            BodyKind::Council => rules::Areas::Refused(
+                "a Gemeinderat in Baden-Württemberg has one Wahlgebiet; the Wohnbezirke of an unechte Teilortswahl are the candidates' district (§ 26 Abs. 2 KomWG)",
+            ),
+        }
+    }
+
     fn validate(&self, s: &Snapshot) -> Result<(), ValidationError> {
         let majority = s.body.electoral_system == ElectoralSystem::Majority;
         if majority && s.body.kind != BodyKind::Council {
@@ -142,8 +165,8 @@ impl LandLaw for Bw {
                 "a majority election with unechte Teilortswahl is not modelled for Baden-Württemberg: the rule on its Ersatzpersonen per Wohnbezirk (KomWG) was not read (docs/legal.md, \"Point 6: Mehrheitswahl\")",
             ));
         }
-        // [decision] a Kreistag's Wahlkreise (and § 25 Abs. 2 Satz 2 LKrO, the two-fifths rule) are not
-        // modelled: a Kreistag snapshot names no district (docs/legal.md, "Kreistage")
+        // a Kreistag's Wahlkreise are lists with `area` (§ 25 Abs. 2 Satz 1 LKrO); unechte Teilortswahl is a
+        // Gemeinderat's: a Kreistag snapshot names no district (docs/legal.md, "Several Wahlbereiche")
         if s.body.kind == BodyKind::Kreistag && with_district {
             let (li, ci) = s
                 .lists
@@ -153,12 +176,22 @@ impl LandLaw for Bw {
                 .unwrap_or((0, 0));
             return Err(ValidationError::new(
                 format!("lists[{li}].candidates[{ci}].district"),
-                "the Wahlkreise of a Kreistag election in Baden-Württemberg (§ 25 Abs. 2 Satz 2 LKrO) are not modelled; unechte Teilortswahl (§ 26 Abs. 2 KomWG) is a Gemeinderat's",
+                "unechte Teilortswahl (§ 26 Abs. 2 KomWG) is a Gemeinderat's; a Kreistag's Wahlkreise are its lists' area (§ 25 Abs. 2 Satz 1 LKrO)",
             ));
         }
         for (li, list) in s.lists.iter().enumerate() {
             for (ci, c) in list.candidates.iter().enumerate() {
                 let at = |field: &str| format!("lists[{li}].candidates[{ci}].{field}");
+                // a weiterer Sitz exists only under unechte Teilortswahl in a Gemeinderat (§ 26 Abs. 2 Satz 4
+                // KomWG); a Kreistag's Ausgleichssitze (§ 26 Abs. 3 Satz 3 KomWG) were not read
+                if c.seat.as_ref().is_some_and(|seat| seat.via == SeatVia::Additional)
+                    && (!with_district || s.body.kind == BodyKind::Kreistag)
+                {
+                    return Err(ValidationError::new(
+                        at("seat.via"),
+                        "additional (weiterer Sitz, § 26 Abs. 2 Satz 4 KomWG) exists only in a Gemeinderat elected by unechte Teilortswahl (every candidate names his Wohnbezirk); a Kreistag's Ausgleichssitze (§ 26 Abs. 3 Satz 3 KomWG) are not modelled",
+                    ));
+                }
                 if c.votes.is_none() {
                     return Err(ValidationError::new(
                         at("votes"),

@@ -32,7 +32,7 @@ pub use crate::model::Land;
 use crate::model::{Authority, Body, BodyInfo, BodyKind, SeatVia, Snapshot, ValidationError};
 /// What a bar does when the period ends (defined with the rules, which read it too).
 pub use crate::rules::BarEffect;
-use crate::rules::{Cause, DecideError, Decision, ListOrder, Query, Standing, SuccessionOrder};
+use crate::rules::{Areas, Cause, DecideError, Decision, ListOrder, Query, Standing, SuccessionOrder};
 use crate::trail::{TrailStep, Verdict};
 
 impl Body {
@@ -41,7 +41,9 @@ impl Body {
     pub fn from_snapshot(snapshot: Snapshot) -> Result<Body, ValidationError> {
         crate::model::validate(&snapshot)?;
         validate_local_holidays(&snapshot)?;
-        snapshot.body.land.law().validate(&snapshot)?;
+        let law = snapshot.body.land.law();
+        crate::rules::areas::validate(&snapshot, law.areas(snapshot.body.kind))?;
+        law.validate(&snapshot)?;
         Ok(Body::indexed(snapshot))
     }
 
@@ -308,12 +310,22 @@ pub trait LandLaw: Sync {
         &[]
     }
 
+    /// What the Land's law says of a Wahlgebiet with several areas (Wahlbereiche, Wahlkreise) for a body of
+    /// `kind`: `lists[].area` / `lists[].party` refused, accepted as separate Wahlvorschläge, or with the
+    /// fall-back to the party's other areas (docs/legal.md, "Several Wahlbereiche"). Default: refused.
+    fn areas(&self, _kind: BodyKind) -> Areas {
+        Areas::Refused(AREAS_NOT_MODELLED)
+    }
+
     /// Whether a remedy against the Land's determinations is lodged with the Rechtsaufsichtsbehörde, so that its
     /// texts name it with its seat (`body.supervisory_authority`; Thüringen, § 31 Abs. 1 ThürKWG). Default `false`.
     fn remedy_at_supervisory_authority(&self) -> bool {
         false
     }
 }
+
+/// Why `lists[].area` and `lists[].party` are refused in a Land that does not model several areas.
+pub const AREAS_NOT_MODELLED: &str = "several Wahlbereiche / Wahlkreise are modelled in Niedersachsen (§ 38 Abs. 5, § 44 Abs. 5 NKWG), Mecklenburg-Vorpommern (§ 46 Abs. 3 LKWG M-V), Sachsen-Anhalt (§ 47 Abs. 3 KWG LSA), Sachsen (§ 22 Abs. 3 KomWG), a Baden-Württemberg Kreistag (§ 25 Abs. 2 LKrO) and Brandenburg (§ 60 Abs. 3 BbgKWahlG) only (docs/legal.md, \"Several Wahlbereiche\")";
 
 /// A gesetzlicher Feiertag that holds only in some municipalities of a Land (Bayern: Mariä Himmelfahrt in
 /// municipalities with a predominantly Catholic population, Art. 1 Abs. 1 Nr. 2 FTG). A body's snapshot says

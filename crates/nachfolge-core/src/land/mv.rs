@@ -94,6 +94,16 @@ const HOLIDAYS: &[Holiday] = &[
 const FRAUENTAG_SINCE: i32 = 2023;
 
 impl LandLaw for Mv {
+    /// Several Wahlbereiche (§ 61 Abs. 2, § 64 LKWG M-V): an exhausted Wahlvorschlag falls back to the party's
+    /// Wahlvorschläge in the other Wahlbereiche (§ 46 Abs. 3 Satz 1 LKWG M-V; its wording after "in einem" could
+    /// not be read: order by votes and the lot are a **[decision]**, docs/legal.md, "Several Wahlbereiche").
+    fn areas(&self, _kind: BodyKind) -> rules::Areas {
+        rules::Areas::FallBack(rules::FallBack {
+            citation: "§ 46 Abs. 3 Satz 1 LKWG M-V",
+            lot: "§ 46 Abs. 3 Satz 1 LKWG M-V",
+        })
+    }
+
     fn validate(&self, s: &Snapshot) -> Result<(), ValidationError> {
         // § 60 Abs. 1 Satz 1 LKWG M-V: the kommunalen Vertretungen are always elected by Verhältniswahl
         // (docs/legal.md, "Point 6: Mehrheitswahl")

@@ -84,6 +84,12 @@ const HOLIDAYS: &[Holiday] = &[Holiday::Fixed { month: 10, day: 31, name: "Refor
 const REFORMATIONSTAG_SINCE: i32 = 2017;
 
 impl LandLaw for Ni {
+    /// Several Wahlbereiche (§ 37 NKWG): an exhausted Wahlvorschlag falls back to the party's Wahlvorschläge in
+    /// the other Wahlbereiche, by votes, lot on equal votes (§ 44 Abs. 5 Satz 1 i. V. m. § 37 Abs. 5, § 38 Abs. 5).
+    fn areas(&self, _kind: BodyKind) -> rules::Areas {
+        rules::Areas::FallBack(rules::FallBack { citation: rules::ni::OTHER_AREAS, lot: rules::ni::OTHER_AREAS_LOT })
+    }
+
     fn validate(&self, s: &Snapshot) -> Result<(), ValidationError> {
         if s.body.electoral_system == ElectoralSystem::Majority {
             return Err(ValidationError::new(

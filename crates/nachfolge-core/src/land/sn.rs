@@ -123,6 +123,16 @@ fn buss_und_bettag(d: NaiveDate) -> bool {
 }
 
 impl LandLaw for Sn {
+    /// Several Wahlkreise (§ 2 Abs. 2, 3, § 22 KomWG): an exhausted Wahlvorschlag falls back to the party's
+    /// Wahlvorschläge in the other Wahlkreise, as the surplus seats of § 22 Abs. 3 Satz 2 KomWG (**[decision]**:
+    /// applied entsprechend; the council's resolution confirms every Ersatzperson, docs/legal.md).
+    fn areas(&self, _kind: BodyKind) -> rules::Areas {
+        rules::Areas::FallBack(rules::FallBack {
+            citation: "§ 34 Abs. 2 SächsGemO i. V. m. § 22 Abs. 3 Satz 2 KomWG entsprechend",
+            lot: "§ 22 Abs. 3 Satz 2 KomWG entsprechend",
+        })
+    }
+
     fn validate(&self, s: &Snapshot) -> Result<(), ValidationError> {
         let readings = &s.body.readings;
         if readings.announcement.is_some() {

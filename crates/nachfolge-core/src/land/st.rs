@@ -80,6 +80,16 @@ const HOLIDAYS: &[Holiday] = &[
 ];
 
 impl LandLaw for St {
+    /// Several Wahlbereiche: an exhausted Wahlvorschlag falls back to the party's Wahlvorschläge in the other
+    /// Wahlbereiche (§ 47 Abs. 3 Satz 1 KWG LSA; its wording after "in einem Wah…" could not be read: order by
+    /// votes and the lot are a **[decision]**, docs/legal.md, "Several Wahlbereiche").
+    fn areas(&self, _kind: BodyKind) -> rules::Areas {
+        rules::Areas::FallBack(rules::FallBack {
+            citation: "§ 47 Abs. 3 Satz 1 KWG LSA",
+            lot: "§ 47 Abs. 3 Satz 1 KWG LSA",
+        })
+    }
+
     fn validate(&self, s: &Snapshot) -> Result<(), ValidationError> {
         super::refuse_district_substitute(&s.body.readings)?;
         if s.body.electoral_system == ElectoralSystem::Majority && s.lists.len() != 1 {

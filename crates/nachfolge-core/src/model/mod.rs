@@ -403,6 +403,11 @@ pub enum SeatVia {
     /// `list` (§ 36 Abs. 6). A seat that passed to an Ersatzperson keeps how it was won (docs/legal.md,
     /// "Niedersachsen").
     PersonalVote,
+    /// Weiterer Sitz (Ausgleichssitz) under unechte Teilortswahl (Baden-Württemberg, § 26 Abs. 2 Satz 4 KomWG,
+    /// § 25 Abs. 2 Sätze 5 bis 9 KomWG): allotted across the Wohnbezirke by votes; its own Ersatzpersonen succeed
+    /// (§ 26 Abs. 2 Satz 5 KomWG). Refused outside a Baden-Württemberg Gemeinderat with Wohnbezirke; a successor
+    /// keeps it (docs/legal.md, "Baden-Württemberg: weitere Sitze").
+    Additional,
 }
 
 /// A seat held now.
@@ -707,6 +712,18 @@ pub struct List {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub short_name: Option<String>,
     pub kind: ListKind,
+    /// Wahlbereich / Wahlkreis: the area of the Wahlgebiet this Wahlvorschlag stood in, where the Wahlgebiet
+    /// has several (Niedersachsen § 37 NKWG, Mecklenburg-Vorpommern § 64 LKWG M-V, Sachsen-Anhalt, Sachsen § 22
+    /// KomWG, a Baden-Württemberg Kreistag, Brandenburg). Absent: the Wahlgebiet has one area, or the snapshot
+    /// does not say. Which Länder accept it: docs/contract.md, "Several Wahlbereiche".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub area: Option<String>,
+    /// The key that ties the Wahlvorschläge one party or Wählergruppe submitted in the several areas (the same
+    /// value on each of them, e.g. `spd`): where an area's Wahlvorschlag is exhausted, the Land's fall-back to
+    /// the same party's other areas takes its candidates from these lists (§ 38 Abs. 5, § 44 Abs. 5 NKWG;
+    /// docs/legal.md, "Several Wahlbereiche"). Requires `area`; refused where the Land has no such fall-back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub party: Option<String>,
     pub candidates: Vec<Candidate>,
 }
 

@@ -174,6 +174,12 @@ pub(crate) fn validate(s: &Snapshot) -> Result<(), ValidationError> {
                     ));
                 }
             }
+            if c.seat.as_ref().is_some_and(|s| s.via == SeatVia::Additional) && b.land != Land::Bw {
+                return Err(ValidationError::new(
+                    format!("{path}.seat.via"),
+                    "additional (weiterer Sitz) is a Baden-Württemberg seat under unechte Teilortswahl (§ 26 Abs. 2 Satz 4 KomWG)",
+                ));
+            }
             if c.seat.as_ref().is_some_and(|s| s.via == SeatVia::PersonalVote) && b.land != Land::Ni {
                 return Err(ValidationError::new(
                     format!("{path}.seat.via"),

@@ -19,7 +19,7 @@
 
 use super::votes::{self, VoteLaw};
 use super::{DecideError, Decision, Exclusion, ListOrder, Outcome, Query, Standing};
-use crate::model::{Body, Candidate, ElectoralSystem, Fact, List};
+use crate::model::{Body, Candidate, ElectoralSystem, Fact, List, SeatVia};
 use crate::trail::{TrailStep, Verdict};
 
 /// Citation of the GemO (Baden-Württemberg), e.g. `cite("§ 31 Abs. 2 Satz 1")`.
@@ -87,6 +87,31 @@ static RESIDENTIAL: VoteLaw = VoteLaw {
     notes,
 };
 
+/// A weiterer Sitz (unechte Teilortswahl, § 26 Abs. 2 Satz 4 KomWG): the Ersatzpersonen for the weitere Sitze, the
+/// candidates of the whole Wahlvorschlag who got no seat, by votes (§ 26 Abs. 2 Satz 5 KomWG). **[decision]**
+/// Equal votes: the lot, as Satz 4 decides the allotment of the weitere Sitze (Satz 5 is cut off in the copy
+/// read; docs/legal.md, "Baden-Württemberg: weitere Sitze").
+static ADDITIONAL: VoteLaw = VoteLaw {
+    departed: "§ 31 Abs. 2 Satz 1 GemO",
+    most_votes: "§ 31 Abs. 2 Satz 1 GemO i. V. m. § 26 Abs. 2 Satz 5 KomWG",
+    list_order_tie: "§ 26 Abs. 2 Satz 4 Halbsatz 2 KomWG entsprechend",
+    majority: "§ 31 Abs. 2 Satz 1 GemO i. V. m. § 26 Abs. 2 Satz 5 KomWG",
+    lot: "§ 26 Abs. 2 Satz 4 Halbsatz 2 KomWG entsprechend",
+    drawn_lot: None,
+    exhausted: "§ 31 Abs. 2 Satz 1 GemO i. V. m. § 26 Abs. 2 Satz 5 KomWG",
+    size_reduced: None,
+    individual: None,
+    bar: BAR_CITATION,
+    exclusion,
+    notes,
+};
+
+/// The weiterer Sitz and its own Ersatzpersonen.
+const ADDITIONAL_SEAT: &str = "§ 26 Abs. 2 Satz 4, 5 KomWG";
+/// The holder of a weiterer Sitz who is his Wohnbezirk's next Ersatzperson moves up (and his weiterer Sitz is
+/// filled in turn) — not modelled: he is passed over and the council's resolution decides (**[open]**).
+const ADDITIONAL_MOVES_UP: &str = "§ 31 Abs. 2 Satz 2 GemO";
+
 /// The reason a candidate is passed over, with its citation; `None` if he can succeed.
 pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<Exclusion> {
     let r = if s.seated(c) || s.former_member(c) || s.pending(c) {
@@ -130,9 +155,21 @@ fn residential_district<'b>(body: &'b Body, departed: &str) -> Option<&'b str> {
     body.candidate(departed).and_then(|c| c.district.as_deref())
 }
 
+/// The departed held a weiterer Sitz: the query says, else his seat.
+fn additional_seat(body: &Body, q: &Query) -> bool {
+    let via = q.departed_via.or(body.candidate(q.departed).and_then(|c| c.seat.as_ref()).map(|s| s.via));
+    via == Some(SeatVia::Additional)
+}
+
 pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
     let majority = body.info().electoral_system == ElectoralSystem::Majority;
     let mut decision = match residential_district(body, q.departed) {
+        _ if additional_seat(body, q) => {
+            // § 26 Abs. 2 Satz 5 KomWG: across the Wohnbezirke, by votes; equal votes → the lot
+            let mut d = votes::decide(body, q, &ADDITIONAL, true)?;
+            d.trail.insert(0, TrailStep::new(Some(q.departed), Verdict::Noted, "additional_seat", ADDITIONAL_SEAT));
+            d
+        }
         None if majority => votes::decide(body, q, &MAJORITY, true)?,
         None => votes::decide(body, q, &LAW, false)?,
         Some(district) => {
@@ -143,6 +180,23 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
                 list.candidates.retain(|c| c.district.as_deref() == Some(district));
             }
             let mut d = votes::decide(&Body::indexed(snapshot), q, &RESIDENTIAL, false)?;
+            // § 31 Abs. 2 Satz 2 GemO: a holder of a weiterer Sitz passed over here would move up (**[open]**)
+            let holders: Vec<String> = d
+                .trail
+                .iter()
+                .filter(|step| step.verdict == Verdict::Skipped)
+                .filter_map(|step| step.candidate.as_deref().and_then(|id| body.candidate(id)))
+                .filter(|c| c.seat.as_ref().is_some_and(|s| s.via == SeatVia::Additional))
+                .map(|c| c.id.clone())
+                .collect();
+            for id in holders {
+                d.trail.push(TrailStep::new(
+                    Some(&id),
+                    Verdict::Noted,
+                    "additional_seat_holder_not_moved_up",
+                    ADDITIONAL_MOVES_UP,
+                ));
+            }
             d.trail.insert(
                 0,
                 TrailStep::new(Some(q.departed), Verdict::Noted, "residential_district", "§ 26 Abs. 2 Satz 3 KomWG")

@@ -13,6 +13,7 @@
 //! Rule sets are pure: the body and a [`Query`] in, a [`Decision`] with its trail out. What every rule set
 //! shares lives here: the [`Standing`] of a candidate at the reference time and the list order.
 
+pub mod areas;
 pub mod bb;
 pub mod bw;
 pub mod by;
@@ -28,6 +29,7 @@ pub mod st;
 pub mod th;
 pub(crate) mod votes;
 
+pub use areas::{Areas, FallBack};
 pub use order::{ListOrder, PassedOver, SubstitutePriority, SuccessionOrder};
 
 use std::collections::HashSet;

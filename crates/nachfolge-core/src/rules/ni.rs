@@ -16,6 +16,7 @@
 
 use chrono::NaiveDate;
 
+use super::areas;
 use super::order::{barred_note, passed};
 use super::{
     in_list_order, Cause, DecideError, Decision, Exclusion, ListOrder, Outcome, Query, Standing, VacancyReason,
@@ -42,8 +43,10 @@ const LIST_ORDER: &str = "§ 44 Abs. 1 i. V. m. § 38 Abs. 3 NKWG";
 const EXHAUSTED: &str = "§ 44 Abs. 5 NKWG, § 77 Abs. 3 NKWO";
 /// Ersatzpersonen exist only on the Wahlvorschlag of a party or voter group.
 const INDIVIDUAL: &str = "§ 38 Abs. 1 NKWG, § 44 Abs. 5 NKWG";
-/// Several Wahlbereiche: the other Wahlbereiche's candidates of the party follow (not modelled).
-const OTHER_AREAS: &str = "§ 44 Abs. 5 Satz 1 i. V. m. § 37 Abs. 5 NKWG, § 38 Abs. 5 NKWG";
+/// Several Wahlbereiche: the other Wahlbereiche's candidates of the party follow, by votes (`lists[].party`).
+pub const OTHER_AREAS: &str = "§ 44 Abs. 5 Satz 1 i. V. m. § 37 Abs. 5 NKWG, § 38 Abs. 5 NKWG";
+/// Several Wahlbereiche, equal votes: the lot the Wahlleitung draws.
+pub const OTHER_AREAS_LOT: &str = "§ 38 Abs. 5 Satz 3 NKWG";
 /// A seat freed by a party ban does not pass to an Ersatzperson of the banned party's Wahlvorschlag.
 const PARTY_BAN_LIST: &str = "§ 44 Abs. 3 Nr. 1 NKWG";
 /// … nor to a member of the banned party at the time of the judgment.
@@ -251,7 +254,17 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
         }
     }
     trail.push(TrailStep::new(None, Verdict::Noted, "list_exhausted", EXHAUSTED));
-    trail.push(TrailStep::new(None, Verdict::Noted, "other_electoral_areas_not_modelled", OTHER_AREAS));
+    // § 44 Abs. 5 Satz 1 i. V. m. § 37 Abs. 5, § 38 Abs. 5: the party's Wahlvorschläge in the other Wahlbereiche
+    // (also those without a seat, OVG Lüneburg 10 LC 191/09), by votes, equal votes by lot
+    if areas::other_areas(body, list).is_empty() {
+        trail.push(TrailStep::new(None, Verdict::Noted, "no_other_areas_recorded", OTHER_AREAS));
+    }
+    let exclusion = |l: &List, c: &Candidate| exclusion(&s, l, c, vacated);
+    let notes = |l: &List, c: &Candidate, t: &mut Vec<TrailStep>| notes(l, c, vacated, t);
+    let rules = areas::Rules { exclusion: &exclusion, notes: &notes, bar_citation: BAR_CITATION };
+    if let Some(d) = areas::fall_back(body, q, &s, list, &rules, &mut trail)? {
+        return Ok(d);
+    }
     Ok(vacant(body, VacancyReason::ListExhausted, trail))
 }
 
@@ -286,6 +299,7 @@ pub(crate) fn list_order(s: &Standing, list: &List) -> ListOrder {
         }
     }
     out.notes.push(TrailStep::new(None, Verdict::Noted, "listenwahl_seat_list_order", LIST_ORDER));
+    areas::order_note(s.body, list, &mut out.notes);
     if out.order.is_empty() {
         out.notes.push(TrailStep::new(None, Verdict::Noted, "list_exhausted", EXHAUSTED));
     }

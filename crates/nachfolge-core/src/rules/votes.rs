@@ -9,6 +9,7 @@
 
 use std::cmp::Reverse;
 
+use super::areas;
 use super::order::{barred_note, passed};
 use super::{DecideError, Decision, Exclusion, ListOrder, Outcome, Query, Standing, VacancyReason};
 use crate::model::{Body, Candidate, List, ListKind};
@@ -117,6 +118,13 @@ pub(crate) fn decide(body: &Body, q: &Query, law: &VoteLaw, majority: bool) -> R
     }
     let Some(first) = first else {
         trail.push(TrailStep::new(None, Verdict::Noted, "list_exhausted", law.exhausted));
+        // several areas: the party's Wahlvorschläge in the other areas, where the Land falls back to them
+        let exclusion = |_: &List, c: &Candidate| (law.exclusion)(&s, c);
+        let notes = |_: &List, c: &Candidate, t: &mut Vec<TrailStep>| (law.notes)(c, t);
+        let rules = areas::Rules { exclusion: &exclusion, notes: &notes, bar_citation: law.bar };
+        if let Some(d) = areas::fall_back(body, q, &s, list, &rules, &mut trail)? {
+            return Ok(d);
+        }
         return Ok(vacant(body, VacancyReason::ListExhausted, trail, law));
     };
     // Only the eligible candidates with the same votes matter for ties; stop the scan there. In a majority
@@ -221,6 +229,7 @@ pub(crate) fn list_order(s: &Standing, list: &List, law: &VoteLaw, majority: boo
             }
         }
     }
+    areas::order_note(s.body, list, &mut out.notes);
     if out.order.is_empty() {
         out.notes.push(TrailStep::new(None, Verdict::Noted, "list_exhausted", law.exhausted));
     }

@@ -229,6 +229,27 @@ pub fn reason_de(reason: &str) -> String {
         "ranked_per_residential_district" => {
             "Unechte Teilortswahl: Es rückt die nächste Ersatzperson aus dem Wohnbezirk des ausgeschiedenen Mitglieds nach; die Reihenfolge ist je Wohnbezirk zu lesen"
         }
+        "other_areas" => {
+            "Der Wahlvorschlag im Wahlbereich des ausgeschiedenen Mitglieds ist erschöpft; Ersatzpersonen sind die nicht gewählten Bewerberinnen und Bewerber der Wahlvorschläge derselben Partei oder Wählergruppe in den anderen Wahlbereichen, in der Reihenfolge ihrer Stimmenzahlen"
+        }
+        "other_areas_follow" => {
+            "Ist dieser Wahlvorschlag erschöpft, folgen die nicht gewählten Bewerberinnen und Bewerber der Wahlvorschläge derselben Partei oder Wählergruppe in den anderen Wahlbereichen, in der Reihenfolge ihrer Stimmenzahlen"
+        }
+        "other_areas_exhausted" => {
+            "Auch die Wahlvorschläge derselben Partei oder Wählergruppe in den anderen Wahlbereichen sind erschöpft: Niemand kann mehr nachrücken"
+        }
+        "most_votes_other_area" => {
+            "hat unter den Ersatzpersonen der anderen Wahlbereiche die meisten Stimmen erhalten"
+        }
+        "additional_seat" => {
+            "hatte einen weiteren Sitz (unechte Teilortswahl); es rückt die nächste Ersatzperson für die weiteren Sitze aus dem ganzen Wahlvorschlag nach, in der Reihenfolge der Stimmenzahlen"
+        }
+        "additional_seat_holder_not_moved_up" => {
+            "hat einen weiteren Sitz und ist zugleich Ersatzperson für den Wohnbezirk; ob sie oder er in den Sitz des Wohnbezirks nachrückt, entscheidet der Gemeinderat"
+        }
+        "no_other_areas_recorded" => {
+            "Wahlvorschläge derselben Partei oder Wählergruppe in anderen Wahlbereichen sind nicht erfasst"
+        }
         other => other,
     };
     text.to_owned()
@@ -327,6 +348,13 @@ mod tests {
             "party_notice_too_late",
             "listenwahl_seat_list_order",
             "ranked_per_residential_district",
+            "other_areas",
+            "other_areas_follow",
+            "other_areas_exhausted",
+            "most_votes_other_area",
+            "no_other_areas_recorded",
+            "additional_seat",
+            "additional_seat_holder_not_moved_up",
             "drawn_lot_order",
             "won_drawn_lot",
             "lost_drawn_lot",

@@ -512,6 +512,11 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
             );
         }
     }
+    // the Land's law knows the fall-back to a party's other Wahlbereiche: the lists carry `area` and `party`
+    let tie_areas = matches!(
+        nachfolge_core::land::LandLaw::areas(facts.land.law(), facts.kind),
+        nachfolge_core::rules::Areas::FallBack(_)
+    );
     let mut snap_lists = Vec::new();
     let mut kinds: BTreeMap<u32, (String, ListKind)> = BTreeMap::new();
     for (n, area, individual) in &groups {
@@ -562,7 +567,25 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
                 }
             })
             .collect();
-        snap_lists.push(List { id: list_id(*n, *area), name, short_name: names.short.clone(), kind, candidates });
+        // several Wahlbereiche where the Land falls back to the party's other areas (Niedersachsen: § 44 Abs. 5
+        // Satz 1 i. V. m. § 38 Abs. 5 NKWG): the Wahlbereich, and the Wahlvorschlag number as the key that ties a
+        // party's Wahlvorschläge together — the files number a party's Wahlvorschläge alike in every Wahlbereich
+        // (the columns D<n>); an Einzelwahlvorschlag is not tied (docs/import.md, "Several Wahlbereiche")
+        let (list_area, party) = match area {
+            Some(a) if several_areas && tie_areas => {
+                (Some(format!("Wahlbereich {a}")), (kind != ListKind::Individual).then(|| format!("D{n}")))
+            }
+            _ => (None, None),
+        };
+        snap_lists.push(List {
+            id: list_id(*n, *area),
+            name,
+            short_name: names.short.clone(),
+            kind,
+            area: list_area,
+            party,
+            candidates,
+        });
     }
     let others: Vec<String> = kinds
         .iter()
@@ -584,15 +607,27 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
             others.join("; ")
         ),
     );
-    let determination = if several_areas {
+    let determination = if several_areas && tie_areas {
+        report.point(
+            Severity::Info,
+            None,
+            None,
+            format!(
+                "{area_count} Wahlbereiche: each Wahlvorschlag of a Wahlbereich is a list of its own (`L<n>-WB<i>`, `area` = \"Wahlbereich <i>\"), tied to the same Wahlvorschlag's lists in the other Wahlbereiche by `party` = \"D<n>\"; a successor is found in the Wahlbereich of the departed, and once its list is exhausted in the party's other Wahlbereiche (§ 44 Abs. 5 Satz 1 NKWG i. V. m. § 38 Abs. 5 NKWG; docs/legal.md, \"Several Wahlbereiche\")"
+            ), format!(
+                "{area_count} Wahlbereiche: Jeder Wahlvorschlag eines Wahlbereichs ist eine eigene Liste (`L<n>-WB<i>`, `area` = „Wahlbereich <i>“), mit den Listen desselben Wahlvorschlags in den anderen Wahlbereichen über `party` = „D<n>“ verbunden; die Ersatzperson wird im Wahlbereich der ausgeschiedenen Person festgestellt und, wenn dessen Wahlvorschlag erschöpft ist, in den anderen Wahlbereichen der Partei oder Wählergruppe (§ 44 Abs. 5 Satz 1 NKWG i. V. m. § 38 Abs. 5 NKWG)."
+            ),
+        );
+        DeterminationMode::Automatic
+    } else if several_areas {
         report.point(
             Severity::ToConfirm,
             None,
             None,
             format!(
-                "{area_count} Wahlbereiche: each Wahlvorschlag of a Wahlbereich is a list of its own (`L<n>-WB<i>`), so a successor is found in the Wahlbereich of the departed; the snapshot has no link between a party's lists, and the fall-back to its lists in the other Wahlbereiche once one is exhausted (§ 44 Abs. 5 Satz 1 NKWG i. V. m. § 38 Abs. 5 NKWG) is not modelled — the body is registered with `determination: confirm`, so that every determination is checked (docs/legal.md, \"Niedersachsen\")"
+                "{area_count} Wahlbereiche: each Wahlvorschlag of a Wahlbereich is a list of its own (`L<n>-WB<i>`), so a successor is found in the Wahlbereich of the departed; the Land's fall-back to a party's lists in the other Wahlbereiche is not modelled — the body is registered with `determination: confirm`, so that every determination is checked (docs/legal.md, \"Several Wahlbereiche\")"
             ), format!(
-                "{area_count} Wahlbereiche: Jeder Wahlvorschlag eines Wahlbereichs ist eine eigene Liste (`L<n>-WB<i>`); die Ersatzperson wird daher im Wahlbereich der ausgeschiedenen Person festgestellt. Das Wahlergebnis verbindet die Wahlvorschläge einer Partei in verschiedenen Wahlbereichen nicht, und der Übergang auf ihre Wahlvorschläge in den anderen Wahlbereichen, wenn einer erschöpft ist (§ 44 Abs. 5 Satz 1 NKWG i. V. m. § 38 Abs. 5 NKWG), ist nicht abgebildet – die Vertretung wird daher so übernommen, dass jede Feststellung vor ihrer Wirkung bestätigt werden muss."
+                "{area_count} Wahlbereiche: Jeder Wahlvorschlag eines Wahlbereichs ist eine eigene Liste (`L<n>-WB<i>`); die Ersatzperson wird daher im Wahlbereich der ausgeschiedenen Person festgestellt. Der Übergang auf die Wahlvorschläge der Partei in den anderen Wahlbereichen ist für dieses Land nicht abgebildet – die Vertretung wird daher so übernommen, dass jede Feststellung vor ihrer Wirkung bestätigt werden muss."
             ),
         );
         DeterminationMode::Confirm
