@@ -1315,7 +1315,7 @@ async fn sl_57_kwo_bereichsliste_ersatzperson_confirmed_by_the_wahlleitung_silen
     let det = app.wait_event("succession.determined", |_| true).await;
     assert_eq!(det["data"]["successor"]["id"], "BP-N-03");
     let (dl, notice, _) = serve_and_take_the_period_notice(&app, &det, "certificate").await;
-    assert!(notice.rcpt_to == vec!["gisela.gruen@example.org".to_owned()], "{:?}", notice.rcpt_to);
+    assert_eq!(notice.rcpt_to, vec!["gisela.gruen@example.org".to_owned()]);
     let ends_at = dl["data"]["ends_at"].as_str().expect("ends_at").to_owned();
 
     // § 43 Satz 2 KWG: no declaration → the election counts as accepted when the week ends

@@ -232,7 +232,7 @@ fn sl_validation_refuses_what_was_not_read() {
 
 #[test]
 fn sl_feiertagsgesetz_2_holidays() {
-    let d = |s: &str| d_(s);
+    let d = d_;
     assert_eq!(Land::Sl.holiday_name(d("2026-06-04")), Some("Fronleichnam"));
     assert_eq!(Land::Sl.holiday_name(d("2026-08-15")), Some("Mariä Himmelfahrt"));
     assert_eq!(Land::Sl.holiday_name(d("2026-11-01")), Some("Allerheiligen"));
