@@ -25,16 +25,17 @@ Länder served (body.land):
   Sachsen (SN)                  § 34 Abs. 2 SächsGemO, § 21 KomWG
   Mecklenburg-Vorpommern (MV)   § 46 LKWG M-V
   Brandenburg (BB)              § 60 BbgKWahlG
+  Saarland (SL)                 § 57 KWO (§ 44 KWG not verified: the Wahlleitung confirms)
 
-Not yet: Saarland (README.md, docs/legal.md).";
+Kreistage in Saarland and the Regionalversammlung Saarbrücken: not yet (docs/legal.md, Saarland).";
 
 #[derive(Parser)]
 #[command(
     name = "nachfolge",
     version,
-    about = "Listennachfolge for German municipal councils and Kreistage in twelve Länder: Nordrhein-Westfalen, \
+    about = "Listennachfolge for German municipal councils and Kreistage in thirteen Länder: Nordrhein-Westfalen, \
              Hessen, Rheinland-Pfalz, Niedersachsen, Sachsen-Anhalt, Thüringen, Schleswig-Holstein, Bayern, \
-             Baden-Württemberg, Sachsen, Mecklenburg-Vorpommern, Brandenburg",
+             Baden-Württemberg, Sachsen, Mecklenburg-Vorpommern, Brandenburg, Saarland",
     long_about = LONG_ABOUT
 )]
 struct Cli {

@@ -27,6 +27,7 @@ fn name(code: &str) -> &'static str {
         "SN" => "Sachsen",
         "MV" => "Mecklenburg-Vorpommern",
         "BB" => "Brandenburg",
+        "SL" => "Saarland",
         other => panic!("Land {other} served but not named in this test"),
     }
 }
@@ -47,5 +48,42 @@ fn help_lists_every_land_served() {
         assert!(long.contains(&entry), "--help lacks {entry:?}:\n{long}");
         assert!(short.contains(name(code)), "-h lacks {:?}:\n{short}", name(code));
     }
-    assert!(long.contains("Not yet: Saarland"), "{long}");
+    // Saarland is served with the Wahlleitung in charge; its Kreistage are not (docs/legal.md, "Saarland")
+    assert!(long.contains("§ 44 KWG not verified"), "{long}");
+}
+
+/// Saarland (§ 57 Abs. 1 Satz 1 KWO): `decide` names the first of the departed's list in `succession-order`
+/// (the worker proposes the same, tests/worker.rs); a snapshot with `determination: automatic` is refused, exit 2,
+/// naming § 44 KWG as not verified (docs/legal.md, "Saarland").
+#[test]
+fn sl_57_kwo_decide_and_succession_order_agree_and_automatic_is_refused() {
+    let out =
+        nachfolge(&["decide", "--election", "examples/sl-election.json", "--vacancy", "examples/sl-vacancy.json"]);
+    assert!(out.status.success(), "{out:?}");
+    let d: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!((d["outcome"].as_str(), d["successor"].as_str()), (Some("successor"), Some("BP-N-03")));
+    let out = nachfolge(&[
+        "succession-order",
+        "--election",
+        "examples/sl-election.json",
+        "--at",
+        "2026-11-30T00:00:00+01:00",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let o: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let lists = o["lists"].as_array().expect("lists");
+    let nord = lists.iter().find(|l| l["list"] == "BP-N").expect("Bereichsliste Nord");
+    assert_eq!(nord["order"][0], d["successor"]);
+
+    let mut s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string("examples/sl-election.json").expect("example")).expect("json");
+    s["body"]["determination"] = "automatic".into();
+    let path = std::env::temp_dir().join(format!("sl-automatic-{}.json", std::process::id()));
+    std::fs::write(&path, s.to_string()).expect("write");
+    let out =
+        nachfolge(&["decide", "--election", path.to_str().expect("path"), "--vacancy", "examples/sl-vacancy.json"]);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("body.determination") && err.contains("§ 44 KWG") && err.contains("not verified"), "{err}");
 }

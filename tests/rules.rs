@@ -2437,6 +2437,7 @@ mod properties {
             Land::Sn => sachsen(),
             Land::Mv => mecklenburg_vorpommern(),
             Land::Bb => brandenburg(),
+            Land::Sl => saarland(),
         };
         let mut snap = base.size(raw.size).snapshot();
         // Baden-Württemberg: its majority election (lot drawn with the result) is tested in tests/rules/bw.rs
@@ -2642,6 +2643,8 @@ mod properties {
             Land::Sh => unreachable!("no property test draws a Schleswig-Holstein body"),
             Land::Mv => unreachable!("no property test draws a Mecklenburg-Vorpommern body"),
             Land::Bb => unreachable!("no property test draws a Brandenburg body"),
+            // § 57 KWO: list order, its own tests (sl_*)
+            Land::Sl => unreachable!("no property test draws a Saarland body"),
             // § 41 Abs. 1, § 47 Abs. 1 Satz 2, 3, § 48 KWG LSA: a party exit only on a party list with the notice
             Land::St => {
                 let during_term = has(
@@ -2696,6 +2699,7 @@ mod properties {
             Land::Sn => ["SächsGemO", "KomWG"].iter().any(|act| step.citation.contains(act)),
             Land::Mv => ["LKWG M-V", "KV M-V"].iter().any(|act| step.citation.contains(act)),
             Land::Bb => ["BbgKWahlG", "BbgKWahlV"].iter().any(|act| step.citation.contains(act)),
+            Land::Sl => ["KWG", "KWO"].iter().any(|act| step.citation.contains(act)),
         }
     }
 
@@ -2889,3 +2893,8 @@ mod properties {
         }
     }
 }
+
+// Saarland — § 57 KWO with §§ 43, 50 KWG; § 44 KWG not read (tests/rules/sl.rs)
+
+#[path = "rules/sl.rs"]
+mod sl;

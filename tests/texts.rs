@@ -884,6 +884,10 @@ mod mv;
 #[path = "texts/bb.rs"]
 mod bb;
 
+/// Saarland (§ 57 KWO, §§ 43, 50 KWG; § 44 KWG not read): tests/texts/sl.rs.
+#[path = "texts/sl.rs"]
+mod sl;
+
 // Kreistage — body.kind (tests/texts/kreistag.rs)
 #[path = "texts/kreistag.rs"]
 mod kreistag;

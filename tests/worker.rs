@@ -1286,6 +1286,57 @@ async fn rp_45_kwg_ersatzperson_by_votes_served_silence_is_acceptance_membership
     assert!(text.contains("Widerspruch erhoben werden"), "{text}");
 }
 
+/// Saarland example (BP-N-03 has an e-mail address): § 57 Abs. 1 KWO, the Wahlleitung confirms (§ 44 KWG not
+/// read), § 43 KWG with § 57 Abs. 4 KWO: a week after service, silence is acceptance.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sl_57_kwo_bereichsliste_ersatzperson_confirmed_by_the_wahlleitung_silence_is_acceptance() {
+    let app = App::spawn().await;
+    register(&app, example("sl-election.json")).await;
+    app.send(
+        "vacancy.reported",
+        vacancy("musterweiler-gemeinderat", "BP-N-01", "resigned", "2026-05-04T10:00:00+02:00"),
+    )
+    .await;
+
+    // § 57 Abs. 1 Satz 1 KWO: the next Mandatsanwärter of her Bereichsliste; BP-N-02 refused earlier (§ 43 Satz 4)
+    let p = app.wait_event("succession.proposed", |_| true).await;
+    assert_eq!(p["data"]["successor"]["id"], "BP-N-03");
+    let trail = p["data"]["trail"].as_array().expect("trail");
+    assert!(trail.iter().all(|s| !s["citation"].as_str().unwrap_or("").contains("§ 44")), "{trail:?}");
+    let case = p["data"]["case"].as_str().expect("case").to_owned();
+    app.settle().await;
+    assert!(app.smtp.messages().is_empty(), "nothing goes out before the Wahlleitung confirms");
+
+    app.send(
+        "determination.confirmed",
+        json!({"body": "musterweiler-gemeinderat", "case": case, "round": 1, "confirmed_by": "Gemeindewahlleiterin", "confirmed_at": app.now().to_rfc3339()}),
+    )
+    .await;
+    let det = app.wait_event("succession.determined", |_| true).await;
+    assert_eq!(det["data"]["successor"]["id"], "BP-N-03");
+    let (dl, notice, _) = serve_and_take_the_period_notice(&app, &det, "certificate").await;
+    assert_eq!(notice.rcpt_to, vec!["gisela.gruen@example.org".to_owned()]);
+    let ends_at = dl["data"]["ends_at"].as_str().expect("ends_at").to_owned();
+
+    // § 43 Satz 2 KWG: no declaration → the election counts as accepted when the week ends
+    app.advance_to(support::app::period_end(&dl) - chrono::Duration::days(1));
+    app.settle().await;
+    assert!(app.events.of("membership.changed").iter().all(|e| e["data"]["change"] != "joined"));
+    app.pass_period(&dl);
+    let joined = app.wait_event("membership.changed", |e| e["data"]["change"] == "joined").await;
+    assert_eq!(joined["data"]["basis"], "deemed_acceptance");
+    assert_eq!(joined["data"]["person"]["id"], "BP-N-03");
+    assert_eq!(
+        chrono::DateTime::parse_from_rfc3339(joined["data"]["effective_at"].as_str().expect("t")).expect("rfc3339"),
+        chrono::DateTime::parse_from_rfc3339(&ends_at).expect("rfc3339"),
+    );
+    let ann = app.wait_event("announcement.issued", |_| true).await;
+    assert_eq!(ann["data"]["legal_basis"], "§ 57 Abs. 1 Satz 1 KWO");
+    let text = ann["data"]["text"].as_str().expect("text");
+    assert!(text.contains("Gisela Grün") && text.contains("§ 43 Satz 2 KWG"), "{text}");
+    assert!(text.contains("Widerspruch erhoben werden") && !text.contains("§ 44"), "{text}");
+}
+
 /// Niedersachsen example (N1-05 and N1-07 have e-mail addresses).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ni_44_nkwg_ersatzperson_by_personal_votes_served_silence_is_acceptance_membership_and_announcement() {

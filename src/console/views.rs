@@ -273,6 +273,7 @@ fn code_de(code: &str) -> String {
         "list_exhausted" => "Wahlvorschlag erschöpft",
         "party_banned" => "Verbot der Partei oder Vereinigung",
         "merger" => "Eingliederung der Gemeinde",
+        "returning_officer_decides" => "Liste erschöpft – die Wahlleitung entscheidet",
         other => other,
     };
     words.to_owned()

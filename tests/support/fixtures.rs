@@ -22,8 +22,8 @@
 
 use chrono::{DateTime, NaiveDate, TimeZone, Utc};
 use nachfolge::model::{
-    Authority, Body, BodyInfo, BodyKind, Candidate, Declination, ElectoralSystem, Fact, Land, List, ListKind,
-    ReturningOfficer, Seat, SeatVia, Snapshot, SubstituteDesignation, Term, WaiverForm,
+    Authority, Body, BodyInfo, BodyKind, Candidate, Declination, DeterminationMode, ElectoralSystem, Fact, Land, List,
+    ListKind, ReturningOfficer, Seat, SeatVia, Snapshot, SubstituteDesignation, Term, WaiverForm,
 };
 use nachfolge::rules::{Cause, Query};
 
@@ -74,6 +74,7 @@ fn builder(land: Land) -> SnapshotBuilder {
         Land::Sn => "musterwitz-rat",
         Land::Mv => "musterhagen-gv",
         Land::Bb => "musterwalde-sv",
+        Land::Sl => "musterweiler-gr",
     };
     SnapshotBuilder {
         snapshot: Snapshot {
@@ -91,7 +92,8 @@ fn builder(land: Land) -> SnapshotBuilder {
                     address: Some("Markt 1, 12345 Musterstadt".to_owned()),
                     title: None,
                 },
-                determination: Default::default(),
+                // Saarland: the Wahlleitung confirms every determination (§ 44 KWG not verified; docs/legal.md)
+                determination: if land == Land::Sl { DeterminationMode::Confirm } else { Default::default() },
                 readings: Default::default(),
                 local_holidays: vec![],
                 // the venues of the Rechtsbehelfsbelehrungen, required at registration (§ 58 Abs. 1 VwGO)
@@ -162,6 +164,11 @@ pub fn sachsen() -> SnapshotBuilder {
 /// An empty Mecklenburg-Vorpommern body (§ 46 LKWG M-V), proportional, statutory size 44.
 pub fn mecklenburg_vorpommern() -> SnapshotBuilder {
     builder(Land::Mv)
+}
+
+/// An empty Saarland body (§ 57 KWO), proportional, statutory size 44, `determination: confirm`.
+pub fn saarland() -> SnapshotBuilder {
+    builder(Land::Sl)
 }
 
 /// An empty Brandenburg body (§ 60 BbgKWahlG), proportional, statutory size 44.

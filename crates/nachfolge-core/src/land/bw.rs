@@ -129,7 +129,8 @@ impl LandLaw for Bw {
             BodyKind::Kreistag => rules::Areas::Separate(
                 "a Kreistag's Wahlkreise in Baden-Württemberg have no fall-back to the party's other Wahlkreise (§ 25 Abs. 2 Satz 1 LKrO): record each Wahlkreis's Wahlvorschlag with its area and without a party key",
             ),
-            BodyKind::Council => rules::Areas::Refused(
+            // a Bezirkstag is refused for Baden-Württemberg at validation (`body.kind`)
+            BodyKind::Council | BodyKind::Bezirkstag => rules::Areas::Refused(
                 "a Gemeinderat in Baden-Württemberg has one Wahlgebiet; the Wohnbezirke of an unechte Teilortswahl are the candidates' district (§ 26 Abs. 2 KomWG)",
             ),
         }

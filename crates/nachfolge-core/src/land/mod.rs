@@ -19,6 +19,7 @@ mod ni;
 mod nw;
 mod rp;
 mod sh;
+mod sl;
 mod sn;
 mod st;
 mod th;
@@ -127,6 +128,7 @@ impl Land {
             Land::Sn => &sn::Sn,
             Land::Mv => &mv::Mv,
             Land::Bb => &bb::Bb,
+            Land::Sl => &sl::Sl,
         }
     }
 

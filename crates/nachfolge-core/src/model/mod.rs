@@ -50,11 +50,14 @@ pub enum Land {
     /// Brandenburg.
     #[serde(rename = "BB")]
     Bb,
+    /// Saarland (served with the Wahlleitung in charge: § 44 KWG was not read; docs/legal.md, "Saarland").
+    #[serde(rename = "SL")]
+    Sl,
 }
 
 impl Land {
     /// Every Land served, in the order of the enum: one place for tests and tables that go through them all.
-    pub const ALL: [Land; 12] = [
+    pub const ALL: [Land; 13] = [
         Land::Nw,
         Land::He,
         Land::Rp,
@@ -67,6 +70,7 @@ impl Land {
         Land::Sn,
         Land::Mv,
         Land::Bb,
+        Land::Sl,
     ];
 }
 
@@ -444,7 +448,7 @@ pub enum WaiverForm {
 }
 
 /// Why a `banned_party_member` fact is refused outside Mecklenburg-Vorpommern, Rheinland-Pfalz and Brandenburg.
-pub const BANNED_PARTY_MEMBER_ONLY: &str = "banned_party_member is a fact of Mecklenburg-Vorpommern (§ 47 Abs. 1 LKWG M-V), Rheinland-Pfalz (§ 46 Abs. 1 KWG) and Brandenburg (§ 62 Abs. 1, 2 BbgKWahlG); no other Land's loss of the Anwartschaft by a party ban is modelled (docs/legal.md)";
+pub const BANNED_PARTY_MEMBER_ONLY: &str = "banned_party_member is a fact of Mecklenburg-Vorpommern (§ 47 Abs. 1 LKWG M-V), Rheinland-Pfalz (§ 46 Abs. 1 KWG), Brandenburg (§ 62 Abs. 1, 2 BbgKWahlG) and Saarland (§ 50 Abs. 1 KWG); no other Land's loss of the Anwartschaft by a party ban is modelled (docs/legal.md)";
 
 /// A dated fact about a candidate. All facts count as recorded; intervals (`ineligible`) and bars
 /// (`barred` / `bar_cured`, docs/legal.md "Bars by date") are judged at the reference time.

@@ -208,7 +208,9 @@ pub(crate) fn validate(s: &Snapshot) -> Result<(), ValidationError> {
                     ));
                 }
                 // § 47 Abs. 1 LKWG M-V, § 46 Abs. 1 KWG, § 62 Abs. 1, 2 BbgKWahlG: the loss of the Anwartschaft by a party ban
-                if matches!(f, Fact::BannedPartyMember { .. }) && !matches!(b.land, Land::Mv | Land::Rp | Land::Bb) {
+                if matches!(f, Fact::BannedPartyMember { .. })
+                    && !matches!(b.land, Land::Mv | Land::Rp | Land::Bb | Land::Sl)
+                {
                     return Err(ValidationError::new(format!("{path}.facts[{fi}].type"), BANNED_PARTY_MEMBER_ONLY));
                 }
                 if let Fact::Barred { reason, .. } = f {

@@ -23,7 +23,10 @@ impl Machine<'_> {
         }
         // § 47 Abs. 1 LKWG M-V, § 46 Abs. 1 KWG, § 62 Abs. 1, 2 BbgKWahlG: as in the snapshot's validation
         if matches!(f.fact, Fact::BannedPartyMember { .. })
-            && !matches!(self.body.land(), crate::model::Land::Mv | crate::model::Land::Rp | crate::model::Land::Bb)
+            && !matches!(
+                self.body.land(),
+                crate::model::Land::Mv | crate::model::Land::Rp | crate::model::Land::Bb | crate::model::Land::Sl
+            )
         {
             return Err(invalid(format!("fact: {}", crate::model::BANNED_PARTY_MEMBER_ONLY)));
         }

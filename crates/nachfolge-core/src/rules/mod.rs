@@ -24,6 +24,7 @@ pub mod nw;
 pub mod order;
 pub mod rp;
 pub mod sh;
+pub mod sl;
 pub mod sn;
 pub mod st;
 pub mod th;
@@ -105,13 +106,18 @@ pub enum VacancyReason {
     /// Hessen: Eingliederung of the municipality; § 34 KWG does not apply (§ 33 Abs. 1 Nr. 4 KWG): no
     /// successor, no determination, the statutory size unchanged.
     Merger,
+    /// Saarland: the departed's list has no Ersatzperson left; what follows (§ 57 Abs. 1 Satz 2 KWO refers to
+    /// § 44 Abs. 3 Satz 3 KWG, which was not read) is left to the Wahlleitung — the worker names nobody,
+    /// announces nothing and does not change the statutory size (docs/legal.md, "Saarland").
+    ReturningOfficerDecides,
 }
 
 impl VacancyReason {
     /// The returning officer determines the vacancy and it is announced (open to objection); not after a
-    /// Hessen merger, where the member leaves with the agreement's entry into force (§ 33 Abs. 3 Nr. 4 KWG).
+    /// Hessen merger, where the member leaves with the agreement's entry into force (§ 33 Abs. 3 Nr. 4 KWG),
+    /// and not where the Wahlleitung decides by hand what an exhausted Saarland list means.
     pub fn is_determined(self) -> bool {
-        self != VacancyReason::Merger
+        !matches!(self, VacancyReason::Merger | VacancyReason::ReturningOfficerDecides)
     }
 }
 

@@ -81,6 +81,15 @@ fn words(land: Land) -> Option<Words> {
             reservation: "§ 51 Abs. 1 Satz 3 BbgKWahlG",
             reservation_void: "",
         },
+        // § 43 KWG, applied to Ersatzleute by § 57 Abs. 4 with § 56 KWO (docs/legal.md, "Saarland")
+        Land::Sl => Words {
+            silence: DECLARE,
+            accepted: "gilt die Wahl als angenommen (§ 43 Satz 2 KWG in Verbindung mit § 57 Abs. 4 KWO)",
+            proof: "Ihr Dienst- oder Beschäftigungsverhältnis beendet ist oder Sie beurlaubt sind",
+            refused: "gilt die Wahl als nicht angenommen (§ 56 Abs. 3 in Verbindung mit § 57 Abs. 4 KWO)",
+            reservation: "§ 43 Satz 3 KWG in Verbindung mit § 57 Abs. 4 KWO",
+            reservation_void: "",
+        },
         Land::Sh => Words {
             silence: REFUSE,
             accepted: "erwerben Sie die Mitgliedschaft mit Ablauf der Frist (§ 37 Satz 1 GKWG); auch eine Annahmeerklärung lässt die Mitgliedschaft nicht früher beginnen",
@@ -226,7 +235,8 @@ mod tests {
 
     #[test]
     fn every_land_with_a_period_has_words_for_the_effect_its_procedure_applies() {
-        for land in [Land::Nw, Land::Rp, Land::Ni, Land::St, Land::Th, Land::Bb, Land::Sh, Land::Mv, Land::By] {
+        for land in [Land::Nw, Land::Rp, Land::Ni, Land::St, Land::Th, Land::Bb, Land::Sh, Land::Mv, Land::By, Land::Sl]
+        {
             for kind in [BodyKind::Council, BodyKind::Kreistag] {
                 let law = land.law();
                 for barred in [false, true] {

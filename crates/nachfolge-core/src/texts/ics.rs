@@ -72,6 +72,7 @@ fn council_period_citation(land: Land) -> Option<&'static str> {
         Land::Sh => "§ 37 Satz 1 GKWG",
         Land::St => "§ 43 Abs. 1 Satz 1 KWG LSA",
         Land::Th => "§ 23 Abs. 4 Halbsatz 2 i. V. m. § 29 Satz 1 ThürKWG",
+        Land::Sl => "§ 43 Satz 1 KWG i. V. m. § 57 Abs. 4 KWO",
         Land::Bw | Land::Sn => return None,
     })
 }

@@ -174,7 +174,7 @@ mod tests {
             });
             serde_json::from_value::<crate::model::Snapshot>(s).map(Body::indexed).expect("snapshot")
         };
-        for land in ["NW", "RP", "NI", "ST", "TH", "BB", "MV", "SH", "BY"] {
+        for land in ["NW", "RP", "NI", "ST", "TH", "BB", "MV", "SH", "BY", "SL"] {
             for kind in ["council", "kreistag"] {
                 let words = lapse(&snapshot(land, kind), false);
                 assert_eq!(words.len(), 1, "{land}");

@@ -183,6 +183,12 @@ pub fn reason_de(reason: &str) -> String {
             "Einzelbewerbung ohne Wahlvorschlag einer Partei oder Wählergruppe: Niemand rückt nach, ein frei werdender Sitz bleibt unbesetzt"
         }
         "list_exhausted" => "Der Wahlvorschlag ist erschöpft: Niemand kann mehr nachrücken",
+        "list_exhausted_returning_officer_decides" => {
+            "Die Liste enthält keine weitere Ersatzperson; wie der Sitz zu besetzen ist, stellt die Wahlleitung fest"
+        }
+        "party_change_returning_officer_decides" => {
+            "ist aus der Partei oder Wählergruppe ausgeschieden oder einer anderen beigetreten; ob das der Nachfolge entgegensteht, prüft die Wahlleitung vor ihrer Feststellung"
+        }
         "barred_must_prove_end" => {
             "hat einen Hinderungsgrund; nach der Zustellung der Benachrichtigung ist fristgerecht nachzuweisen, dass er beseitigt ist"
         }

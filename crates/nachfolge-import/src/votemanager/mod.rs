@@ -691,5 +691,6 @@ fn land_de(land: nachfolge_core::model::Land) -> &'static str {
         Land::Sn => "Sachsen",
         Land::Mv => "Mecklenburg-Vorpommern",
         Land::Bb => "Brandenburg",
+        Land::Sl => "Saarland",
     }
 }

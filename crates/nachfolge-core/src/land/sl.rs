@@ -1,0 +1,143 @@
+//! Saarland: Kommunalwahlgesetz (KWG) § 43 (Benachrichtigung der Gewählten), § 17 (Unvereinbarkeit), § 50
+//! (Folgen eines Parteiverbotes), the Kommunalwahlordnung (KWO) §§ 56, 57, the Saarländisches
+//! Verwaltungszustellungsgesetz (§ 1 SVwZG, which applies the VwZG) and the Feiertagsgesetz (§ 2 SFG). Who
+//! succeeds: `rules/sl.rs`. **§ 44 KWG "Ersatzleute" was not read**: the Wahlleitung is in charge — a snapshot
+//! must say `determination: confirm` (docs/legal.md, "Saarland").
+
+use chrono::NaiveDate;
+
+use super::{Acceptance, LandLaw, Objection, Procedure, Reservation, Review, Span, Texts};
+use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
+use crate::model::{Body, BodyKind, DeterminationMode, ElectoralSystem, SeatVia, Snapshot, ValidationError};
+use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
+
+/// Saarland.
+pub(super) struct Sl;
+
+/// Why every determination waits for the Wahlleitung (the message of the refusal of `automatic`).
+pub const NOT_VERIFIED: &str = "must be \"confirm\" in Saarland: § 44 KWG (Ersatzleute) could not be read and is not verified, so the Wahlleitung confirms every determination the worker proposes on § 57 KWO (docs/legal.md, \"Saarland\")";
+
+static PROCEDURE: Procedure = Procedure {
+    // § 43 KWG with § 56, § 57 Abs. 4 KWO: one week to declare in writing, silence is acceptance, a
+    // reservation is a refusal, a refusal is irrevocable; a barred Ersatzperson must prove (§ 56 Abs. 3 KWO)
+    acceptance: Acceptance::Declaration,
+    reservation: Reservation::Refusal,
+    determination_mail: "sl_offer",
+    not_acquired_mail: None,
+    // a refusal: the next Mandatsanwärter of the same list
+    next_round_citation: Some("§ 57 Abs. 1 Satz 1 KWO"),
+    bar_citation: rules::sl::BAR_CITATION,
+    // [decision, open] § 47 KWG (Wahlanfechtung) was not read; the Feststellung is a Verwaltungsakt of the
+    // Gemeindewahlleitung: the Widerspruch of the VwGO (docs/legal.md, "Saarland")
+    objection: Objection { span: Span::Months(1), reason: "one_month_after_announcement", citation: "§ 70 Abs. 1 Satz 1 VwGO" },
+    review: Review {
+        council_refused: Some(
+            "decided_by: in Saarland the Widerspruch against the Wahlleitung's determination is decided by her (Abhilfe, § 72 VwGO) or the Widerspruchsbehörde (§ 73 VwGO), not by the council",
+        ),
+        citation: "§§ 72, 73 VwGO",
+        council_in_place_of_officer: None,
+    },
+    texts: Texts {
+        template_prefix: "sl",
+        determination_subject: "Nachrücken als Ersatzperson in die Vertretung „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
+        barred_subject: "Nachrücken als Ersatzperson in die Vertretung „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl und zum Nachweis nach § 56 Abs. 3 KWO",
+        announcement_basis: "§ 57 Abs. 1 Satz 1 KWO",
+        party_ban_basis: Some("§ 50 Abs. 3 KWG"),
+        announcement_remedy: "Widerspruch binnen eines Monats nach Bekanntgabe, schriftlich oder zur Niederschrift bei der Wahlleitung{office} (§§ 68, 70 VwGO)",
+        review_basis: "§§ 72, 73 VwGO",
+        review_remedy: "Klage vor dem Verwaltungsgericht{court} binnen eines Monats nach Zustellung des Widerspruchsbescheids (§ 74 Abs. 1 Satz 1 VwGO)",
+        court_review_remedy: "keine Klage: die Entscheidung vollzieht eine gerichtliche Entscheidung",
+        review_final_remedy: "keiner: die Entscheidung ist unanfechtbar",
+        successor_title: "Bekanntmachung über das Nachrücken einer Ersatzperson in die Vertretung „{name}“",
+        vacancy_title: "Bekanntmachung über das Unbesetztbleiben eines Sitzes in der Vertretung „{name}“",
+        not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft in der Vertretung „{name}“",
+        review_title: "Bekanntmachung der Entscheidung über Widersprüche gegen das Nachrücken einer Ersatzperson in die Vertretung „{name}“",
+        not_acquired_subject: None,
+        correction_title: "Berichtigung der Bekanntmachung über das Nachrücken einer Ersatzperson in die Vertretung „{name}“",
+    },
+};
+
+/// § 2 SFG beyond the nationwide holidays: Fronleichnam, Mariä Himmelfahrt, Allerheiligen.
+const HOLIDAYS: &[Holiday] = &[
+    Holiday::Easter { offset: 60, name: "Fronleichnam" },
+    Holiday::Fixed { month: 8, day: 15, name: "Mariä Himmelfahrt" },
+    Holiday::Fixed { month: 11, day: 1, name: "Allerheiligen" },
+];
+
+impl LandLaw for Sl {
+    fn validate(&self, s: &Snapshot) -> Result<(), ValidationError> {
+        if s.body.determination != DeterminationMode::Confirm {
+            return Err(ValidationError::new("body.determination", NOT_VERIFIED));
+        }
+        if s.body.kind == BodyKind::Kreistag {
+            return Err(ValidationError::new(
+                "body.kind",
+                "kreistag is not served in Saarland: the KWG's rules for the Kreistage (§§ 58–66 KWG) and their references to the Gemeinderat's were not read (docs/legal.md, \"Saarland\")",
+            ));
+        }
+        if s.body.electoral_system == ElectoralSystem::Majority {
+            return Err(ValidationError::new(
+                "body.electoral_system",
+                "majority is not served in Saarland: § 57 Abs. 2 KWO determines its Ersatzleute by § 44 Abs. 2, Abs. 3 Satz 1 and 4 KWG, which were not read (docs/legal.md, \"Saarland\")",
+            ));
+        }
+        super::refuse_district_substitute(&s.body.readings)?;
+        for (li, list) in s.lists.iter().enumerate() {
+            for (ci, c) in list.candidates.iter().enumerate() {
+                let path = format!("lists[{li}].candidates[{ci}]");
+                super::refuse_ersatzbewerber(
+                    c,
+                    || format!("{path}.substitute_for"),
+                    "in Saarland the Mandatsanwärter of the member's Gebiets- or Bereichsliste follow in list order (§ 57 Abs. 1 KWO)",
+                )?;
+                if let Some(seat) = &c.seat {
+                    if matches!(seat.via, SeatVia::District | SeatVia::PersonalVote) {
+                        return Err(ValidationError::new(
+                            format!("{path}.seat.via"),
+                            "is list or succession in Saarland: closed lists, a Gebietsliste and Bereichslisten each recorded as a list of its own (§ 57 Abs. 1 KWO)",
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn validate_cause(&self, cause: Cause) -> Result<(), ValidationError> {
+        match cause {
+            Cause::Ordinary | Cause::PartyBan { .. } => Ok(()),
+            Cause::Merger => Err(ValidationError::new(
+                "reason",
+                "merger is a Hessen reason (§ 33 Abs. 1 Nr. 4 KWG Hessen); the KWG Saarland has no such rule known here — report the departure with its own reason",
+            )),
+        }
+    }
+
+    fn decide(&self, body: &Body, q: &Query) -> Result<Decision, DecideError> {
+        rules::sl::decide(body, q)
+    }
+
+    fn list_order(&self, body: &Body, s: &Standing, list: usize) -> ListOrder {
+        rules::sl::list_order(s, body.list(list))
+    }
+
+    /// § 2 SFG.
+    fn holiday_name(&self, d: NaiveDate) -> Option<&'static str> {
+        holiday_in(&[NATIONWIDE, HOLIDAYS], d)
+    }
+
+    /// § 1 SVwZG applies the VwZG "in der jeweils geltenden Fassung" to the Gemeinden.
+    fn service_act(&self) -> &'static str {
+        "VwZG i. V. m. § 1 SVwZG"
+    }
+
+    /// **[verify]** the SVwVfG was not read; its § 31 Abs. 3 is taken to match the VwVfG's (docs/legal.md).
+    fn procedure_act(&self) -> &'static str {
+        "SVwVfG"
+    }
+
+    fn procedure(&self, _kind: BodyKind) -> &'static Procedure {
+        // a Kreistag is refused by `validate`
+        &PROCEDURE
+    }
+}
