@@ -43,9 +43,9 @@ pub mod din {
     pub const RETURN: Field = Field { left: 25.0, top: 45.0, right: 105.0, bottom: 62.7 };
     /// The Anschriftzone (recipient): the lower 27.3 mm of the Anschriftfeld, up to 90 mm.
     pub const ADDRESS: Field = Field { left: 25.0, top: 62.7, right: 105.0, bottom: 90.0 };
-    /// The Informationsblock: 125 mm from the left edge, from 50 mm down (form B), 75 mm wide; it ends above
-    /// the Betreff.
-    pub const INFO: Field = Field { left: 125.0, top: 50.0, right: 200.0, bottom: 96.0 };
+    /// The Informationsblock: 125 mm from the left edge, its first line at 50 mm (form B; the 8-pt label's
+    /// top 2.6 mm above), 75 mm wide; it ends above the Betreff.
+    pub const INFO: Field = Field { left: 125.0, top: 47.4, right: 200.0, bottom: 96.0 };
     /// The Betreff (subject) and the text on the first page: between the margins, from below the address
     /// field and the information block to the foot of the page.
     pub const FIRST_TEXT: Field = Field { left: 25.0, top: 96.0, right: 190.0, bottom: 280.0 };

@@ -163,3 +163,36 @@ async fn the_letter_for_service_and_the_announcement_download_behind_sign_in_and
     assert_eq!(fetch(&other, &pdf_path).await.0, 404);
     assert_eq!(fetch(&other, &txt_path).await.0, 404);
 }
+
+#[tokio::test]
+async fn a_letter_with_a_character_the_fonts_lack_is_refused_with_a_german_page_naming_it() {
+    let app = App::spawn().await;
+    let mut snapshot = nrw();
+    for list in snapshot["lists"].as_array_mut().into_iter().flatten() {
+        for c in list["candidates"].as_array_mut().into_iter().flatten() {
+            if c["id"] == "L1-06" {
+                c["postal_address"] = json!("Große Straße 5, 김해시");
+            }
+        }
+    }
+    register(&app, snapshot).await;
+    add_user(&app, "wahlleitung", "wahlleiter", &["musterstadt-rat"]).await;
+    let mut browser = client(&app);
+    assert_eq!(browser.sign_in("wahlleitung", PASSWORD).await.status, 303);
+    app.send(
+        "vacancy.reported",
+        json!({"body": "musterstadt-rat", "member": "L1-01", "reason": "died", "effective_at": "2026-05-04T10:00:00+02:00"}),
+    )
+    .await;
+    let det = app.wait_event("succession.determined", |_| true).await;
+    let case = det["data"]["case"].as_str().expect("case").to_owned();
+    let (status, headers, body) = fetch(&browser, &format!("/raete/musterstadt-rat/faelle/{case}/schreiben.pdf")).await;
+    let page = String::from_utf8_lossy(&body);
+    assert_eq!(status, 422, "{page}");
+    assert!(header(&headers, "content-type").is_some_and(|t| t.starts_with("text/html")));
+    for want in
+        ["Die Schrift des Schreibens enthält diese Zeichen nicht", "(U+AE40)", "Bitte prüfen Sie die Schreibweise"]
+    {
+        assert!(page.contains(want), "{want:?} not in {page}");
+    }
+}

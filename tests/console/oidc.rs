@@ -205,9 +205,20 @@ async fn through_provider(
     login: &str,
     tamper: impl Fn(String) -> String,
 ) -> String {
+    through_provider_from(browser, "/anmelden/dienstkonto", issuer, login, tamper).await
+}
+
+/// [`through_provider`] from the console's sign-in link `start` (e.g. with `?weiter=`).
+async fn through_provider_from(
+    browser: &mut Client,
+    start: &str,
+    issuer: &str,
+    login: &str,
+    tamper: impl Fn(String) -> String,
+) -> String {
     // a browser new to the provider, so that it asks for the password (no single sign-on session yet)
     let mut idp = Idp::new(issuer);
-    let start = browser.get("/anmelden/dienstkonto").await;
+    let start = browser.get(start).await;
     assert_eq!(start.status, 303, "{}", start.body);
     let flow = start.set_cookies().into_iter().find(|c| c.starts_with("nachfolge-dienstkonto=")).expect("flow cookie");
     assert!(flow.contains("HttpOnly") && flow.contains("SameSite=Lax") && flow.contains("Max-Age=600"), "{flow}");
@@ -477,4 +488,40 @@ async fn without_a_provider_the_sign_in_offers_local_accounts_only() {
     assert!(!page.body.contains("Dienstkonto"), "{}", page.body);
     assert_eq!(browser.get("/anmelden/dienstkonto").await.status, 404);
     assert_eq!(browser.get("/anmelden/dienstkonto/rueckkehr?code=x&state=y").await.status, 404);
+}
+
+/// Issue 26, point 11: a deep link survives the sign-in through the provider too: the sign-in page's link
+/// carries it, a `SameSite=Lax` cookie keeps it while the browser is at the provider, and the page after
+/// the callback leads there; a path of another site is not taken.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deep_link_survives_the_sign_in_through_the_provider() {
+    let (app, provider) = console_with_provider().await;
+    let mut browser = client(&app);
+    let wanted = "/raete/musterstadt-rat";
+    let first = browser.get(wanted).await;
+    let to_sign_in = first.header("location").expect("to the sign-in").to_owned();
+    assert_eq!(to_sign_in, "/anmelden?weiter=%2Fraete%2Fmusterstadt-rat");
+    let page = browser.get(&to_sign_in).await;
+    let link = "/anmelden/dienstkonto?weiter=%2Fraete%2Fmusterstadt-rat";
+    assert!(page.body.contains(&format!("<a href=\"{link}\">Mit Dienstkonto anmelden</a>")), "{}", page.body);
+    let back = through_provider_from(&mut browser, link, &provider.issuer, "wahlleitung", |u| u).await;
+    assert!(browser.cookies.contains_key("nachfolge-weiter"), "kept while at the provider");
+    let done = browser.get(&back).await;
+    assert_eq!(done.status, 200, "{}", done.body);
+    assert!(done.body.contains("content=\"0; url=/raete/musterstadt-rat\""), "{}", done.body);
+    assert!(
+        done.body.contains("<a href=\"/raete/musterstadt-rat\">Weiter zur angeforderten Seite</a>"),
+        "{}",
+        done.body
+    );
+    assert!(!browser.cookies.contains_key("nachfolge-weiter"), "deleted after the callback");
+    assert_eq!(browser.get(wanted).await.status, 200);
+
+    // another site's address is not taken
+    let mut other = client(&app);
+    let evil = "/anmelden/dienstkonto?weiter=%2F%2Fevil.example%2F";
+    let back = through_provider_from(&mut other, evil, &provider.issuer, "wahlleitung", |u| u).await;
+    assert!(!other.cookies.contains_key("nachfolge-weiter"));
+    let done = other.get(&back).await;
+    assert!(done.body.contains("content=\"0; url=/raete\""), "{}", done.body);
 }

@@ -236,16 +236,16 @@ pub fn reason_de(reason: &str) -> String {
             "Unechte Teilortswahl: Es rückt die nächste Ersatzperson aus dem Wohnbezirk des ausgeschiedenen Mitglieds nach; die Reihenfolge ist je Wohnbezirk zu lesen"
         }
         "other_areas" => {
-            "Der Wahlvorschlag im Wahlbereich des ausgeschiedenen Mitglieds ist erschöpft; Ersatzpersonen sind die nicht gewählten Bewerberinnen und Bewerber der Wahlvorschläge derselben Partei oder Wählergruppe in den anderen Wahlbereichen, in der Reihenfolge ihrer Stimmenzahlen"
+            "Der Wahlvorschlag im Wahlbereich oder Wahlkreis des ausgeschiedenen Mitglieds ist erschöpft; Ersatzpersonen sind die nicht gewählten Bewerberinnen und Bewerber der Wahlvorschläge derselben Partei oder Wählergruppe in den anderen Wahlbereichen oder Wahlkreisen, in der Reihenfolge ihrer Stimmenzahlen"
         }
         "other_areas_follow" => {
-            "Ist dieser Wahlvorschlag erschöpft, folgen die nicht gewählten Bewerberinnen und Bewerber der Wahlvorschläge derselben Partei oder Wählergruppe in den anderen Wahlbereichen, in der Reihenfolge ihrer Stimmenzahlen"
+            "Ist dieser Wahlvorschlag erschöpft, folgen die nicht gewählten Bewerberinnen und Bewerber der Wahlvorschläge derselben Partei oder Wählergruppe in den anderen Wahlbereichen oder Wahlkreisen, in der Reihenfolge ihrer Stimmenzahlen"
         }
         "other_areas_exhausted" => {
-            "Auch die Wahlvorschläge derselben Partei oder Wählergruppe in den anderen Wahlbereichen sind erschöpft: Niemand kann mehr nachrücken"
+            "Auch die Wahlvorschläge derselben Partei oder Wählergruppe in den anderen Wahlbereichen oder Wahlkreisen sind erschöpft: Niemand kann mehr nachrücken"
         }
         "most_votes_other_area" => {
-            "hat unter den Ersatzpersonen der anderen Wahlbereiche die meisten Stimmen erhalten"
+            "hat unter den Ersatzpersonen der anderen Wahlbereiche oder Wahlkreise die meisten Stimmen erhalten"
         }
         "additional_seat" => {
             "hatte einen weiteren Sitz (unechte Teilortswahl); es rückt die nächste Ersatzperson für die weiteren Sitze aus dem ganzen Wahlvorschlag nach, in der Reihenfolge der Stimmenzahlen"
@@ -254,7 +254,7 @@ pub fn reason_de(reason: &str) -> String {
             "hat einen weiteren Sitz und ist zugleich Ersatzperson für den Wohnbezirk; ob sie oder er in den Sitz des Wohnbezirks nachrückt, entscheidet der Gemeinderat"
         }
         "no_other_areas_recorded" => {
-            "Wahlvorschläge derselben Partei oder Wählergruppe in anderen Wahlbereichen sind nicht erfasst"
+            "Wahlvorschläge derselben Partei oder Wählergruppe in anderen Wahlbereichen sind nicht erfasst; gibt es solche, ist der Übergang des Sitzes auf sie zu prüfen"
         }
         other => other,
     };
