@@ -321,7 +321,14 @@ async fn redrive_one(
 ) -> anyhow::Result<DeadLetter> {
     let info = describe(d, position);
     if let Some(id) = info.id.as_deref() {
-        store.forget_rejection(id).await.context("forgetting the earlier rejection")?;
+        // the rejection of this council's message only (the inbox is per body: docs/contract.md, "Message
+        // ids"); a message that names no body was recorded under ""
+        let body = bus::parse_envelope(&d.data, &d.properties, usize::MAX)
+            .ok()
+            .and_then(|env| crate::messages::Inbound::parse(&env.ty, env.data).ok())
+            .map(|inbound| inbound.body_id().to_owned())
+            .unwrap_or_default();
+        store.forget_rejection(&body, id).await.context("forgetting the earlier rejection")?;
     }
     let mut headers = FieldTable::default();
     for (k, v) in d.properties.headers().as_ref().map(|h| h.inner().iter()).into_iter().flatten() {

@@ -689,3 +689,52 @@ async fn a_batch_waiting_for_a_body_holds_none_of_its_rows() {
     db.close().await;
     store.close().await;
 }
+
+/// Issue 26 point 10 (docs/contract.md, "Message ids"): inbound message ids are deduplicated per council.
+/// The same id sent to two councils is two messages — both take effect, each with its own events — and
+/// a redelivery to the same council is a duplicate; a reused id with other data is refused for that
+/// council only.
+#[tokio::test]
+async fn the_same_message_id_for_two_councils_is_two_messages() {
+    let (_, _cleanup, store, db) = open().await;
+    let templates = Templates::load(None).expect("templates");
+    let settings = Settings::default();
+    let now = chrono::Utc::now();
+    let apply = |items: Vec<Item>| {
+        let (store, templates, settings) = (store.clone(), &templates, &settings);
+        async move { store.apply_batch(&items, now, settings, templates).await.expect("batch") }
+    };
+    let regs = vec![item("reg", "election.registered", council("a")), item("reg", "election.registered", council("b"))];
+    assert_eq!(apply(regs).await, vec![Applied::Applied; 2], "one registration id for two councils");
+    // in one batch, and each council's own
+    let same =
+        vec![item("m1", "vacancy.reported", vacancy("a", "a-0")), item("m1", "vacancy.reported", vacancy("b", "b-0"))];
+    assert_eq!(apply(same).await, vec![Applied::Applied; 2]);
+    let successors: Vec<(String, Option<String>)> =
+        sqlx::query_as("SELECT id, successor FROM cases ORDER BY id").fetch_all(&db).await.expect("cases");
+    assert_eq!(
+        successors,
+        [("a-1".to_owned(), Some("a-4".to_owned())), ("b-1".to_owned(), Some("b-4".to_owned()))],
+        "both vacancies took effect"
+    );
+    let events: i64 = sqlx::query_scalar("SELECT count(DISTINCT event_id) FROM outbox WHERE body_id = 'b'")
+        .fetch_one(&db)
+        .await
+        .expect("events");
+    assert!(events > 1, "council b's events were written beside council a's of the same message id");
+    // a redelivery to one council is a duplicate; the same id with other data is refused there only
+    assert_eq!(apply(vec![item("m1", "vacancy.reported", vacancy("a", "a-0"))]).await, [Applied::Duplicate]);
+    let reused = apply(vec![item("m1", "vacancy.reported", vacancy("b", "b-1"))]).await;
+    assert!(
+        matches!(&reused[..], [Applied::Rejected(r)] if r.contains("already used for different data")),
+        "{reused:?}"
+    );
+    // an id used by council a only is new to council c: no probing, no pre-empting
+    assert_eq!(apply(vec![item("reg-c", "election.registered", council("c"))]).await, [Applied::Applied]);
+    assert_eq!(apply(vec![item("m1", "vacancy.reported", vacancy("c", "c-0"))]).await, [Applied::Applied]);
+    let rows: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM inbox WHERE message_id = 'm1'").fetch_one(&db).await.expect("inbox");
+    assert_eq!(rows, 3, "one inbox entry per council");
+    db.close().await;
+    store.close().await;
+}

@@ -19,12 +19,13 @@ impl Store {
         templates: &Templates,
     ) -> Result<Vec<Applied>, StoreError> {
         let mut outcomes = Vec::with_capacity(items.len());
-        // a message id seen twice ends a chunk: the second is judged against what the first left behind
+        // a message id seen twice for one body ends a chunk: the second is judged against what the first
+        // left behind (the same id for two bodies is two messages: the inbox key is the pair)
         let mut from = 0;
         while from < items.len() {
             let mut seen = std::collections::HashSet::new();
             let mut to = from;
-            while to < items.len() && seen.insert(items[to].cause.key.as_str()) {
+            while to < items.len() && seen.insert((items[to].body_id.as_str(), items[to].cause.key.as_str())) {
                 to += 1;
             }
             let chunk = &items[from..to];
@@ -145,10 +146,10 @@ impl Store {
         new.dedup();
         // inbox: messages seen before, read with the locks (one round trip); a duplicate committed by
         // another replica while this one waited for a lock is caught by the inbox insert at the end
-        let keys: Vec<&str> = candidates
+        let keys: Vec<(&str, &str)> = candidates
             .iter()
             .filter(|it| !matches!(it.work, Work::Internal(..)))
-            .map(|it| it.cause.key.as_str())
+            .map(|it| (it.body_id.as_str(), it.cause.key.as_str()))
             .collect();
         let (mut bodies, known) = lock_bodies(&mut tx, &self.cache, &wanted, &new, &keys).await?;
         // bookkeeping steps: a step done before (another replica, a lease that ran out) means the command
@@ -203,7 +204,8 @@ impl Store {
             // inbound only: what the inbox keeps to tell a duplicate from a reused id
             let digest = (!internal).then(|| digest(&item.cause.ty, &item.cause.payload));
             if let Some(digest) = &digest {
-                if let Some(Seen { digest: d, outcome, reason }) = known.get(&item.cause.key) {
+                let key = (item.body_id.as_str().to_owned(), item.cause.key.clone());
+                if let Some(Seen { digest: d, outcome, reason }) = known.get(&key) {
                     outcomes[i] = Some(if d != digest {
                         Applied::Rejected(format!(
                             "id: message id {:?} was already used for different data",
@@ -304,7 +306,8 @@ pub(super) struct Slot {
 }
 
 /// Lock the bodies `ids` for this transaction (rows in ascending id order, before any row that belongs to
-/// a body: docs/architecture.md, "Lock order") and load the aggregates and their audit sequences, and what the inbox holds of the messages `keys`.
+/// a body: docs/architecture.md, "Lock order") and load the aggregates and their audit sequences, and what
+/// the inbox holds of the messages `keys` (body, message id: deduplication is per body, migration 0014).
 /// `registering` (a subset of `ids`) may not exist yet: their advisory locks are taken first, in
 /// ascending key order. An aggregate the cache holds at the row's state version (and sequence) is taken
 /// from the cache; the database sends the state only of the others, and a cached entry of another version
@@ -314,8 +317,8 @@ pub(super) async fn lock_bodies(
     cache: &super::cache::Cache,
     ids: &[&str],
     registering: &[&str],
-    keys: &[&str],
-) -> Result<(HashMap<String, Slot>, HashMap<String, Seen>), StoreError> {
+    keys: &[(&str, &str)],
+) -> Result<(HashMap<String, Slot>, HashMap<(String, String), Seen>), StoreError> {
     let mut slots = HashMap::with_capacity(ids.len());
     let mut seen = HashMap::new();
     if ids.is_empty() {
@@ -343,13 +346,15 @@ pub(super) async fn lock_bodies(
                     FROM bodies WHERE id = ANY($1) ORDER BY id FOR UPDATE)
          SELECT true AS is_body, id, state, audit_seq, version, NULL AS outcome, NULL AS reason FROM b
          UNION ALL
-         SELECT false, message_id, digest, NULL, NULL, outcome, reason FROM inbox WHERE message_id = ANY($2)",
+         SELECT false, message_id, digest, NULL, body_id, outcome, reason FROM inbox
+          WHERE (body_id, message_id) IN (SELECT * FROM unnest($6::text[], $2::text[]))",
     )
     .bind(ids)
-    .bind(keys)
+    .bind(keys.iter().map(|k| k.1).collect::<Vec<_>>())
     .bind(&cached_ids)
     .bind(&cached_seqs)
     .bind(&cached_versions)
+    .bind(keys.iter().map(|k| k.0).collect::<Vec<_>>())
     .fetch_all(&mut **tx)
     .await?;
     let sent: HashMap<&str, &str> =
@@ -391,7 +396,9 @@ pub(super) async fn lock_bodies(
             slots.insert(id, slot);
         } else {
             let digest = state.unwrap_or_default();
-            seen.insert(id, Seen { digest, outcome: r.try_get("outcome")?, reason: r.try_get("reason")? });
+            // for an inbox row the `version` column carries its body
+            let body: String = r.try_get::<Option<String>, _>("version")?.unwrap_or_default();
+            seen.insert((body, id), Seen { digest, outcome: r.try_get("outcome")?, reason: r.try_get("reason")? });
         }
     }
     for id in ids {

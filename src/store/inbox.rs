@@ -29,11 +29,13 @@ impl Store {
         let digest = digest(&cause.ty, &cause.payload);
         if !cause.key.is_empty() {
             sqlx::query(
-                "INSERT INTO inbox (message_id, type, body_id, digest, outcome, reason) VALUES ($1, $2, $3, $4, 'rejected', $5) ON CONFLICT (message_id) DO NOTHING",
+                "INSERT INTO inbox (message_id, type, body_id, digest, outcome, reason) VALUES ($1, $2, $3, $4, 'rejected', $5)
+                 ON CONFLICT (body_id, message_id) DO NOTHING",
             )
             .bind(&cause.key)
             .bind(&cause.ty)
-            .bind(body_id)
+            // a message that names no body is kept under the body '' (migration 0014)
+            .bind(body_id.unwrap_or_default())
             .bind(&digest)
             .bind(reason)
             .execute(&mut *tx)
@@ -41,7 +43,7 @@ impl Store {
         }
         // One `message.rejected` per distinct message (id and data): a redelivery of the same bad message
         // publishes nothing new, a reused id with other data is reported on its own.
-        let event = event_id(&format!("rejected:{}:{digest}", cause.key), 0);
+        let event = event_id(body_id.unwrap_or_default(), &format!("rejected:{}:{digest}", cause.key), 0);
         let seen: Option<String> = sqlx::query_scalar("SELECT event_id FROM outbox WHERE event_id = $1")
             .bind(&event)
             .fetch_optional(&mut *tx)
@@ -73,9 +75,12 @@ impl Store {
         Ok(())
     }
 
-    /// Forget that a message was refused (before it is redriven), so that it is judged afresh.
-    pub async fn forget_rejection(&self, message_id: &str) -> Result<(), StoreError> {
-        sqlx::query("DELETE FROM inbox WHERE message_id = $1 AND outcome = 'rejected'")
+    /// Forget that the message `message_id` to the body `body_id` (`""`: a message that names no body) was
+    /// refused (before it is redriven), so that it is judged afresh. Another council's message of the same
+    /// id is not touched.
+    pub async fn forget_rejection(&self, body_id: &str, message_id: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM inbox WHERE body_id = $1 AND message_id = $2 AND outcome = 'rejected'")
+            .bind(body_id)
             .bind(message_id)
             .execute(&self.pool)
             .await?;

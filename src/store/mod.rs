@@ -174,8 +174,12 @@ pub struct Item {
     pub work: Work,
 }
 
-fn event_id(cause: &str, i: usize) -> String {
-    uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_URL, format!("urn:nachfolge:{cause}:{i}").as_bytes()).to_string()
+/// The id of the `i`-th event a command of `body` caused by `cause` (a message id, `timer:…`, `mail:…`):
+/// a UUIDv5 of both, so that two councils' messages with the same id cause events of different ids (issue
+/// 26 point 10). The body's length comes first, so that no two (body, cause) pairs give the same text.
+fn event_id(body: &str, cause: &str, i: usize) -> String {
+    let name = format!("urn:nachfolge:{}:{body}:{cause}:{i}", body.len());
+    uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_URL, name.as_bytes()).to_string()
 }
 
 /// A digest of a message's type and data for duplicate detection: a UUIDv5 (SHA-1 based) of the JSON
@@ -403,7 +407,7 @@ async fn create_database_if_missing(opts: &PgConnectOptions) -> Result<(), Store
     }
 }
 
-/// What the inbox holds of a message.
+/// What the inbox holds of a message (for one body: the inbox key is the body and the message id).
 struct Seen {
     /// [`digest`] of its type and data.
     digest: String,

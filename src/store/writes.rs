@@ -33,7 +33,7 @@ macro_rules! inbox_insert {
     () => {
         "INSERT INTO inbox (message_id, type, body_id, digest, outcome)
              SELECT *, 'applied' FROM UNNEST($35::text[], $36::text[], $37::text[], $38::text[])
-             ON CONFLICT (message_id) DO NOTHING"
+             ON CONFLICT (body_id, message_id) DO NOTHING"
     };
 }
 
@@ -238,7 +238,7 @@ impl Writes {
         let entry = Entry { kind: "command", ty: &cause.ty, id: Some(&cause.key), payload: audit_payload(cause) };
         self.audit.push(body_id, seq, now, entry);
         for (i, effect) in effects.into_iter().enumerate() {
-            let id = event_id(&cause.key, i);
+            let id = event_id(body_id, &cause.key, i);
             match effect {
                 Effect::Publish { event_type, data } => {
                     let data = data.to_string();
