@@ -237,7 +237,11 @@ function refusedService(c, on) {
   return async (page) => {
     let status = await activate(page, 'the service action', link('Zustellung der Benachrichtigung erfassen'));
     await arrive(page, { status, heading: 'Zustellung erfassen' });
-    await tabTo(page, 'the day of service', field('on'));
+    // nothing is preselected for the manner of service (issue 26 point 11): it must be chosen
+    await tabTo(page, 'the method', field('method'));
+    await page.keyboard.type('Postzustellungsurkunde');
+    expect((await focused(page)).value === 'certificate', 'the method chosen by keyboard');
+    await tabTo(page, 'the day of service', field('on'), 1);
     await typeDate(page, on);
     status = await activate(page, 'the preview button', button('Weiter zur Vorschau'));
     await arrive(page, { status, expected: 422, heading: 'Zustellung erfassen' });
