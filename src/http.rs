@@ -8,8 +8,9 @@
 //!   `GET`, without the body).
 //!
 //! The request head must arrive within 5 s (else the connection is closed) and fit in 8 KiB (else 431);
-//! a malformed request gets 400. Every response closes the connection (no idle keep-alive). At most
-//! [`Limits::max_connections`] connections are served at once; further ones wait in the listen queue.
+//! a malformed request gets 400. Every response closes the connection (no idle keep-alive), and no
+//! connection lives longer than [`Limits::connection_timeout`] (30 s here), however slowly its client reads.
+//! At most [`Limits::max_connections`] connections are served at once; further ones wait in the listen queue.
 //!
 //! Nothing here carries personal data: the council's snapshot and cases (`/bodies/{id}`) are served by the
 //! Wahlleiter console behind sign-in ([`crate::console`], on its own listener). [`serve_router`] serves
@@ -37,6 +38,8 @@ use crate::metrics::{self, Metrics};
 pub const MAX_HEAD_BYTES: usize = 8 * 1024;
 /// Time allowed to send the request head.
 pub const HEAD_TIMEOUT: Duration = Duration::from_secs(5);
+/// Time an operations connection may live in all ([`Limits::connection_timeout`]).
+pub const CONNECTION_TIMEOUT: Duration = Duration::from_secs(30);
 /// Time allowed for the readiness checks; a check that has not answered by then counts as failed.
 pub const READINESS_TIMEOUT: Duration = Duration::from_secs(5);
 /// How a listener bounds its clients ([`serve_router`]); the console's come from its settings
@@ -52,12 +55,22 @@ pub struct Limits {
     pub max_head_bytes: usize,
     /// Most header fields hyper reads; beyond them hyper answers 431 (without a body).
     pub max_headers: usize,
+    /// Time a connection may live from its acceptance: head, body, the handler and the sending of the answer
+    /// together. Then it is closed, whatever it is doing — a client that reads its answer slowly (or not at
+    /// all) gives its slot back at the latest then.
+    pub connection_timeout: Duration,
 }
 
 impl Default for Limits {
     /// The operations endpoints' limits.
     fn default() -> Self {
-        Limits { max_connections: 256, head_timeout: HEAD_TIMEOUT, max_head_bytes: MAX_HEAD_BYTES, max_headers: 100 }
+        Limits {
+            max_connections: 256,
+            head_timeout: HEAD_TIMEOUT,
+            max_head_bytes: MAX_HEAD_BYTES,
+            max_headers: 100,
+            connection_timeout: CONNECTION_TIMEOUT,
+        }
     }
 }
 
@@ -147,9 +160,13 @@ pub async fn serve_router(
                         },
                     ));
                     let connection = http.serve_connection(TokioIo::new(stream), service);
+                    let deadline = limits.connection_timeout;
                     connections.spawn(async move {
-                        if let Err(error) = connection.await {
-                            tracing::debug!(%error, "HTTP connection ended with an error");
+                        match tokio::time::timeout(deadline, connection).await {
+                            Ok(Ok(())) => {}
+                            Ok(Err(error)) => tracing::debug!(%error, "HTTP connection ended with an error"),
+                            // dropping the connection closes the socket and frees the slot
+                            Err(_) => tracing::debug!("HTTP connection closed at its deadline"),
                         }
                     });
                 }
@@ -382,5 +399,35 @@ mod tests {
             assert!(response.is_empty(), "{response}");
         }
         assert!(started.elapsed() >= HEAD_TIMEOUT - Duration::from_millis(100));
+    }
+
+    /// A client that asks for a large answer and never reads it holds its slot only until the connection's
+    /// deadline: with one slot, the next client is served after it (issue 26 point 8, slow clients).
+    #[tokio::test]
+    async fn a_client_that_does_not_read_its_answer_gives_its_slot_back_at_the_deadline() {
+        const DEADLINE: Duration = Duration::from_secs(1);
+        let big = axum::routing::get(|| async { vec![b'x'; 64 * 1024 * 1024] });
+        let small = axum::routing::get(|| async { "small" });
+        let router = Router::new().route("/big", big).route("/small", small);
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let limits = Limits { max_connections: 1, connection_timeout: DEADLINE, ..Limits::default() };
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let task = tokio::spawn(serve_router(listener, router, "test", limits, async {
+            let _ = stopped.await;
+        }));
+
+        // The first client asks for 64 MiB — more than the socket buffers hold — and reads nothing.
+        let mut hog = TcpStream::connect(addr).await.expect("connect");
+        hog.write_all(get("/big").as_bytes()).await.expect("write");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let started = std::time::Instant::now();
+        // The second waits in the listen queue until the first's deadline frees the one slot.
+        let (status, _, body) = request(addr, &get("/small")).await;
+        assert_eq!((status, body.as_str()), (200, "small"));
+        assert!(started.elapsed() < DEADLINE * 5, "served only after {:?}", started.elapsed());
+        drop(hog);
+        let _ = stop.send(());
+        let _ = tokio::time::timeout(Duration::from_secs(10), task).await;
     }
 }

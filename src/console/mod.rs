@@ -105,6 +105,10 @@ impl Console {
     }
 }
 
+/// Seconds a console connection has, beyond the times for its head and body, for the handler and for sending
+/// its answer; then it is closed ([`crate::http::Limits::connection_timeout`]).
+pub const ANSWER_SECONDS: u64 = 120;
+
 /// Serves the console on `listener` until `shutdown` completes (as the operations endpoints are served:
 /// [`crate::http::serve_router`]).
 pub async fn serve(
@@ -120,6 +124,10 @@ pub async fn serve(
         head_timeout: std::time::Duration::from_secs(u64::from(c.header_timeout_seconds)),
         max_head_bytes: 2 * c.max_header_bytes as usize,
         max_headers: 2 * c.max_headers as usize,
+        // head and body in their own times, then the handler and the answer (docs/security.md § 4b)
+        connection_timeout: std::time::Duration::from_secs(
+            u64::from(c.header_timeout_seconds) + u64::from(c.body_timeout_seconds) + ANSWER_SECONDS,
+        ),
     };
     crate::http::serve_router(listener, routes::router(console), "console", limits, shutdown).await;
 }
