@@ -259,7 +259,7 @@ pub(super) async fn settle(
     let (d, cause, body_id) = (&p.delivery, &item.cause, &item.body_id);
     match outcome {
         Applied::Applied => {
-            forget_unknown(shared, &cause.key);
+            forget_unknown(shared, body_id, &cause.key);
             ack(d).await;
             tracing::info!(message_id = %cause.key, r#type = %cause.ty, body = %body_id, "applied");
             "applied"
@@ -270,7 +270,7 @@ pub(super) async fn settle(
             "duplicate"
         }
         Applied::Rejected(reason) => {
-            forget_unknown(shared, &cause.key);
+            forget_unknown(shared, body_id, &cause.key);
             // record_rejection is idempotent; for an id reused with other data it records the new reason
             reject(shared, dlx, d, cause, Some(body_id), &reason).await;
             "rejected"
@@ -278,10 +278,10 @@ pub(super) async fn settle(
         Applied::Unknown(reason) => {
             let first = {
                 let mut map = shared.unknown_since.lock().unwrap_or_else(|p| p.into_inner());
-                *map.entry(cause.key.clone()).or_insert_with(Instant::now)
+                *map.entry((body_id.to_string(), cause.key.clone())).or_insert_with(Instant::now)
             };
             if first.elapsed() >= shared.config.worker.unknown_retry() {
-                forget_unknown(shared, &cause.key);
+                forget_unknown(shared, body_id, &cause.key);
                 reject(shared, dlx, d, cause, Some(body_id), &reason).await;
                 return "rejected";
             }
@@ -302,8 +302,9 @@ pub(super) fn attempt_of(first: Instant) -> u32 {
     (first.elapsed().as_secs_f64().max(0.25) / 0.25).log2() as u32
 }
 
-pub(super) fn forget_unknown(shared: &Shared, key: &str) {
-    shared.unknown_since.lock().unwrap_or_else(|p| p.into_inner()).remove(key);
+/// Ends the retry window of message `key` to body `body` (windows are per council, as the inbox is).
+pub(super) fn forget_unknown(shared: &Shared, body: &str, key: &str) {
+    shared.unknown_since.lock().unwrap_or_else(|p| p.into_inner()).remove(&(body.to_owned(), key.to_owned()));
 }
 
 pub(super) async fn ack(d: &Delivery) {

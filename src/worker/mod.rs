@@ -78,8 +78,9 @@ pub struct Shared {
     /// The consumer connection's live status (connected, reconnecting, closed).
     broker_status: Mutex<Option<lapin::ConnectionStatus>>,
     pub consumer_registered: AtomicBool,
-    /// First time a message naming something unknown was seen (retry window).
-    unknown_since: Mutex<HashMap<String, Instant>>,
+    /// First time a message naming something unknown was seen (retry window), by (body, message id): per
+    /// council, as the inbox deduplicates (docs/contract.md, "Message ids").
+    unknown_since: Mutex<HashMap<(String, String), Instant>>,
 }
 
 impl Shared {
