@@ -98,3 +98,47 @@ async fn a_fact_is_recorded_from_the_nachrueckerliste_and_the_list_then_passes_t
     let passed = order["lists"][0]["passed_over"].as_array().expect("passed over");
     assert!(passed.iter().any(|p| p["candidate"] == "L1-06"), "{order}");
 }
+
+/// The fact form offers exactly the facts the council's Land knows (`Fact::allowed_in`): in
+/// Mecklenburg-Vorpommern the party's notice (§ 46 Abs. 2 Satz 3 Nr. 1 LKWG M-V), membership of a banned party
+/// (§ 47 Abs. 1 LKWG M-V) and the proofs not supplied (§ 46 Abs. 2 Satz 5 LKWG M-V), not Niedersachsen's
+/// Direktwahl office (§ 45 Abs. 4 NKWG); in NRW none of these. A recorded membership of the banned party passes
+/// the Ersatzperson over.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mv_47_abs_1_lkwg_the_fact_form_offers_the_facts_of_the_council_s_land_and_records_a_banned_party_member() {
+    use crate::flow::{audit, confirm, preview, signed_in};
+    let app = App::spawn().await;
+    register(&app, nrw()).await;
+    register(&app, crate::support::app::example("mv-election.json")).await;
+    let body = "musterhagen-stadtvertretung";
+    let mut browser = signed_in(&app, body, "wahlleitung", "wahlleiter").await;
+    let form = browser.get(&format!("/raete/{body}/tatsache")).await;
+    assert_eq!(form.status, 200, "{}", form.body);
+    for code in ["party_notice", "banned_party_member", "status_lost_proofs", "left_party", "barred"] {
+        assert!(form.body.contains(&format!("<option value=\"{code}\"")), "{code}: {}", form.body);
+    }
+    assert!(!form.body.contains("<option value=\"status_lost_office\""), "{}", form.body);
+
+    let mut nrw_browser = signed_in(&app, "musterstadt-rat", "wl-nrw", "wahlleiter").await;
+    let nrw_form = nrw_browser.get("/raete/musterstadt-rat/tatsache").await;
+    assert_eq!(nrw_form.status, 200, "{}", nrw_form.body);
+    for code in ["party_notice", "banned_party_member", "status_lost_proofs", "status_lost_office"] {
+        assert!(!nrw_form.body.contains(&format!("<option value=\"{code}\"")), "{code}: {}", nrw_form.body);
+    }
+
+    let path = format!("/raete/{body}/tatsache");
+    let today = nachfolge::deadline::local_date(app.now()).to_string();
+    let fields = [("candidate", "M1-06"), ("fact", "banned_party_member"), ("on", today.as_str())];
+    let shown = preview(&mut browser, &path, &fields).await;
+    assert_eq!(shown.status, 200, "{}", shown.body);
+    assert!(shown.body.contains("Zugehörigkeit zur verbotenen Partei oder Vereinigung"), "{}", shown.body);
+    let done = confirm(&mut browser, &path, &shown).await;
+    assert_eq!(done.status, 200, "{}", done.body);
+    assert!(done.body.contains("<strong>Erfasst:</strong>"), "{}", done.body);
+    let entries = audit(&app, body, "candidate.fact_recorded").await;
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    let order: serde_json::Value =
+        serde_json::from_str(&browser.get(&format!("/bodies/{body}/succession-order")).await.body).expect("json");
+    let passed = order["lists"][0]["passed_over"].as_array().expect("passed over");
+    assert!(passed.iter().any(|p| p["candidate"] == "M1-06" && p["reason"] == "banned_party_member"), "{order}");
+}

@@ -40,7 +40,48 @@ pub(super) const FACTS: &[(&str, &str)] = &[
     ("declined", "Ablehnung der Wahl"),
     ("died", "Tod"),
     ("barred", "Hinderungsgrund (Unvereinbarkeit)"),
+    ("party_notice", "Schriftliche Mitteilung der Partei über Austritt oder Ausschluss (Tag des Eingangs)"),
+    ("banned_party_member", "Zugehörigkeit zur verbotenen Partei oder Vereinigung (Verlust der Anwartschaft)"),
+    ("status_lost_proofs", "Erforderliche Nachweise nicht vorgelegt (Ausscheiden als Ersatzperson)"),
+    ("status_lost_office", "Wahl in ein Amt durch Direktwahl angenommen (Ausscheiden als Ersatzperson)"),
 ];
+
+/// The fact a form code stands for on `on` (`None`: not a fact code; `barred` needs its reason).
+fn fact_of(code: &str, on: NaiveDate, reason: &str) -> Option<Value> {
+    Some(match code {
+        "left_party" | "declined" | "died" | "party_notice" | "banned_party_member" => json!({"type": code, "on": on}),
+        "waived_written" => json!({"type": "waived", "on": on, "form": "written"}),
+        "barred" => json!({"type": "barred", "on": on, "reason": reason}),
+        "status_lost_proofs" => json!({"type": "substitute_status_lost", "on": on, "ground": "proofs_not_supplied"}),
+        "status_lost_office" => json!({"type": "substitute_status_lost", "on": on, "ground": "direct_office_accepted"}),
+        _ => return None,
+    })
+}
+
+/// The form code of a recorded fact (the inverse of [`fact_of`]).
+pub(super) fn fact_code(fact: &Value) -> &str {
+    match (fact["type"].as_str().unwrap_or_default(), fact["ground"].as_str()) {
+        ("waived", _) => "waived_written",
+        ("substitute_status_lost", Some("proofs_not_supplied")) => "status_lost_proofs",
+        ("substitute_status_lost", Some("direct_office_accepted")) => "status_lost_office",
+        (other, _) => other,
+    }
+}
+
+/// The facts a council of `land` can record, as the form offers them (`Fact::allowed_in`).
+fn facts_for(land: crate::model::Land) -> Value {
+    let on = NaiveDate::MIN;
+    let offered: Vec<Value> = FACTS
+        .iter()
+        .filter(|(code, _)| {
+            fact_of(code, on, "-")
+                .and_then(|v| serde_json::from_value::<crate::model::Fact>(v).ok())
+                .is_some_and(|f| f.allowed_in(land))
+        })
+        .map(|(c, n)| json!({"code": c, "name": n}))
+        .collect();
+    json!(offered)
+}
 
 /// The reasons of a departure (`vacancy.reported` `reason`); their German names are the core's
 /// (`texts::departure_de`). The form offers those the council's Land has a rule for.
@@ -188,7 +229,7 @@ pub(super) fn choices(ctx: &mut Value, council: &Council, case: Option<&Case>, a
                 ctx["notification_failed"] = json!(o.notified_at.is_none() && o.notification_failed);
             }
         }
-        Action::Fact => ctx["facts"] = codes(FACTS),
+        Action::Fact => ctx["facts"] = facts_for(council.land()),
         Action::Vacancy => {
             let law = council.land().law();
             let reasons: Vec<Value> = DEPARTURES
@@ -307,15 +348,12 @@ pub(super) fn command(
             let candidate = candidate()?;
             let on = NaiveDate::parse_from_str(f.on.trim(), "%Y-%m-%d")
                 .map_err(|_| "Bitte geben Sie den Tag der Tatsache an (TT.MM.JJJJ).".to_owned())?;
-            let fact = match f.fact.as_str() {
-                "left_party" | "declined" | "died" => json!({"type": f.fact, "on": on}),
-                "waived_written" => json!({"type": "waived", "on": on, "form": "written"}),
-                "barred" => {
-                    let reason = required(&f.reason, "Bitte geben Sie den Hinderungsgrund an.")?;
-                    json!({"type": "barred", "on": on, "reason": reason})
-                }
-                _ => return Err("Bitte wählen Sie die Art der Tatsache.".into()),
+            let reason = match f.fact.as_str() {
+                "barred" => required(&f.reason, "Bitte geben Sie den Hinderungsgrund an.")?.to_owned(),
+                _ => String::new(),
             };
+            let fact =
+                fact_of(&f.fact, on, &reason).ok_or_else(|| "Bitte wählen Sie die Art der Tatsache.".to_owned())?;
             let fact = serde_json::from_value(fact).map_err(|_| "Bitte wählen Sie die Art der Tatsache.".to_owned())?;
             Ok(Inbound::FactRecorded(FactRecorded { body, candidate, fact }))
         }

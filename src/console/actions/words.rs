@@ -37,10 +37,7 @@ pub(super) fn summary(council: &Council, inbound: &Inbound) -> Vec<(String, Stri
         ],
         Inbound::FactRecorded(r) => {
             let value = serde_json::to_value(&r.fact).unwrap_or_default();
-            let code = match value["type"].as_str().unwrap_or_default() {
-                "waived" => "waived_written",
-                other => other,
-            };
+            let code = super::command::fact_code(&value);
             let mut rows = vec![
                 ("Betroffene Person".into(), who(r.candidate.as_str())),
                 ("Tatsache".into(), label(FACTS, json!(code))),

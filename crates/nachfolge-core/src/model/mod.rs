@@ -595,6 +595,20 @@ impl Fact {
             Fact::SubstituteStatusLost { .. } => "substitute_status_lost",
         }
     }
+
+    /// Whether a council of `land` can record this fact: the one place that says which facts are only one
+    /// Land's (the snapshot's validation refuses the others, naming the norm; the console offers only these).
+    /// `party_notice`: § 47 Abs. 1 Satz 2 KWG LSA, § 44 Abs. 2 NKWG, § 46 Abs. 2 Satz 3 Nr. 1 LKWG M-V, § 60
+    /// Abs. 4 BbgKWahlG; `banned_party_member`: § 47 Abs. 1 LKWG M-V, § 46 Abs. 1 KWG, § 62 Abs. 1, 2
+    /// BbgKWahlG, § 50 Abs. 1 KWG Saarland; `substitute_status_lost`: its ground's Land.
+    pub fn allowed_in(&self, land: Land) -> bool {
+        match self {
+            Fact::PartyNotice { .. } => matches!(land, Land::St | Land::Ni | Land::Mv | Land::Bb),
+            Fact::BannedPartyMember { .. } => matches!(land, Land::Mv | Land::Rp | Land::Bb | Land::Sl),
+            Fact::SubstituteStatusLost { ground, .. } => ground.land() == land,
+            _ => true,
+        }
+    }
 }
 
 /// Anrede of a candidate in formal letters.

@@ -85,8 +85,8 @@ fn texts(s: &Snapshot) -> Result<(), ValidationError> {
             }
             for (fi, f) in c.facts.iter().enumerate() {
                 // § 46 Abs. 2 Satz 5 LKWG M-V, § 45 Abs. 4 NKWG: each ground is one Land's
-                if let Fact::SubstituteStatusLost { ground, .. } = f {
-                    if ground.land() != b.land {
+                if let Fact::SubstituteStatusLost { .. } = f {
+                    if !f.allowed_in(b.land) {
                         return Err(ValidationError::new(
                             format!("{path}.facts[{fi}].ground"),
                             STATUS_LOSS_GROUND_ONLY,
@@ -200,17 +200,14 @@ pub(crate) fn validate(s: &Snapshot) -> Result<(), ValidationError> {
                     }
                 }
                 // § 47 Abs. 1 Satz 2, 3 KWG LSA, § 44 Abs. 2 NKWG, § 46 Abs. 2 Satz 3 Nr. 1 LKWG M-V, § 60 Abs. 4 BbgKWahlG: a party's notice has effect only there
-                if matches!(f, Fact::PartyNotice { .. }) && !matches!(b.land, Land::St | Land::Ni | Land::Mv | Land::Bb)
-                {
+                if matches!(f, Fact::PartyNotice { .. }) && !f.allowed_in(b.land) {
                     return Err(ValidationError::new(
                         format!("{path}.facts[{fi}].type"),
                         "party_notice is a fact of Sachsen-Anhalt (§ 47 Abs. 1 Satz 2 KWG LSA), Niedersachsen (§ 44 Abs. 2 NKWG), Mecklenburg-Vorpommern (§ 46 Abs. 2 Satz 3 Nr. 1 LKWG M-V) and Brandenburg (§ 60 Abs. 4 BbgKWahlG); no other Land's rule depends on a party's notice",
                     ));
                 }
                 // § 47 Abs. 1 LKWG M-V, § 46 Abs. 1 KWG, § 62 Abs. 1, 2 BbgKWahlG: the loss of the Anwartschaft by a party ban
-                if matches!(f, Fact::BannedPartyMember { .. })
-                    && !matches!(b.land, Land::Mv | Land::Rp | Land::Bb | Land::Sl)
-                {
+                if matches!(f, Fact::BannedPartyMember { .. }) && !f.allowed_in(b.land) {
                     return Err(ValidationError::new(format!("{path}.facts[{fi}].type"), BANNED_PARTY_MEMBER_ONLY));
                 }
                 if let Fact::Barred { reason, .. } = f {

@@ -11,28 +11,18 @@ impl Machine<'_> {
             return Err(invalid("fact: a candidate who holds a seat cannot be recorded as former_member"));
         }
         // § 47 Abs. 1 Satz 2, 3 KWG LSA: as in the snapshot's validation
-        if matches!(f.fact, Fact::PartyNotice { .. })
-            && !matches!(
-                self.body.land(),
-                crate::model::Land::St | crate::model::Land::Ni | crate::model::Land::Mv | crate::model::Land::Bb
-            )
-        {
+        if matches!(f.fact, Fact::PartyNotice { .. }) && !f.fact.allowed_in(self.body.land()) {
             return Err(invalid(
                 "fact: party_notice is a fact of Sachsen-Anhalt (§ 47 Abs. 1 Satz 2 KWG LSA), Niedersachsen (§ 44 Abs. 2 NKWG), Mecklenburg-Vorpommern (§ 46 Abs. 2 Satz 3 Nr. 1 LKWG M-V) and Brandenburg (§ 60 Abs. 4 BbgKWahlG)",
             ));
         }
         // § 47 Abs. 1 LKWG M-V, § 46 Abs. 1 KWG, § 62 Abs. 1, 2 BbgKWahlG: as in the snapshot's validation
-        if matches!(f.fact, Fact::BannedPartyMember { .. })
-            && !matches!(
-                self.body.land(),
-                crate::model::Land::Mv | crate::model::Land::Rp | crate::model::Land::Bb | crate::model::Land::Sl
-            )
-        {
+        if matches!(f.fact, Fact::BannedPartyMember { .. }) && !f.fact.allowed_in(self.body.land()) {
             return Err(invalid(format!("fact: {}", crate::model::BANNED_PARTY_MEMBER_ONLY)));
         }
         // § 46 Abs. 2 Satz 5 LKWG M-V, § 45 Abs. 4 NKWG: as in the snapshot's validation
-        if let Fact::SubstituteStatusLost { ground, .. } = f.fact {
-            if ground.land() != self.body.land() {
+        if let Fact::SubstituteStatusLost { .. } = f.fact {
+            if !f.fact.allowed_in(self.body.land()) {
                 return Err(invalid(format!("fact.ground: {}", crate::model::STATUS_LOSS_GROUND_ONLY)));
             }
         }
