@@ -349,21 +349,9 @@ async fn check_identity(conn: &mut PgConnection, cache: &cache::Cache, seen: &st
 /// Remember `now` and say whether the cache must go: the identity changed since the last connection, or
 /// could not be read. The first identity read is taken as it is.
 fn identity_changed(seen: &mut Option<(i64, i64)>, now: Option<(i64, i64)>) -> bool {
-    match (seen.as_ref(), now) {
-        (_, None) => {
-            *seen = None;
-            true
-        }
-        (None, Some(now)) => {
-            *seen = Some(now);
-            false
-        }
-        (Some(before), Some(now)) => {
-            let changed = *before != now;
-            *seen = Some(now);
-            changed
-        }
-    }
+    let changed = now.is_none() || seen.is_some_and(|before| Some(before) != now);
+    *seen = now;
+    changed
 }
 
 #[cfg(test)]
