@@ -274,6 +274,7 @@ fn code_de(code: &str) -> String {
         "party_banned" => "Verbot der Partei oder Vereinigung",
         "merger" => "Eingliederung der Gemeinde",
         "returning_officer_decides" => "Liste erschöpft – die Wahlleitung entscheidet",
+        "result_corrected" => "Berichtigung des Wahlergebnisses – der Sitz folgt dem berichtigten Ergebnis",
         other => other,
     };
     words.to_owned()

@@ -263,3 +263,38 @@ fn bb_bbgkwahlg_60_abs_4_party_notice_is_a_fact_of_bb() {
     let fx = run(&mut b, fact(BB, "B1-06", Fact::PartyNotice { on: d("2028-01-10") }), "2028-01-11T09:00:00+01:00");
     assert!(!kinds(&fx).iter().any(|k| k.contains("rejected")), "{:?}", kinds(&fx));
 }
+
+/// § 59 Abs. 1 Nr. 4 BbgKWahlG in the worker: the member leaves, nobody is called or announced, the case closes at
+/// once (so that the corrected result can be registered), and there is no determination to review.
+#[test]
+fn bb_59_abs_1_nr_4_bbgkwahlg_the_worker_closes_a_seat_lost_through_a_corrected_result_without_succession() {
+    let mut b = body_from(bb_snapshot());
+    let size = b.info().statutory_size;
+    let fx = run(
+        &mut b,
+        vacancy(BB, "B1-01", DepartureReason::ResultCorrected, "2028-10-15T00:00:00+02:00"),
+        "2028-10-20T09:00:00+02:00",
+    );
+    assert_eq!(kinds(&fx), ["publish:membership.changed", "publish:seat.left_vacant"]);
+    let v = event(&fx, "seat.left_vacant");
+    assert_eq!(v["reason"], "result_corrected");
+    assert_eq!(v["statutory_size"].as_u64(), Some(u64::from(size)));
+    assert!(trail_has(v, "result_corrected_no_succession", "§ 59 Abs. 1 Nr. 4 BbgKWahlG"));
+    assert!(!b.has_open_case());
+    assert!(b.cases[BB_CASE].history.announcements.is_empty());
+    let review = Command::Inbound(Inbound::ReviewDecided(ReviewDecided {
+        body: BB.into(),
+        case: BB_CASE.into(),
+        outcome: ReviewOutcome::Annulled,
+        successor: None,
+        decided_at: tz("2028-11-20T10:00:00+01:00"),
+        decided_by: None,
+        is_final: true,
+        final_on: Some(d("2028-11-20")),
+    }));
+    let err = refuse(&b, review, "2028-11-20T10:00:00+01:00");
+    assert!(matches!(&err, Rejection::Invalid(m) if m.contains("§ 59 Abs. 1 Nr. 4 BbgKWahlG")), "{err:?}");
+    // a Land whose rule was not read refuses the reason
+    let err = refuse(&nrw(), vacancy("rat", "L1-02", DepartureReason::ResultCorrected, OPENED), OPENED);
+    assert!(matches!(&err, Rejection::Invalid(m) if m.starts_with("reason:")), "{err:?}");
+}

@@ -370,3 +370,24 @@ fn bb_bbgkwahlg_5_abs_1_satz_2_mehrheitswahl_validation() {
         err(brandenburg().majority().list(party("B1", vec![hcand("B1-01", 1, 5), off_list("W-01").votes(3)])));
     assert_eq!(written_in.field, "lists[0].candidates[1].position");
 }
+
+/// § 59 Abs. 1 Nr. 4 BbgKWahlG: "verliert … ihren oder seinen Sitz … durch Berichtigung des Wahlergebnisses oder
+/// dessen Neufeststellung" — the corrected result allots that seat, so no Ersatzperson of the departed's
+/// Wahlvorschlag is called (under the corrected result it may have no seat, and then no Ersatzpersonen: § 60
+/// Abs. 1, § 61 Abs. 3 Satz 2), and the statutory size is unchanged. Every other Land refuses the reason, naming
+/// the field, until its rule is read.
+#[test]
+fn bb_59_abs_1_nr_4_bbgkwahlg_a_seat_lost_through_a_corrected_result_passes_to_no_ersatzperson() {
+    let body = bb_abc(hcand("B1-02", 2, 500));
+    let dec = decide(&body, &query("B1-01").cause(Cause::ResultCorrected)).unwrap();
+    assert_decision(
+        dec,
+        vacant(VacancyReason::ResultCorrected, body.info().statutory_size),
+        vec![finding("result_corrected_no_succession", "§ 59 Abs. 1 Nr. 4 BbgKWahlG")],
+    );
+    let e = decide(&nrw_abc(cand("L1-02", 2)), &query("L1-01").cause(Cause::ResultCorrected)).unwrap_err();
+    assert!(
+        matches!(e, DecideError::Cause(ref v) if v.field == "reason" && v.problem.contains("election.registered")),
+        "{e:?}"
+    );
+}

@@ -248,7 +248,7 @@ fn mv_lkwg_46_succession_order_with_the_same_exclusions() {
 }
 
 #[test]
-fn mv_validation_votes_required_no_majority_election_no_party_ban_no_merger() {
+fn mv_validation_votes_required_no_majority_election_no_merger() {
     let err =
         Body::from_snapshot(mecklenburg_vorpommern().list(party("M1", vec![cand("M1-01", 1)])).snapshot()).unwrap_err();
     assert_eq!(err.field, "lists[0].candidates[0].votes");
@@ -267,10 +267,8 @@ fn mv_validation_votes_required_no_majority_election_no_party_ban_no_merger() {
     .unwrap_err();
     assert_eq!(err.field, "lists[0].candidates[1].substitute_for");
     let body = mv_abc(hcand("M1-02", 2, 500));
-    for cause in [Cause::Merger, Cause::PartyBan { list_banned: true }] {
-        let e = decide(&body, &query("M1-01").cause(cause)).unwrap_err();
-        assert!(matches!(e, DecideError::Cause(ref v) if v.field == "reason"), "{e:?}");
-    }
+    let e = decide(&body, &query("M1-01").cause(Cause::Merger)).unwrap_err();
+    assert!(matches!(e, DecideError::Cause(ref v) if v.field == "reason"), "{e:?}");
 }
 
 /// § 47 Abs. 1 Satz 1 LKWG M-V: "so verlieren die Mitglieder … ihren Sitz und die Listennachfolger ihre
@@ -284,18 +282,53 @@ fn mv_47_abs_1_satz_1_listennachfolger_of_the_banned_party_loses_the_anwartschaf
     assert_eq!(d.outcome, successor("M1-02", "M1"), "{:#?}", d.trail);
 }
 
-/// § 47 LKWG M-V: who fills a kommunale Vertretung's seat lost by the ban was not read (Abs. 2 governs the
-/// Landtag): `party_banned` stays refused, naming the fact that records the lost Anwartschaft.
+/// § 65 Abs. 1 Nr. 5 with § 46 Abs. 1 LKWG M-V: a kommunale Vertretung's seat lost through a party ban passes
+/// to the next Ersatzperson of the departed's Wahlvorschlag, as every seat lost under § 65 does (§ 47 Abs. 2, seats
+/// left vacant and a smaller size, governs the Landtag only). Whoever belonged to the banned party is passed over
+/// (§ 47 Abs. 1 Satz 1); on the banned party's own Wahlvorschlag the trail asks the Wahlleitung to check the
+/// others' membership, which the snapshot does not hold.
 #[test]
-fn mv_47_party_ban_seat_refused_until_read() {
+fn mv_65_abs_1_nr_5_46_abs_1_lkwg_a_seat_lost_through_a_party_ban_passes_to_the_next_ersatzperson() {
+    const SEAT: &str = "§ 46 Abs. 1 i. V. m. § 65 Abs. 1 Nr. 5 LKWG M-V";
+    const MEMBERS: &str = "§ 47 Abs. 1 Satz 1 LKWG M-V";
+    // elected for a party not banned: the ordinary succession, noted as such
     let body = mv_abc(hcand("M1-02", 2, 500));
-    for list_banned in [true, false] {
-        let e = decide(&body, &query("M1-01").cause(Cause::PartyBan { list_banned })).unwrap_err();
-        assert!(
-            matches!(e, DecideError::Cause(ref v) if v.field == "reason" && v.problem.contains("§ 47 Abs. 1 LKWG M-V") && v.problem.contains("banned_party_member")),
-            "{e:?}"
-        );
-    }
+    let dec = decide(&body, &query("M1-01").cause(Cause::PartyBan { list_banned: false })).unwrap();
+    assert_decision(
+        dec,
+        successor("M1-02", "M1"),
+        vec![
+            finding("party_ban_seat_passes", SEAT),
+            skipped("M1-01", "departed", MV_46_2_1),
+            chosen("M1-02", "most_votes", MV_MOST_VOTES),
+        ],
+    );
+    // the banned party's own Wahlvorschlag: its members among the Ersatzpersonen are out, a non-member succeeds
+    let banned = hcand("M1-02", 2, 500).fact(Fact::BannedPartyMember { on: d(FACT_DAY) });
+    let dec = decide(&mv_abc(banned), &query("M1-01").cause(Cause::PartyBan { list_banned: true })).unwrap();
+    assert_decision(
+        dec,
+        successor("M1-03", "M1"),
+        vec![
+            finding("party_ban_seat_passes", SEAT),
+            finding("party_ban_members_to_check", MEMBERS),
+            skipped("M1-01", "departed", MV_46_2_1),
+            skipped("M1-02", "banned_party_member", "§ 47 Abs. 1 LKWG M-V"),
+            chosen("M1-03", "most_votes", MV_MOST_VOTES),
+        ],
+    );
+    // every Ersatzperson belonged to it: the seat stays free, the statutory size unchanged (§ 46 Abs. 1)
+    let body = mecklenburg_vorpommern()
+        .list(party(
+            "M1",
+            vec![
+                hcand("M1-01", 1, 900).seated(SeatVia::List),
+                hcand("M1-02", 2, 500).fact(Fact::BannedPartyMember { on: d(FACT_DAY) }),
+            ],
+        ))
+        .body();
+    let dec = decide(&body, &query("M1-01").cause(Cause::PartyBan { list_banned: true })).unwrap();
+    assert_eq!(dec.outcome, vacant(VacancyReason::ListExhausted, body.info().statutory_size), "{:#?}", dec.trail);
 }
 
 /// § 46 Abs. 2 Satz 4, 5 LKWG M-V: "Legt sie erforderliche Nachweise nicht in einer von der Wahlleitung gesetzten

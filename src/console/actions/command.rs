@@ -94,6 +94,7 @@ const DEPARTURES: &[&str] = &[
     "not_acquired",
     "party_banned",
     "merger",
+    "result_corrected",
     "other",
 ];
 

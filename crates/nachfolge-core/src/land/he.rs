@@ -129,6 +129,7 @@ impl LandLaw for He {
 
     fn validate_cause(&self, cause: Cause) -> Result<(), ValidationError> {
         match cause {
+            Cause::ResultCorrected => Err(super::result_correction_not_read()),
             Cause::Ordinary | Cause::Merger => Ok(()),
             Cause::PartyBan { .. } => Err(ValidationError::new(
                 "reason",

@@ -580,6 +580,16 @@ pub(super) fn majority_one_list(s: &crate::model::Snapshot, basis: &str) -> Resu
     Ok(())
 }
 
+/// `reason: result_corrected` where the Land's rule for a seat lost through a Berichtigung or Neufeststellung of
+/// the election result was not read (only Brandenburg's, § 59 Abs. 1 Nr. 4 BbgKWahlG, was): refused, naming the
+/// field, so that the seat is not handed to an Ersatzperson by mistake.
+pub(super) fn result_correction_not_read() -> ValidationError {
+    ValidationError::new(
+        "reason",
+        "result_corrected is modelled for Brandenburg only (§ 59 Abs. 1 Nr. 4 BbgKWahlG): this Land's rule for a seat lost through a corrected result was not read — the corrected result allots the seat; register it with election.registered (docs/legal.md)",
+    )
+}
+
 /// `body.readings.district_substitute` is an NRW reading (§ 45 Abs. 4 KWahlG NRW): every Land without NRW's
 /// Ersatzbewerber refuses it, naming the field.
 pub(super) fn refuse_district_substitute(readings: &crate::model::Readings) -> Result<(), ValidationError> {

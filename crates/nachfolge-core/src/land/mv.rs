@@ -144,10 +144,10 @@ impl LandLaw for Mv {
     fn validate_cause(&self, cause: Cause) -> Result<(), ValidationError> {
         match cause {
             Cause::Ordinary => Ok(()),
-            Cause::PartyBan { .. } => Err(ValidationError::new(
-                "reason",
-                "party_banned is not modelled for Mecklenburg-Vorpommern: § 47 Abs. 1 LKWG M-V ends the seat and the Listennachfolger's Anwartschaft, but who fills a kommunale Vertretung's seat was not read (Abs. 2 governs the Landtag) — the Wahlleitung decides; record an Ersatzperson of the banned party as banned_party_member (docs/legal.md)",
-            )),
+            // § 65 Abs. 1 Nr. 5 with § 46 Abs. 1 LKWG M-V: the seat passes to the next Ersatzperson; who belonged
+            // to the banned party is passed over (§ 47 Abs. 1; `rules::mv::PARTY_BAN_SEAT`)
+            Cause::PartyBan { .. } => Ok(()),
+            Cause::ResultCorrected => Err(super::result_correction_not_read()),
             Cause::Merger => Err(ValidationError::new(
                 "reason",
                 "merger is a Hessen reason (§ 33 Abs. 1 Nr. 4 KWG Hessen); the LKWG M-V has no such rule — report the departure with its own reason",

@@ -156,6 +156,7 @@ impl LandLaw for Nw {
     fn validate_cause(&self, cause: Cause) -> Result<(), ValidationError> {
         match cause {
             Cause::Ordinary | Cause::PartyBan { .. } => Ok(()),
+            Cause::ResultCorrected => Err(super::result_correction_not_read()),
             Cause::Merger => Err(ValidationError::new(
                 "reason",
                 "merger is a Hessen reason (§ 33 Abs. 1 Nr. 4 KWG); the KWahlG NRW has no such rule — report the departure with its own reason",

@@ -106,6 +106,7 @@ impl LandLaw for Sl {
     fn validate_cause(&self, cause: Cause) -> Result<(), ValidationError> {
         match cause {
             Cause::Ordinary | Cause::PartyBan { .. } => Ok(()),
+            Cause::ResultCorrected => Err(super::result_correction_not_read()),
             Cause::Merger => Err(ValidationError::new(
                 "reason",
                 "merger is a Hessen reason (§ 33 Abs. 1 Nr. 4 KWG Hessen); the KWG Saarland has no such rule known here — report the departure with its own reason",

@@ -91,6 +91,10 @@ pub enum DepartureReason {
     /// Hessen: seat lost by the Eingliederung of the municipality (§ 33 Abs. 1 Nr. 4 KWG); § 34 does not
     /// apply — no successor
     Merger,
+    /// Brandenburg: seat lost through a Berichtigung of the election result or its Neufeststellung (§ 59 Abs. 1
+    /// Nr. 4 BbgKWahlG): the corrected result allots the seat — no Ersatzperson is called (docs/legal.md, "Point
+    /// 11: three smaller gaps")
+    ResultCorrected,
     Other,
 }
 

@@ -42,9 +42,18 @@ impl Machine<'_> {
         };
         if let CaseState::Vacant { reason } = &case.state {
             if !reason.is_determined() {
-                // § 33 Abs. 1 Nr. 4 Halbsatz 2 KWG: no § 34 determination was made, so none can be reviewed
+                // no determination was made, so none can be reviewed
+                let why = match reason {
+                    VacancyReason::ReturningOfficerDecides => {
+                        "the Wahlleitung determines by hand what an exhausted Saarland list means (§ 57 Abs. 1 Satz 2 KWO)"
+                    }
+                    VacancyReason::ResultCorrected => {
+                        "the corrected result allots the seat (§ 59 Abs. 1 Nr. 4 BbgKWahlG), no Ersatzperson was called"
+                    }
+                    _ => "§ 33 Abs. 1 Nr. 4 KWG: § 34 does not apply",
+                };
                 return Err(invalid(format!(
-                    "case: case {:?} left the seat vacant without a determination (§ 33 Abs. 1 Nr. 4 KWG: § 34 does not apply); there is nothing to review",
+                    "case: case {:?} left the seat vacant without a determination ({why}); there is nothing to review",
                     r.case
                 )));
             }

@@ -105,7 +105,23 @@ pub(super) fn notes(c: &Candidate, trail: &mut Vec<TrailStep>) {
     }
 }
 
+/// § 59 Abs. 1 Nr. 4 BbgKWahlG: "Eine Vertreterin oder ein Vertreter verliert ihren oder seinen Sitz … durch
+/// Berichtigung des Wahlergebnisses oder dessen Neufeststellung aufgrund einer Nachwahl oder Wiederholungswahl".
+/// **[decision]** Such a seat is not free for § 60 Abs. 3: the corrected result allots it (to another
+/// Wahlvorschlag, or to another person of the same one), and a Wahlvorschlag without a seat under it has no
+/// Ersatzpersonen (§ 60 Abs. 1; § 61 Abs. 3 Satz 2, known through § 81 Abs. 1 Nr. 5 BbgKWahlV 2008). No
+/// Ersatzperson is called and the statutory size is unchanged (docs/legal.md, "Point 11: three smaller gaps").
+pub const RESULT_CORRECTED: &str = "§ 59 Abs. 1 Nr. 4 BbgKWahlG";
+
 pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
+    if q.cause == Cause::ResultCorrected {
+        let trail = vec![TrailStep::new(None, Verdict::Noted, "result_corrected_no_succession", RESULT_CORRECTED)];
+        let statutory_size = body.info().statutory_size;
+        return Ok(Decision {
+            outcome: Outcome::Vacant { reason: VacancyReason::ResultCorrected, statutory_size },
+            trail,
+        });
+    }
     // § 62 Abs. 1, 2: the members who belonged to the banned party or Vereinigung lose their seats; Abs. 3:
     // those seats stay vacant, whatever Wahlvorschlag they were won on, and the statutory size falls
     if let Cause::PartyBan { .. } = q.cause {

@@ -73,6 +73,9 @@ pub enum Cause {
     PartyBan { list_banned: bool },
     /// Hessen § 33 Abs. 1 Nr. 4 KWG: seat lost by the Eingliederung of the municipality; § 34 does not apply.
     Merger,
+    /// Brandenburg § 59 Abs. 1 Nr. 4 BbgKWahlG: seat lost through a Berichtigung or Neufeststellung of the
+    /// election result; the corrected result, not the succession, allots it.
+    ResultCorrected,
 }
 
 impl Cause {
@@ -87,6 +90,7 @@ impl Cause {
             )),
             (_, Some(_)) => Err(ValidationError::new("list_banned", "is only given with reason party_banned")),
             (DepartureReason::Merger, None) => Ok(Cause::Merger),
+            (DepartureReason::ResultCorrected, None) => Ok(Cause::ResultCorrected),
             (_, None) => Ok(Cause::Ordinary),
         }
     }
@@ -110,14 +114,21 @@ pub enum VacancyReason {
     /// § 44 Abs. 3 Satz 3 KWG, which was not read) is left to the Wahlleitung — the worker names nobody,
     /// announces nothing and does not change the statutory size (docs/legal.md, "Saarland").
     ReturningOfficerDecides,
+    /// Brandenburg: the member lost the seat through a Berichtigung or Neufeststellung of the election result
+    /// (§ 59 Abs. 1 Nr. 4 BbgKWahlG). The corrected result allots the seat: no Ersatzperson is called, nothing
+    /// is announced by the worker (the corrected result is announced as such), the statutory size is unchanged;
+    /// the Wahlleitung registers the corrected result (`election.registered`) once the case is closed
+    /// (docs/legal.md, "Point 11: three smaller gaps").
+    ResultCorrected,
 }
 
 impl VacancyReason {
     /// The returning officer determines the vacancy and it is announced (open to objection); not after a
     /// Hessen merger, where the member leaves with the agreement's entry into force (§ 33 Abs. 3 Nr. 4 KWG),
-    /// and not where the Wahlleitung decides by hand what an exhausted Saarland list means.
+    /// not where the Wahlleitung decides by hand what an exhausted Saarland list means, and not where a corrected
+    /// result allots the seat (Brandenburg § 59 Abs. 1 Nr. 4 BbgKWahlG).
     pub fn is_determined(self) -> bool {
-        !matches!(self, VacancyReason::Merger | VacancyReason::ReturningOfficerDecides)
+        !matches!(self, VacancyReason::Merger | VacancyReason::ReturningOfficerDecides | VacancyReason::ResultCorrected)
     }
 }
 

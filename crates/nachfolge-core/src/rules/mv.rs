@@ -15,7 +15,7 @@
 //! candidate over. Readings taken: docs/legal.md, "Mecklenburg-Vorpommern".
 
 use super::votes::{self, VoteLaw};
-use super::{DecideError, Decision, Exclusion, ListOrder, Query, Standing};
+use super::{Cause, DecideError, Decision, Exclusion, ListOrder, Query, Standing};
 use crate::model::{Body, Candidate, Fact, List, WaiverForm};
 use crate::trail::{TrailStep, Verdict};
 
@@ -96,8 +96,26 @@ pub(super) fn notes(c: &Candidate, trail: &mut Vec<TrailStep>) {
     }
 }
 
+/// A seat lost through a party ban (§ 65 Abs. 1 Nr. 5 LKWG M-V) passes like any other seat lost under § 65
+/// (§ 46 Abs. 1): to the next Ersatzperson of the departed's Wahlvorschlag. § 47 Abs. 2 (seats stay vacant, the
+/// size falls) speaks of "Mitglieder des Landtages" only. The Ersatzpersonen who belonged to the banned party
+/// lost their Anwartschaft (§ 47 Abs. 1 Satz 1): recorded as `banned_party_member`, they are passed over
+/// (docs/legal.md, "Mecklenburg-Vorpommern: party ban").
+pub const PARTY_BAN_SEAT: &str = "§ 46 Abs. 1 i. V. m. § 65 Abs. 1 Nr. 5 LKWG M-V";
+/// The Ersatzpersonen of a banned party's own Wahlvorschlag: whoever belonged to the party is out (§ 47 Abs. 1
+/// Satz 1); membership is not in the snapshot, so the Wahlleitung checks it before she confirms.
+pub const PARTY_BAN_MEMBERS: &str = "§ 47 Abs. 1 Satz 1 LKWG M-V";
+
 pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
-    votes::decide(body, q, &LAW, false)
+    let mut d = votes::decide(body, q, &LAW, false)?;
+    if let Cause::PartyBan { list_banned } = q.cause {
+        let mut notes = vec![TrailStep::new(None, Verdict::Noted, "party_ban_seat_passes", PARTY_BAN_SEAT)];
+        if list_banned {
+            notes.push(TrailStep::new(None, Verdict::Noted, "party_ban_members_to_check", PARTY_BAN_MEMBERS));
+        }
+        d.trail.splice(0..0, notes);
+    }
+    Ok(d)
 }
 
 /// The order of the Ersatzpersonen of one list (see [`super::order`]).

@@ -108,7 +108,8 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
             return Ok(Decision { outcome: banned_vacancy(body, &mut trail), trail });
         }
         Cause::PartyBan { list_banned: false } => true,
-        Cause::Ordinary | Cause::Merger => false,
+        // a merger or a corrected result is refused by `validate_cause`
+        Cause::Ordinary | Cause::Merger | Cause::ResultCorrected => false,
     };
     for c in in_list_order(&list.candidates) {
         let excluded = if c.id == departed.id {

@@ -273,6 +273,7 @@ pub fn departure_de(reason: crate::model::DepartureReason) -> &'static str {
         NotAcquired => "Nichterwerb der Mitgliedschaft",
         PartyBanned => "Verlust des Sitzes infolge des Verbots einer Partei oder Vereinigung",
         Merger => "Verlust des Sitzes infolge der Eingliederung der Gemeinde",
+        ResultCorrected => "Verlust des Sitzes durch Berichtigung oder Neufeststellung des Wahlergebnisses",
         Other => "sonstiges Ausscheiden",
     }
 }
