@@ -20,13 +20,14 @@ Länder served (body.land):
   Sachsen-Anhalt (ST)           § 47 KWG LSA
   Thüringen (TH)                § 23 ThürKWG
   Schleswig-Holstein (SH)       § 44 GKWG
-  Bayern (BY)                   Art. 37, 38 GLKrWG
+  Bayern (BY)                   Art. 37, 38 GLKrWG; Bezirkstage: Art. 4 BezWG, Art. 46 LWG (confirmed)
   Baden-Württemberg (BW)        § 31 Abs. 2 GemO, § 26 KomWG
   Sachsen (SN)                  § 34 Abs. 2 SächsGemO, § 21 KomWG
   Mecklenburg-Vorpommern (MV)   § 46 LKWG M-V
   Brandenburg (BB)              § 60 BbgKWahlG
   Saarland (SL)                 § 57 KWO (§ 44 KWG not verified: the Wahlleitung confirms)
 
+Bezirkstage (body.kind bezirkstag): the Bezirkstag Pfalz (RP) and Bayern's Bezirkstage.
 Kreistage in Saarland and the Regionalversammlung Saarbrücken: not yet (docs/legal.md, Saarland).";
 
 #[derive(Parser)]

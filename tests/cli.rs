@@ -87,3 +87,32 @@ fn sl_57_kwo_decide_and_succession_order_agree_and_automatic_is_refused() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("body.determination") && err.contains("§ 44 KWG") && err.contains("not verified"), "{err}");
 }
+
+/// A Bayern Bezirkstag (Art. 4 BezWG with Art. 46 LWG): `decide` names W1-05 — W1-03 waived (Art. 46 Abs. 2 LWG),
+/// W1-04 has an incompatible activity and stays on the list (Art. 4 Abs. 4 BezWG), W1-05 and W1-06 tie and the lot
+/// drawn with the result decides — and `succession-order` lists the same first; `automatic` is refused, exit 2
+/// (docs/legal.md, "Bayern's Bezirkstage").
+#[test]
+fn by_bezwg_art_4_lwg_art_46_bezirkstag_decide_and_succession_order_agree_and_automatic_is_refused() {
+    let (election, vacancy) = ("examples/by-bezirkstag-election.json", "examples/by-bezirkstag-vacancy.json");
+    let out = nachfolge(&["decide", "--election", election, "--vacancy", vacancy]);
+    assert!(out.status.success(), "{out:?}");
+    let d: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!((d["outcome"].as_str(), d["successor"].as_str()), (Some("successor"), Some("W1-05")));
+    let out = nachfolge(&["succession-order", "--election", election, "--at", "2026-11-30T00:00:00+01:00"]);
+    assert!(out.status.success(), "{out:?}");
+    let o: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let w1 = o["lists"].as_array().expect("lists").iter().find(|l| l["list"] == "W1").expect("W1");
+    assert_eq!(w1["order"][0], d["successor"]);
+
+    let mut s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(election).expect("example")).expect("json");
+    s["body"]["determination"] = "automatic".into();
+    let path = std::env::temp_dir().join(format!("by-bezirkstag-automatic-{}.json", std::process::id()));
+    std::fs::write(&path, s.to_string()).expect("write");
+    let out = nachfolge(&["decide", "--election", path.to_str().expect("path"), "--vacancy", vacancy]);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("body.determination") && err.contains("Art. 4 Abs. 3 BezWG"), "{err}");
+}

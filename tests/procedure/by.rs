@@ -275,3 +275,75 @@ fn by_art_37_abs_1_satz_1_halbsatz_2_glkrwg_the_worker_does_not_ask_for_a_lot_dr
     assert!(has_step(&proposed["trail"], "won_drawn_lot", "Art. 37 Abs. 1 Satz 1 Halbsatz 2 GLKrWG"));
     assert!(has_step(&proposed["trail"], "lost_drawn_lot", "Art. 37 Abs. 1 Satz 1 Halbsatz 2 GLKrWG"));
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// A Bayern Bezirkstag: Art. 4 Abs. 2, 3 BezWG with Art. 46 LWG (docs/legal.md, "Bayern's Bezirkstage")
+
+const BEZ: &str = "musterbezirk-bezirkstag";
+const BEZ_CASE: &str = "musterbezirk-bezirkstag-1";
+
+fn bezirkstag_snapshot() -> Value {
+    let path = format!("{}/examples/by-bezirkstag-election.json", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(path).expect("example")).expect("json")
+}
+
+/// Art. 4 Abs. 2, 3 BezWG: the Bezirkstagspräsidentin confirms the Listennachfolger the worker proposes (by
+/// Gesamtstimmen, the lot drawn with the result deciding a tie, Art. 46 Abs. 1 LWG); he is asked to declare
+/// within **one week** whether he accepts and is ready to take the oath; silence is acceptance; the texts cite
+/// the BezWG and the LWG, never the GLKrWG.
+#[test]
+fn by_bezwg_art_4_abs_2_satz_1_2_bezirkstag_one_week_silence_is_acceptance_the_oath_asked_for() {
+    let mut b = body_from(bezirkstag_snapshot());
+    let fx = run(
+        &mut b,
+        vacancy(BEZ, "W1-01", DepartureReason::Resigned, "2026-11-30T00:00:00+01:00"),
+        "2026-12-01T09:00:00+01:00",
+    );
+    let p = event(&fx, "succession.proposed");
+    assert_eq!(p["successor"]["id"], "W1-05");
+    assert!(has_step(&p["trail"], "waived", "Art. 46 Abs. 2 LWG i. V. m. Art. 4 Abs. 1 BezWG"));
+    assert!(has_step(&p["trail"], "barred_stays_successor", "Art. 4 Abs. 4 BezWG i. V. m. Art. 23 Abs. 4 BezO"));
+    assert!(has_step(&p["trail"], "won_drawn_lot", "Art. 46 Abs. 1 Satz 2 LWG, § 70 Abs. 3 LWO"));
+    let confirmed = Command::Inbound(Inbound::DeterminationConfirmed(DeterminationConfirmed {
+        body: BEZ.into(),
+        case: BEZ_CASE.into(),
+        round: 1,
+        confirmed_by: "Bezirkstagspräsidentin".into(),
+        confirmed_at: tz("2026-12-02T10:00:00+01:00"),
+    }));
+    let fx = run(&mut b, confirmed, "2026-12-02T10:00:00+01:00");
+    assert_eq!(event(&fx, "succession.determined")["successor"]["id"], "W1-05");
+    let offer = mail(&fx);
+    assert_eq!(offer.template, "byb_offer");
+    let templates = nachfolge::templates::Templates::load(None).expect("templates");
+    let text = templates.mail(&offer.template, &offer.context).expect("render").text;
+    for sentence in [
+        "binnen einer Woche nach Zustellung dieser Verständigung schriftlich zu erklären, ob Sie die Wahl annehmen und bereit sind, den Eid oder das Gelöbnis",
+        "gilt die Wahl als angenommen (Art. 4 Abs. 2 Satz 2, Abs. 3 BezWG)",
+        "jedoch nicht zum Eid oder zum Gelöbnis bereit zu sein, so gilt die Wahl als abgelehnt (Art. 4 Abs. 2 Satz 4 BezWG)",
+        "Über eine Ablehnung entscheidet der Bezirkstag",
+        "Art. 4 Abs. 2 Satz 3, Abs. 3 BezWG",
+        "Bezirkstags",
+    ] {
+        assert!(text.contains(sentence), "{sentence:?} missing in:\n{text}");
+    }
+    assert!(!text.contains("GLKrWG") && !text.contains("zwei Wochen"), "{text}");
+    run(&mut b, sent(BEZ_CASE, 1, "2026-12-02T10:05:00+01:00"), "2026-12-02T10:05:00+01:00");
+    // served Thu 3 Dec 2026: one week, the last day Thu 10 Dec
+    let fx = run(
+        &mut b,
+        served(BEZ, BEZ_CASE, "W1-05", ServiceMethod::Acknowledgement, "2026-12-03"),
+        "2026-12-03T18:00:00+01:00",
+    );
+    assert_eq!(event(&fx, "deadline.set")["last_day"], "2026-12-10");
+    let fx = run(&mut b, expired(BEZ_CASE, 1), "2026-12-11T00:00:01+01:00");
+    let m = joined(&fx).expect("joined");
+    assert_eq!((m["basis"].as_str(), m["person"]["id"].as_str()), (Some("deemed_acceptance"), Some("W1-05")));
+    let a = announcement(&fx);
+    assert_eq!(
+        (a.template.as_str(), a.legal_basis.as_str()),
+        ("byb_successor", "Art. 4 Abs. 3 BezWG i. V. m. Art. 46 Abs. 1 LWG")
+    );
+    let text = templates.announcement(&a.template, &a.context).expect("render");
+    assert!(text.contains("Bezirkstag") && text.contains("BezWG") && !text.contains("GLKrWG"), "{text}");
+}

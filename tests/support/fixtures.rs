@@ -187,9 +187,13 @@ impl SnapshotBuilder {
         self.snapshot.body.name = format!("Kreistag {}", self.snapshot.body.id);
         self
     }
-    /// A Bezirkstag (`body.kind = bezirkstag`; docs/legal.md, "Point 10: Bezirkstage").
+    /// A Bezirkstag (`body.kind = bezirkstag`; docs/legal.md, "Point 10: Bezirkstage"); in Bayern with
+    /// `determination: confirm`, which a Bayern Bezirkstag must say ("Bayern's Bezirkstage").
     pub fn bezirkstag(mut self) -> Self {
         self.snapshot.body.kind = BodyKind::Bezirkstag;
+        if self.snapshot.body.land == Land::By {
+            self.snapshot.body.determination = DeterminationMode::Confirm;
+        }
         self.snapshot.body.name = format!("Bezirkstag {}", self.snapshot.body.id);
         self
     }

@@ -92,3 +92,53 @@ fn by_art_48_abs_1_satz_3_glkrwg_vacancy_text() {
     let text = text_of(&e, "vacancy");
     assert!(text.contains("beträgt unverändert 20"), "{text}");
 }
+
+/// A Bayern Bezirkstag (Art. 4 BezWG with Art. 46 LWG): W1-01 resigned; W1-05 won the lot drawn with the result
+/// over W1-06, the Bezirkstagspräsidentin confirms, the Verständigung is served on 30 Nov 2026; silence is
+/// acceptance after one week. The texts cite the BezWG and the LWG, never the GLKrWG (docs/legal.md, "Bayern's
+/// Bezirkstage").
+#[test]
+fn by_bezwg_art_4_bezirkstag_offer_period_notice_and_announcement_texts() {
+    const BEZ: &str = "musterbezirk-bezirkstag";
+    let mut b = body(example("by-bezirkstag-election.json"));
+    let e = run(&mut b, "vacancy.reported", example("by-bezirkstag-vacancy.json"), now());
+    assert!(e.iter().all(|e| !matches!(e, Effect::Mail(_))), "the Bezirkstagspräsidentin confirms first");
+    let case = b.cases.keys().next().expect("case").clone();
+    let offer = run(
+        &mut b,
+        "determination.confirmed",
+        json!({"body": BEZ, "case": case, "round": 1, "confirmed_by": "Bezirkstagspräsidentin Regina Riedl", "confirmed_at": "2026-11-30T10:00:00+01:00"}),
+        now(),
+    );
+    render(&offer, "by-bezirkstag-successor-offer");
+    let mail = text_of(&offer, "mail");
+    assert!(mail.contains("ob Sie die Wahl annehmen und bereit sind, den Eid oder das Gelöbnis"), "{mail}");
+    let sent = Command::NotificationSent {
+        case: case.clone(),
+        round: 1,
+        kind: MailKind::Determination,
+        message_id: "<m@x>".into(),
+        sent_at: now(),
+    };
+    procedure::handle(&mut b, sent, now(), &Settings::default()).expect("sent");
+    let served = run(
+        &mut b,
+        "notification.served",
+        json!({"body": BEZ, "case": case, "candidate": "W1-05", "method": "certificate", "on": "2026-11-30"}),
+        now(),
+    );
+    render(&served, "by-bezirkstag-period-notice");
+    let e = procedure::handle(
+        &mut b,
+        Command::DeadlineExpired { case: case.clone(), round: 1 },
+        "2026-12-07T23:00:01Z".parse().expect("t"),
+        &Settings::default(),
+    )
+    .expect("deadline");
+    render(&e, "by-bezirkstag-successor-member");
+    let text = text_of(&e, "successor");
+    assert!(text.contains("die Wahl gilt nach Art. 4 Abs. 2 Satz 2, Abs. 3 BezWG als angenommen"), "{text}");
+    for t in [&mail, &text] {
+        assert!(!t.contains("GLKrWG") && t.contains("Bezirkstag"), "{t}");
+    }
+}

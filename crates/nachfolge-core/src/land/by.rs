@@ -7,7 +7,7 @@ use chrono::NaiveDate;
 
 use super::{Acceptance, LandLaw, LocalHoliday, Objection, Procedure, Reservation, Review, Span, Texts};
 use crate::calendar::{holiday_in, Holiday, NATIONWIDE};
-use crate::model::{Body, BodyKind, ElectoralSystem, Snapshot, ValidationError};
+use crate::model::{Body, BodyKind, DeterminationMode, ElectoralSystem, Snapshot, ValidationError};
 use crate::rules::{self, Cause, DecideError, Decision, ListOrder, Query, Standing};
 
 /// Bayern.
@@ -81,6 +81,72 @@ static KREISTAG: Procedure = Procedure {
     ..COUNCIL
 };
 
+/// A Bezirkstag (`body.kind = bezirkstag`): the Bezirkswahlgesetz with the Landeswahlgesetz, not the GLKrWG —
+/// one week to declare acceptance and the readiness for the oath, silence is acceptance, reservations and
+/// conditions are void, an acceptance without that readiness is a refusal (Art. 4 Abs. 2, 3 BezWG); the
+/// Bezirkstagspräsidentin or der Bezirkstagspräsident in place of the Wahlkreisleiter, the Bezirkstag in place of
+/// the Wahlkreisausschuss (Abs. 3). Every determination waits for the confirmation ([`BEZIRKSTAG_CONFIRM`];
+/// docs/legal.md, "Bayern's Bezirkstage").
+static BEZIRKSTAG: Procedure = Procedure {
+    acceptance: Acceptance::Declaration,
+    // "der Annahmeerklärung beigefügte Vorbehalte oder Bedingungen sind unwirksam" (Art. 4 Abs. 2 Satz 3)
+    reservation: Reservation::Ineffective,
+    determination_mail: "byb_offer",
+    not_acquired_mail: None,
+    // "Wird die Ablehnung für wirksam erachtet, hat der Wahlkreisleiter unverzüglich den Listennachfolger zu
+    // verständigen" (Art. 4 Abs. 2 Satz 6, Abs. 3)
+    next_round_citation: Some("Art. 4 Abs. 2 Satz 6, Abs. 3 BezWG"),
+    bar_citation: rules::by::bezirkstag::BAR_CITATION,
+    // [decision, open] the remedy: as for the council's decision on the Nachrücken, the action (no Widerspruch,
+    // Art. 15 Abs. 2 AGVwGO); the Wahlprüfung of the LWG is not among the articles Art. 4 Abs. 1 BezWG names as read
+    objection: COUNCIL.objection,
+    review: Review {
+        council_refused: Some(
+            "decided_by: the determination of the Listennachfolger for a Bayern Bezirkstag is challenged by an action before the Verwaltungsgericht, not reviewed by the Bezirkstag (docs/legal.md, \"Bayern's Bezirkstage\")",
+        ),
+        citation: "§ 113 Abs. 1 VwGO",
+        council_in_place_of_officer: None,
+    },
+    texts: Texts {
+        template_prefix: "byb",
+        determination_subject: "Nachrücken in den Bezirkstag „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
+        barred_subject: "Nachrücken in den Bezirkstag „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
+        announcement_basis: "Art. 4 Abs. 3 BezWG i. V. m. Art. 46 Abs. 1 LWG",
+        party_ban_basis: None,
+        announcement_remedy: COUNCIL.texts.announcement_remedy,
+        review_basis: "§ 113 Abs. 1 VwGO",
+        review_remedy: COUNCIL.texts.review_remedy,
+        court_review_remedy: COUNCIL.texts.court_review_remedy,
+        review_final_remedy: COUNCIL.texts.review_final_remedy,
+        successor_title: "Bekanntmachung über das Nachrücken eines Listennachfolgers in den Bezirkstag „{name}“",
+        vacancy_title: "Bekanntmachung über das Unbesetztbleiben eines Sitzes im Bezirkstag „{name}“",
+        not_acquired_title: "Bekanntmachung über den Nichtantritt des Amts im Bezirkstag „{name}“",
+        review_title: "Bekanntmachung der gerichtlichen Entscheidung über das Nachrücken eines Listennachfolgers in den Bezirkstag „{name}“",
+        not_acquired_subject: None,
+        correction_title: "Berichtigung der Bekanntmachung über das Nachrücken eines Listennachfolgers in den Bezirkstag „{name}“",
+    },
+};
+
+/// Why a Bayern Bezirkstag's snapshot must say `determination: confirm` (the message of the refusal of
+/// `automatic`).
+pub const BEZIRKSTAG_CONFIRM: &str = "must be \"confirm\" for a Bayern Bezirkstag: the Bezirkstagspräsidentin or der Bezirkstagspräsident determines the Listennachfolger (Art. 4 Abs. 3 BezWG), and what an exhausted Wahlkreisvorschlag, a refusal and a former member mean was decided without a text that says it (docs/legal.md, \"Bayern's Bezirkstage\") — so every determination the worker proposes is confirmed";
+
+/// A Bayern Bezirkstag: a Verhältniswahl of Wahlkreisvorschläge (Art. 4 Abs. 1 BezWG with Art. 42 ff. LWG) — no
+/// majority election, each candidate's Gesamtstimmen (`votes`, required by the council's check too), no
+/// Wohnbezirke or areas; `determination: confirm`.
+fn validate_bezirkstag(s: &Snapshot) -> Result<(), ValidationError> {
+    if s.body.determination != DeterminationMode::Confirm {
+        return Err(ValidationError::new("body.determination", BEZIRKSTAG_CONFIRM));
+    }
+    if s.body.electoral_system == ElectoralSystem::Majority {
+        return Err(ValidationError::new(
+            "body.electoral_system",
+            "a Bayern Bezirkstag is elected by Verhältniswahl of Wahlkreisvorschläge (Art. 4 Abs. 1 BezWG, Art. 42 LWG); there is no majority election",
+        ));
+    }
+    Ok(())
+}
+
 /// The rule set's citations that differ for a Kreistag (`LandLaw::kreistag_citations`; docs/legal.md, "Kreistage").
 static KREISTAG_CITATIONS: &[(&str, &str)] = &[(rules::by::BAR_CITATION, KREISTAG_BAR)];
 
@@ -111,6 +177,9 @@ static LOCAL_HOLIDAYS: &[LocalHoliday] = &[
 impl LandLaw for By {
     fn validate(&self, s: &Snapshot) -> Result<(), ValidationError> {
         super::refuse_district_substitute(&s.body.readings)?;
+        if s.body.kind == BodyKind::Bezirkstag {
+            validate_bezirkstag(s)?;
+        }
         if s.body.electoral_system == ElectoralSystem::Majority && s.lists.len() != 1 {
             return Err(ValidationError::new(
                 "lists",
@@ -198,17 +267,20 @@ impl LandLaw for By {
         "Art. 31 Abs. 3 Satz 1 BayVwVfG entsprechend".to_owned()
     }
 
-    /// Art. 47 Abs. 2 Satz 1 GLKrWG: "binnen zwei Wochen".
-    fn acceptance_weeks(&self) -> u32 {
-        2
+    /// Art. 47 Abs. 2 Satz 1 GLKrWG: "binnen zwei Wochen"; a Bezirkstag: "binnen einer Woche" (Art. 4 Abs. 2
+    /// Satz 1, Abs. 3 BezWG).
+    fn acceptance_weeks(&self, kind: BodyKind) -> u32 {
+        match kind {
+            BodyKind::Bezirkstag => 1,
+            BodyKind::Council | BodyKind::Kreistag => 2,
+        }
     }
 
     fn procedure(&self, kind: BodyKind) -> &'static Procedure {
         match kind {
             BodyKind::Council => &PROCEDURE,
             BodyKind::Kreistag => &KREISTAG,
-            // refused at validation: only the Bezirkstag Pfalz is served (docs/legal.md, "Point 10: Bezirkstage")
-            BodyKind::Bezirkstag => &PROCEDURE,
+            BodyKind::Bezirkstag => &BEZIRKSTAG,
         }
     }
 

@@ -259,9 +259,10 @@ pub trait LandLaw: Sync {
 
     // --- the procedure after the determination ---------------------------------------------------------
 
-    /// The acceptance period in weeks after service (default: one week; Bayern: two weeks, Art. 47 Abs. 2
-    /// Satz 1 GLKrWG).
-    fn acceptance_weeks(&self) -> u32 {
+    /// The acceptance period in weeks after service for a body of kind `kind` (default: one week; a Bayern
+    /// council or Kreistag: two weeks, Art. 47 Abs. 2 Satz 1 GLKrWG).
+    fn acceptance_weeks(&self, kind: BodyKind) -> u32 {
+        let _ = kind;
         1
     }
 

@@ -116,14 +116,10 @@ pub(crate) fn validate(s: &Snapshot) -> Result<(), ValidationError> {
         return Err(ValidationError::new("body.statutory_size", "must be at least 1"));
     }
     // a BodyKind not valid for the Land (docs/legal.md, "Point 10: Bezirkstage")
-    if b.kind == BodyKind::Bezirkstag && b.land != Land::Rp {
+    if b.kind == BodyKind::Bezirkstag && !matches!(b.land, Land::Rp | Land::By) {
         return Err(ValidationError::new(
             "body.kind",
-            if b.land == Land::By {
-                "bezirkstag is served for the Bezirkstag des Bezirksverbands Pfalz (RP) only: a Bayern Bezirkstag follows the Bezirkswahlgesetz with the Landeswahlgesetz (Art. 4 BezWG, Art. 46 LWG), whose succession and acceptance rules are read but not modelled (docs/legal.md, \"Point 10: Bezirkstage\")"
-            } else {
-                "bezirkstag is a body of Rheinland-Pfalz (the Bezirkstag des Bezirksverbands Pfalz, § 56 KWG); this Land has no Bezirkstag served here"
-            },
+            "bezirkstag is a body of Rheinland-Pfalz (the Bezirkstag des Bezirksverbands Pfalz, § 56 KWG) and Bayern (a Bezirk's Bezirkstag, Art. 4 BezWG); this Land has no Bezirkstag served here",
         ));
     }
     if let Some(h) = b.readings.deadline_grace_hours.filter(|h| *h > MAX_GRACE_HOURS) {

@@ -237,7 +237,13 @@ impl Machine<'_> {
     /// The acceptance period after service on `on` (one week; Bayern two, `LandLaw::acceptance_weeks`) under
     /// this body's reading of the period's end and with its local holidays.
     pub(super) fn week(&self, basis: &ServiceBasis, on: NaiveDate) -> Deadline {
-        acceptance_deadline(basis, on, self.body.land(), self.period_rules(), self.law.acceptance_weeks())
+        acceptance_deadline(
+            basis,
+            on,
+            self.body.land(),
+            self.period_rules(),
+            self.law.acceptance_weeks(self.body.info().kind),
+        )
     }
 
     /// The service date is known now: decide the declarations held until then, in the order they were

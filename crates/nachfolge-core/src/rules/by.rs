@@ -20,10 +20,14 @@
 //! (Art. 37 Abs. 2 Satz 2 Halbsatz 2). Leaving or changing the party has no effect (BayVGH, Urt. v.
 //! 21.08.1968 – 47 IV 68). Nobody left: the seat stays vacant, the statutory size unchanged (**[decision]**;
 //! only Art. 49 Abs. 3 reduces it, after a party ban). Readings taken: docs/legal.md, "Bayern".
+//!
+//! A **Bezirkstag** (`body.kind = bezirkstag`) follows the Bezirkswahlgesetz, which applies the
+//! Landeswahlgesetz (Art. 4 Abs. 1 BezWG), not the GLKrWG: [`bezirkstag`] below (docs/legal.md, "Bayern's
+//! Bezirkstage").
 
 use super::votes::{self, VoteLaw};
 use super::{DecideError, Decision, Exclusion, ListOrder, Query, Standing};
-use crate::model::{Body, Candidate, Declination, ElectoralSystem, Fact, List, WaiverForm};
+use crate::model::{Body, BodyKind, Candidate, Declination, ElectoralSystem, Fact, List, WaiverForm};
 use crate::trail::{TrailStep, Verdict};
 
 /// Citation of the GLKrWG, e.g. `cite("Art. 37 Abs. 2 Satz 2")`.
@@ -67,9 +71,10 @@ static MAJORITY: VoteLaw = VoteLaw {
 };
 
 fn law(body: &Body) -> &'static VoteLaw {
-    match body.info().electoral_system {
-        ElectoralSystem::Majority => &MAJORITY,
-        ElectoralSystem::Proportional => &PROPORTIONAL,
+    match (body.info().kind, body.info().electoral_system) {
+        (BodyKind::Bezirkstag, _) => &bezirkstag::LAW,
+        (_, ElectoralSystem::Majority) => &MAJORITY,
+        (_, ElectoralSystem::Proportional) => &PROPORTIONAL,
     }
 }
 
@@ -161,4 +166,101 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
 /// The Nachrückerliste of one list (see [`super::order`]); equal votes form a group for the lot.
 pub(crate) fn list_order(body: &Body, s: &Standing, list: &List) -> ListOrder {
     votes::list_order(s, list, law(body), true)
+}
+
+/// Bayern's Bezirkstage: Art. 4 BezWG with Art. 45, 46 LWG (Art. 4 Abs. 1 BezWG: "finden die nachstehenden
+/// Vorschriften des Landeswahlgesetzes Anwendung"), § 70 LWO (Art. 6 BezWG).
+///
+/// The not elected persons of the departed's Wahlkreisvorschlag are Listennachfolger "in der Reihenfolge ihrer
+/// Stimmenzahlen" (Art. 46 Abs. 1 Satz 1 LWG) — a Stimmkreisbewerber's votes in his Stimmkreis and on the
+/// Wahlkreisliste added (Art. 45 Abs. 1 Satz 2 LWG): the snapshot's `votes` is that Gesamtstimmenzahl; equal votes
+/// by the lot the Wahlkreisausschuss drew with the result (Art. 46 Abs. 1 Satz 2 LWG, § 70 Abs. 3 LWO: `lot_rank`),
+/// else the Wahlleitung is asked for it. Passed over: who was elected (holds or held a seat, or declined the
+/// election — **[decision]** "die nicht gewählten sich bewerbenden Personen" read literally), who is called
+/// elsewhere, who waived in writing (Art. 46 Abs. 2 LWG, irrevocable), who died; who refused this Nachrücken
+/// (Art. 4 Abs. 2 Satz 5, 6, Abs. 3 BezWG) — **[decision]** he stays a Listennachfolger for later vacancies, as only
+/// the Verzicht ends the Anwartschaft (Art. 46 Abs. 2 LWG); who does not meet the eligibility "noch oder wieder"
+/// now (Art. 4 Abs. 2 Satz 7 BezWG) and who exercises an incompatible activity (Art. 4 Abs. 4 BezWG, Art. 23
+/// Abs. 4 BezO) — both passed over for this vacancy only. Nobody left: the seat stays unbesetzt, the size
+/// unchanged (**[decision]**, Art. 45 Abs. 3 LWG entsprechend). docs/legal.md, "Bayern's Bezirkstage".
+pub mod bezirkstag {
+    use super::super::votes::VoteLaw;
+    use super::super::{Exclusion, Standing};
+    use super::{declined_election, declined_now};
+    use crate::model::{Candidate, Declination, Fact, WaiverForm};
+    use crate::trail::{TrailStep, Verdict};
+
+    /// The order of the Listennachfolger.
+    pub const ORDER: &str = "Art. 46 Abs. 1 Satz 1 LWG i. V. m. Art. 4 Abs. 1 BezWG";
+    /// The lot on equal votes, drawn with the result.
+    pub const LOT: &str = "Art. 46 Abs. 1 Satz 2 LWG i. V. m. Art. 4 Abs. 1 BezWG";
+    /// Why a Listennachfolger with an incompatible activity cannot move up now and stays on the list.
+    pub const BAR_CITATION: &str = "Art. 4 Abs. 4 BezWG i. V. m. Art. 23 Abs. 4 BezO";
+    /// A refusal for this vacancy, found effective by the Bezirkstag.
+    pub const REFUSAL: &str = "Art. 4 Abs. 2 Satz 5, 6, Abs. 3 BezWG";
+    /// The written, irrevocable Verzicht.
+    pub const WAIVER: &str = "Art. 46 Abs. 2 LWG i. V. m. Art. 4 Abs. 1 BezWG";
+    /// "kann nur nachrücken, wenn er zu diesem Zeitpunkt die Wählbarkeitsvoraussetzungen noch oder wieder erfüllt".
+    pub const ELIGIBLE_NOW: &str = "Art. 4 Abs. 2 Satz 7, Abs. 3 BezWG";
+
+    pub(in crate::rules) static LAW: VoteLaw = VoteLaw {
+        departed: ORDER,
+        most_votes: ORDER,
+        list_order_tie: LOT,
+        majority: ORDER,
+        lot: LOT,
+        drawn_lot: Some("Art. 46 Abs. 1 Satz 2 LWG, § 70 Abs. 3 LWO"),
+        exhausted: "Art. 4 Abs. 3 BezWG i. V. m. Art. 45 Abs. 3 LWG entsprechend",
+        size_reduced: None,
+        individual: None,
+        bar: BAR_CITATION,
+        exclusion,
+        notes,
+    };
+
+    fn exclusion(s: &Standing, c: &Candidate) -> Option<Exclusion> {
+        let (reason, citation) = if s.seated(c) {
+            ("seated", ORDER)
+        } else if s.former_member(c) {
+            // [decision] elected once: not among "die nicht gewählten sich bewerbenden Personen"
+            ("former_member", ORDER)
+        } else if declined_election(c) {
+            ("declined", ORDER)
+        } else if s.pending(c) {
+            ("pending_successor", ORDER)
+        } else if declined_now(s, c) {
+            ("declined", REFUSAL)
+        } else if c.has_fact(|f| matches!(f, Fact::Waived { form: WaiverForm::Written, .. })) {
+            ("waived", WAIVER)
+        } else if s.died(c) {
+            ("died", ORDER)
+        } else if s.ineligible_now(c) {
+            ("not_eligible_now", ELIGIBLE_NOW)
+        } else if s.barred(c) {
+            ("barred_stays_successor", BAR_CITATION)
+        } else {
+            return None;
+        };
+        Some(Exclusion { reason, citation: citation.to_owned() })
+    }
+
+    fn notes(c: &Candidate, trail: &mut Vec<TrailStep>) {
+        let mut note = |reason: &str, citation: &str| {
+            trail.push(TrailStep::new(Some(&c.id), Verdict::Noted, reason, citation));
+        };
+        if c.has_fact(|f| matches!(f, Fact::Declined { of: Declination::Succession, .. })) {
+            // [decision] only the Verzicht ends the Anwartschaft (Art. 46 Abs. 2 LWG)
+            note("declined_earlier_stays_successor", WAIVER);
+        }
+        if c.has_fact(|f| matches!(f, Fact::Waived { form: WaiverForm::Recorded, .. })) {
+            note("waiver_not_written", WAIVER);
+        }
+        // [decision] Art. 46 LWG names no party exit: the votes alone decide
+        if c.has_fact(|f| matches!(f, Fact::LeftParty { .. })) {
+            note("left_party_no_effect", ORDER);
+        }
+        if c.has_fact(|f| matches!(f, Fact::JoinedOtherParty { .. })) {
+            note("joined_other_party_no_effect", ORDER);
+        }
+    }
 }

@@ -30,7 +30,20 @@ struct Words {
 const DECLARE: &str = "Geben Sie bis zum Ablauf der Frist keine Erklärung ab, ";
 const REFUSE: &str = "Lehnen Sie die Wahl nicht bis zum Ablauf der Frist schriftlich ab, ";
 
-fn words(land: Land) -> Option<Words> {
+fn words(land: Land, kind: BodyKind) -> Option<Words> {
+    if (land, kind) == (Land::By, BodyKind::Bezirkstag) {
+        // the Bezirkswahlgesetz, not the GLKrWG (docs/legal.md, "Bayern's Bezirkstage")
+        return Some(Words {
+            silence: DECLARE,
+            accepted: "gilt die Wahl als angenommen (Art. 4 Abs. 2 Satz 2, Abs. 3 BezWG)",
+            // not reached: a Listennachfolger with an incompatible activity is passed over, not called
+            // (`rules::by::bezirkstag`); the words say what Art. 4 Abs. 4 BezWG says
+            proof: "Sie die mit dem Ehrenamt unvereinbare Tätigkeit (Art. 23 Abs. 4 BezO) nicht mehr ausüben",
+            refused: "können Sie das Amt nicht antreten (Art. 4 Abs. 4 Satz 1 BezWG)",
+            reservation: "Art. 4 Abs. 2 Satz 3 BezWG",
+            reservation_void: "Die Wahl kann nur vorbehaltlos angenommen werden; Vorbehalte oder Bedingungen, die Sie Ihrer Annahmeerklärung beifügen, sind unwirksam, die Annahme bleibt wirksam (Art. 4 Abs. 2 Satz 3, Abs. 3 BezWG).",
+        });
+    }
     let w = match land {
         Land::Nw => Words {
             silence: DECLARE,
@@ -142,7 +155,7 @@ pub fn consequences(body: &Body, barred: bool) -> Consequences {
     let law = land.law();
     let outlook = outlook(law, kind, barred);
     let procedure = law.procedure(kind);
-    let words = words(land);
+    let words = words(land, kind);
     let lapse = sentences(land, kind, &outlook, words.as_ref());
     let reservation =
         words.as_ref().filter(|_| procedure.acceptance.by_declaration()).map(|w| match procedure.reservation {
@@ -196,7 +209,7 @@ fn sentences(land: Land, kind: BodyKind, o: &Outlook, w: Option<&Words>) -> Vec<
             let office = match kind {
                 BodyKind::Council => "bei der Gemeindeverwaltung",
                 BodyKind::Kreistag => "beim Landratsamt",
-                // not reached: a Bayern Bezirkstag is refused at validation
+                // not reached: a Bayern Bezirkstag's silence is acceptance (Art. 4 Abs. 2 Satz 2 BezWG)
                 BodyKind::Bezirkstag => "bei der Bezirksverwaltung",
             };
             out.push(format!("Nehmen Sie die Wahl nicht bis zum Ablauf der Frist schriftlich oder zur Niederschrift {office} an, gilt sie als abgelehnt (Art. 47 Abs. 2 Satz 2 GLKrWG); es rückt dann die nächste Listennachfolgerin oder der nächste Listennachfolger nach."));
@@ -237,11 +250,15 @@ mod tests {
     fn every_land_with_a_period_has_words_for_the_effect_its_procedure_applies() {
         for land in [Land::Nw, Land::Rp, Land::Ni, Land::St, Land::Th, Land::Bb, Land::Sh, Land::Mv, Land::By, Land::Sl]
         {
-            for kind in [BodyKind::Council, BodyKind::Kreistag] {
+            let kinds: &[BodyKind] = match land {
+                Land::Rp | Land::By => &[BodyKind::Council, BodyKind::Kreistag, BodyKind::Bezirkstag],
+                _ => &[BodyKind::Council, BodyKind::Kreistag],
+            };
+            for &kind in kinds {
                 let law = land.law();
                 for barred in [false, true] {
                     let o = outlook(law, kind, barred);
-                    let s = sentences(land, kind, &o, words(land).as_ref());
+                    let s = sentences(land, kind, &o, words(land, kind).as_ref());
                     assert!(!s.is_empty(), "{land:?} {kind:?} barred {barred}: {o:?}");
                     assert!(s.iter().all(|s| s.contains("Ablauf der Frist") && s.ends_with('.')), "{s:?}");
                 }

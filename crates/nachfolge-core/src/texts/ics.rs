@@ -51,6 +51,10 @@ impl PeriodKind {
 /// listed the same act governs councils and district assemblies (docs/legal.md, "The period as a calendar
 /// entry").
 pub fn period_citation(land: Land, kind: BodyKind) -> Option<&'static str> {
+    // a Bayern Bezirkstag: the Bezirkswahlgesetz, not the GLKrWG (docs/legal.md, "Bayern's Bezirkstage")
+    if (land, kind) == (Land::By, BodyKind::Bezirkstag) {
+        return Some("Art. 4 Abs. 2 Satz 1, Abs. 3 BezWG");
+    }
     let council = council_period_citation(land)?;
     if kind == BodyKind::Kreistag {
         if let Some((_, kreistag)) = land.law().kreistag_citations().iter().find(|(c, _)| *c == council) {

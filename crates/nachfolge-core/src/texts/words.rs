@@ -114,6 +114,9 @@ pub fn reason_de(reason: &str) -> String {
         }
         "died" => "ist verstorben",
         "ineligible" => "ist nicht wählbar",
+        "not_eligible_now" => {
+            "erfüllt die Wählbarkeitsvoraussetzungen derzeit nicht und kann nicht nachrücken; sie oder er bleibt Listennachfolgerin oder Listennachfolger"
+        }
         "not_continuously_eligible" => "war während der Wahlperiode nicht durchgehend wählbar",
         "declined" => "hat die Annahme der Wahl abgelehnt",
         "eligibility_lost_after_election" => "hat die Wählbarkeit nach der Wahl verloren",
