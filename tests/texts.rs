@@ -33,6 +33,19 @@ fn run(body: &mut Council, ty: &str, data: Value, at: DateTime<Utc>) -> Vec<Effe
     procedure::handle(body, cmd(ty, data), at, &Settings::default()).expect("command applies")
 }
 
+/// The relay reports the notification of round 1 of `case` sent at [`now`] (a declaration before it would be
+/// refused as `before_notification`).
+fn notification_sent(b: &mut Council, case: &nachfolge::model::CaseId) {
+    let sent = Command::NotificationSent {
+        case: case.clone(),
+        round: 1,
+        kind: MailKind::Determination,
+        message_id: "<m@x>".into(),
+        sent_at: now(),
+    };
+    procedure::handle(b, sent, now(), &Settings::default()).expect("sent");
+}
+
 /// Compare with (or, with UPDATE_GOLDEN=1, write) `docs/texts/<name>`.
 fn golden(name: &str, text: &str) {
     let path = format!("{}/docs/texts/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -82,14 +95,7 @@ fn nrw_offer_and_announcement_texts() {
     let e = run(&mut b, "vacancy.reported", example("nrw-vacancy-list-member.json"), now());
     render(&e, "nrw-successor-offer");
     let case = b.cases.keys().next().expect("case").clone();
-    let sent = Command::NotificationSent {
-        case: case.clone(),
-        round: 1,
-        kind: MailKind::Determination,
-        message_id: "<m@x>".into(),
-        sent_at: now(),
-    };
-    procedure::handle(&mut b, sent, now(), &Settings::default()).expect("sent");
+    notification_sent(&mut b, &case);
     run(
         &mut b,
         "notification.served",
@@ -151,14 +157,7 @@ fn nrw_45_abs_6_satz_3_membership_besteht_seit_only_for_a_past_day() {
     v["effective_at"] = json!("2026-12-31T23:59:59+01:00");
     run(&mut b, "vacancy.reported", v, now());
     let case = b.cases.keys().next().expect("case").clone();
-    let sent = Command::NotificationSent {
-        case: case.clone(),
-        round: 1,
-        kind: MailKind::Determination,
-        message_id: "<m@x>".into(),
-        sent_at: now(),
-    };
-    procedure::handle(&mut b, sent, now(), &Settings::default()).expect("sent");
+    notification_sent(&mut b, &case);
     let accept = json!({"body": "musterstadt-rat", "case": case, "candidate": "L1-04", "kind": "accept",
         "received_at": "2026-12-02T10:00:00+01:00"});
     let text =
@@ -275,14 +274,7 @@ fn nrw_correction(kind: &str, prefix: &str) {
     let mut b = body(example("nrw-election.json"));
     run(&mut b, "vacancy.reported", example("nrw-vacancy-list-member.json"), now());
     let case = b.cases.keys().next().expect("case").clone();
-    let sent = Command::NotificationSent {
-        case: case.clone(),
-        round: 1,
-        kind: MailKind::Determination,
-        message_id: "<m@x>".into(),
-        sent_at: now(),
-    };
-    procedure::handle(&mut b, sent, now(), &Settings::default()).expect("sent");
+    notification_sent(&mut b, &case);
     run(
         &mut b,
         "notification.served",
@@ -347,14 +339,7 @@ fn nrw_filled() -> (Council, String) {
     let mut b = body(example("nrw-election.json"));
     run(&mut b, "vacancy.reported", example("nrw-vacancy-list-member.json"), now());
     let case = b.cases.keys().next().expect("case").clone();
-    let sent = Command::NotificationSent {
-        case: case.clone(),
-        round: 1,
-        kind: MailKind::Determination,
-        message_id: "<m@x>".into(),
-        sent_at: now(),
-    };
-    procedure::handle(&mut b, sent, now(), &Settings::default()).expect("sent");
+    notification_sent(&mut b, &case);
     run(
         &mut b,
         "declaration.received",
@@ -516,14 +501,7 @@ fn rp_offered() -> (Council, String, Vec<Effect>) {
     let mut b = body(example("rp-election.json"));
     let e = run(&mut b, "vacancy.reported", example("rp-vacancy.json"), now());
     let case = b.cases.keys().next().expect("case").clone();
-    let sent = Command::NotificationSent {
-        case: case.clone(),
-        round: 1,
-        kind: MailKind::Determination,
-        message_id: "<m@x>".into(),
-        sent_at: now(),
-    };
-    procedure::handle(&mut b, sent, now(), &Settings::default()).expect("sent");
+    notification_sent(&mut b, &case);
     run(
         &mut b,
         "notification.served",
@@ -615,14 +593,7 @@ fn ni_offered() -> (Council, String, Vec<Effect>) {
     let mut b = body(example("ni-election.json"));
     let e = run(&mut b, "vacancy.reported", example("ni-vacancy.json"), now());
     let case = b.cases.keys().next().expect("case").clone();
-    let sent = Command::NotificationSent {
-        case: case.clone(),
-        round: 1,
-        kind: MailKind::Determination,
-        message_id: "<m@x>".into(),
-        sent_at: now(),
-    };
-    procedure::handle(&mut b, sent, now(), &Settings::default()).expect("sent");
+    notification_sent(&mut b, &case);
     run(
         &mut b,
         "notification.served",

@@ -15,14 +15,7 @@ fn bb_offered(snapshot: Value) -> (Council, String, Vec<Effect>) {
     let mut b = body(snapshot);
     let e = run(&mut b, "vacancy.reported", bb_vacancy("B1-01"), now());
     let case = b.cases.keys().next().expect("case").clone();
-    let sent = Command::NotificationSent {
-        case: case.clone(),
-        round: 1,
-        kind: MailKind::Determination,
-        message_id: "<m@x>".into(),
-        sent_at: now(),
-    };
-    procedure::handle(&mut b, sent, now(), &Settings::default()).expect("sent");
+    notification_sent(&mut b, &case);
     run(
         &mut b,
         "notification.served",

@@ -113,14 +113,7 @@ fn by_bezwg_art_4_bezirkstag_offer_period_notice_and_announcement_texts() {
     render(&offer, "by-bezirkstag-successor-offer");
     let mail = text_of(&offer, "mail");
     assert!(mail.contains("ob Sie die Wahl annehmen und bereit sind, den Eid oder das Gelöbnis"), "{mail}");
-    let sent = Command::NotificationSent {
-        case: case.clone(),
-        round: 1,
-        kind: MailKind::Determination,
-        message_id: "<m@x>".into(),
-        sent_at: now(),
-    };
-    procedure::handle(&mut b, sent, now(), &Settings::default()).expect("sent");
+    notification_sent(&mut b, &case);
     let served = run(
         &mut b,
         "notification.served",

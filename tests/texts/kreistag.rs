@@ -43,14 +43,7 @@ fn nw_kwahlg_45_abs_6_kreistag_offer_and_announcement() {
     assert_kreistag_words(&offer);
     assert!(offer.contains("Karla Kreis\nKreiswahlleiterin für die Wahl des Kreistags"), "{offer}");
     let case = b.cases.keys().next().expect("case").clone();
-    let sent = Command::NotificationSent {
-        case: case.clone(),
-        round: 1,
-        kind: MailKind::Determination,
-        message_id: "<m@x>".into(),
-        sent_at: now(),
-    };
-    procedure::handle(&mut b, sent, now(), &Settings::default()).expect("sent");
+    notification_sent(&mut b, &case);
     let e = run(
         &mut b,
         "declaration.received",

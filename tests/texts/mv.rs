@@ -15,14 +15,7 @@ fn mv_offered() -> (Council, String, Vec<Effect>) {
     let mut b = body(example("mv-election.json"));
     let e = run(&mut b, "vacancy.reported", mv_vacancy("M1-01"), now());
     let case = b.cases.keys().next().expect("case").clone();
-    let sent = Command::NotificationSent {
-        case: case.clone(),
-        round: 1,
-        kind: MailKind::Determination,
-        message_id: "<m@x>".into(),
-        sent_at: now(),
-    };
-    procedure::handle(&mut b, sent, now(), &Settings::default()).expect("sent");
+    notification_sent(&mut b, &case);
     run(
         &mut b,
         "notification.served",

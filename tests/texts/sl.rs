@@ -19,14 +19,7 @@ fn sl_offered() -> (Council, String, Vec<Effect>, Vec<Effect>) {
         json!({"body": SL, "case": case, "round": 1, "confirmed_by": "Gemeindewahlleiterin Sabine Saarwald", "confirmed_at": "2026-11-30T10:00:00+01:00"}),
         now(),
     );
-    let sent = Command::NotificationSent {
-        case: case.clone(),
-        round: 1,
-        kind: MailKind::Determination,
-        message_id: "<m@x>".into(),
-        sent_at: now(),
-    };
-    procedure::handle(&mut b, sent, now(), &Settings::default()).expect("sent");
+    notification_sent(&mut b, &case);
     let served = run(
         &mut b,
         "notification.served",

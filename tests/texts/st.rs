@@ -11,14 +11,7 @@ fn st_offered() -> (Council, String, Vec<Effect>) {
     let mut b = body(example("st-election.json"));
     let e = run(&mut b, "vacancy.reported", example("st-vacancy.json"), now());
     let case = b.cases.keys().next().expect("case").clone();
-    let sent = Command::NotificationSent {
-        case: case.clone(),
-        round: 1,
-        kind: MailKind::Determination,
-        message_id: "<m@x>".into(),
-        sent_at: now(),
-    };
-    procedure::handle(&mut b, sent, now(), &Settings::default()).expect("sent");
+    notification_sent(&mut b, &case);
     run(
         &mut b,
         "notification.served",

@@ -14,14 +14,7 @@ fn th_thuerkwg_29_offer_and_announcement_texts() {
     assert!(offer.contains("Vorbehalte oder Bedingungen, die Sie Ihrer Annahmeerklärung beifügen, sind unwirksam, die Annahme bleibt wirksam (§ 29 Satz 3 ThürKWG)"), "{offer}");
     assert!(!offer.contains("gilt als Ablehnung"), "{offer}");
     let case = b.cases.keys().next().expect("case").clone();
-    let sent = Command::NotificationSent {
-        case: case.clone(),
-        round: 1,
-        kind: MailKind::Determination,
-        message_id: "<m@x>".into(),
-        sent_at: now(),
-    };
-    procedure::handle(&mut b, sent, now(), &Settings::default()).expect("sent");
+    notification_sent(&mut b, &case);
     let e = run(
         &mut b,
         "declaration.received",
