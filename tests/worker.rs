@@ -1755,6 +1755,10 @@ async fn nw_45_abs_2_satz_2_fassung_the_real_worker_determines_under_the_text_in
     assert_eq!(step["citation"], "§ 45 KWahlG NRW i. d. F. vor Art. 1 G v. 5.7.2024 (GV. NRW. S. 444)");
     assert!(trail.iter().all(|s| s["reason"] != "not_continuously_eligible"));
 
+    // the offer to L1-03 is out before the clock jumps: a day's jump would end the lease of a mail still in
+    // its SMTP session, and another slot would send it again (at-least-once, the same Message-ID)
+    app.wait_event("successor.notified", |e| e["subject"] == "rat-a").await;
+
     // one day later on the same clock: the amended text passes L1-03 over — the same council, L1-04 succeeds
     app.advance(chrono::Duration::days(1));
     assert_eq!(today(&app), "2024-07-31");
