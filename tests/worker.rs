@@ -872,6 +872,30 @@ async fn a_slow_answer_after_the_data_within_its_timeout_is_one_delivery() {
     second.shutdown().await;
 }
 
+/// A step of the worker's clock while a mail is in its SMTP session (an NTP step, a paused VM resumed) ends
+/// the mail's lease, and the sender claims it again: this replica does not open a second session for a
+/// Message-ID it is still sending, so the server gets it once (before, a clock a day ahead sent it twice).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clock_step_during_the_smtp_session_does_not_send_the_mail_twice() {
+    let app = App::spawn().await;
+    register(&app, nrw()).await;
+    app.smtp.set_slow_data(Some(("l1-06@", Duration::from_secs(3))));
+    app.send("vacancy.reported", vacancy("musterstadt-rat", "L1-01", "died", "2026-05-04T10:00:00+02:00")).await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while app.smtp.held() == 0 && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(app.smtp.held(), 1, "the notice did not reach DATA");
+    // the lease ran out on the worker's clock while the server still holds the data back
+    app.advance(chrono::Duration::days(1));
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    app.wait_event("successor.notified", |_| true).await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let got = app.smtp.messages();
+    assert_eq!(got.len(), 1, "{:?}", got.iter().map(|m| m.header("Message-ID")).collect::<Vec<_>>());
+    assert_eq!(app.smtp.held(), 0);
+}
+
 /// Issue 26 point 3 ("Done when"): the server answers one notice's data only after longer than
 /// `smtp.data_timeout_secs` (and delivers it anyway). Each command has its own timeout, the data's answer
 /// the longer one; when that runs out the mail is tried again later, so that Message-ID reaches the server

@@ -1,6 +1,8 @@
 //! The mail sender: sends the mail outbox over SMTP and reports each result through the core.
 
 use super::*;
+use std::collections::HashSet;
+
 use crate::store::Unrecorded;
 
 /// How often the result of a mail the server answered is tried to be recorded through the core before the
@@ -28,6 +30,10 @@ pub(super) async fn mail_loop(shared: Arc<Shared>, mailer: Mailer, mut shutdown:
     let lease = shared.config.smtp.timeout() + RECORD_MARGIN;
     let mailer = Arc::new(mailer);
     let mut running = tokio::task::JoinSet::new();
+    // the Message-IDs this replica has in an SMTP session: a mail claimed again while its session still runs
+    // (its lease ran out under a step of the clock, or a renewal came late) is not sent a second time in
+    // parallel — the session's renewal keeps the new lease going and its result is recorded once
+    let in_flight: Arc<Mutex<HashSet<String>>> = Arc::default();
     loop {
         if *shutdown.borrow() {
             break;
@@ -45,8 +51,18 @@ pub(super) async fn mail_loop(shared: Arc<Shared>, mailer: Mailer, mut shutdown:
             };
             claimed = batch.len();
             for m in batch {
+                let mut sending = in_flight.lock().unwrap_or_else(|p| p.into_inner());
+                if !sending.insert(m.message_id.clone()) {
+                    tracing::warn!(case = %m.case_id, "a mail still in its SMTP session was claimed again; not sent twice");
+                    continue;
+                }
+                drop(sending);
+                let sending = Sending { set: in_flight.clone(), message_id: m.message_id.clone() };
                 let (shared, mailer) = (shared.clone(), mailer.clone());
-                running.spawn(async move { deliver(&shared, &mailer, &m, lease).await });
+                running.spawn(async move {
+                    let _sending = sending;
+                    deliver(&shared, &mailer, &m, lease).await;
+                });
             }
         }
         // every free slot got a mail: there may be more, ask again when a slot frees; otherwise everything
@@ -64,6 +80,19 @@ pub(super) async fn mail_loop(shared: Arc<Shared>, mailer: Mailer, mut shutdown:
     }
     // let the mails in flight finish and record their results (each bounded by its timeouts)
     while running.join_next().await.is_some() {}
+}
+
+/// A mail in this replica's SMTP session: its Message-ID leaves the set when the session's task ends, however
+/// it ends (a panic included), so the mail can be claimed and sent again once its lease runs out.
+struct Sending {
+    set: Arc<Mutex<HashSet<String>>>,
+    message_id: String,
+}
+
+impl Drop for Sending {
+    fn drop(&mut self) {
+        self.set.lock().unwrap_or_else(|p| p.into_inner()).remove(&self.message_id);
+    }
 }
 
 /// Send one claimed mail (unless the server answered it before and only its result is missing) and record
