@@ -51,13 +51,10 @@ pub(super) async fn mail_loop(shared: Arc<Shared>, mailer: Mailer, mut shutdown:
             };
             claimed = batch.len();
             for m in batch {
-                let mut sending = in_flight.lock().unwrap_or_else(|p| p.into_inner());
-                if !sending.insert(m.message_id.clone()) {
+                let Some(sending) = Sending::start(&in_flight, &m.message_id) else {
                     tracing::warn!(case = %m.case_id, "a mail still in its SMTP session was claimed again; not sent twice");
                     continue;
-                }
-                drop(sending);
-                let sending = Sending { set: in_flight.clone(), message_id: m.message_id.clone() };
+                };
                 let (shared, mailer) = (shared.clone(), mailer.clone());
                 running.spawn(async move {
                     let _sending = sending;
@@ -87,6 +84,14 @@ pub(super) async fn mail_loop(shared: Arc<Shared>, mailer: Mailer, mut shutdown:
 struct Sending {
     set: Arc<Mutex<HashSet<String>>>,
     message_id: String,
+}
+
+impl Sending {
+    /// The session of `message_id` starts, unless this replica has it running already.
+    fn start(set: &Arc<Mutex<HashSet<String>>>, message_id: &str) -> Option<Sending> {
+        let new = set.lock().unwrap_or_else(|p| p.into_inner()).insert(message_id.to_owned());
+        new.then(|| Sending { set: set.clone(), message_id: message_id.to_owned() })
+    }
 }
 
 impl Drop for Sending {

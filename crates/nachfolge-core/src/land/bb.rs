@@ -143,10 +143,7 @@ impl LandLaw for Bb {
             Cause::Ordinary | Cause::PartyBan { .. } => Ok(()),
             // § 59 Abs. 1 Nr. 4: the corrected result allots the seat (`rules::bb::RESULT_CORRECTED`)
             Cause::ResultCorrected => Ok(()),
-            Cause::Merger => Err(ValidationError::new(
-                "reason",
-                "merger is a Hessen reason (§ 33 Abs. 1 Nr. 4 KWG Hessen); the BbgKWahlG has no such rule — report the departure with its own reason",
-            )),
+            Cause::Merger => Err(super::merger_is_hessens(Some("BbgKWahlG"))),
         }
     }
 

@@ -215,10 +215,7 @@ impl LandLaw for By {
                 "party_banned is not modelled for Bayern: the Rechtsaufsichtsbehörde determines the loss of office and who succeeds (Art. 49 GLKrWG; docs/legal.md)",
             )),
             Cause::ResultCorrected => Err(super::result_correction_not_read()),
-            Cause::Merger => Err(ValidationError::new(
-                "reason",
-                "merger is a Hessen reason (§ 33 Abs. 1 Nr. 4 KWG Hessen); the GLKrWG has no such rule — report the departure with its own reason",
-            )),
+            Cause::Merger => Err(super::merger_is_hessens(Some("GLKrWG"))),
         }
     }
 

@@ -581,6 +581,18 @@ pub(super) fn majority_one_list(s: &crate::model::Snapshot, basis: &str) -> Resu
     Ok(())
 }
 
+/// `reason: merger` outside Hessen (§ 33 Abs. 1 Nr. 4 KWG Hessen): refused, naming the field and, where it was
+/// checked, the Land's Act that has no such rule.
+pub(super) fn merger_is_hessens(act: Option<&str>) -> ValidationError {
+    let act = act.map(|a| format!("the {a} has no such rule — ")).unwrap_or_default();
+    ValidationError::new(
+        "reason",
+        format!(
+            "merger is a Hessen reason (§ 33 Abs. 1 Nr. 4 KWG Hessen); {act}report the departure with its own reason"
+        ),
+    )
+}
+
 /// `reason: result_corrected` where the Land's rule for a seat lost through a Berichtigung or Neufeststellung of
 /// the election result was not read (only Brandenburg's, § 59 Abs. 1 Nr. 4 BbgKWahlG, was): refused, naming the
 /// field, so that the seat is not handed to an Ersatzperson by mistake.

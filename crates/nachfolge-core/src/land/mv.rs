@@ -148,10 +148,7 @@ impl LandLaw for Mv {
             // to the banned party is passed over (§ 47 Abs. 1; `rules::mv::PARTY_BAN_SEAT`)
             Cause::PartyBan { .. } => Ok(()),
             Cause::ResultCorrected => Err(super::result_correction_not_read()),
-            Cause::Merger => Err(ValidationError::new(
-                "reason",
-                "merger is a Hessen reason (§ 33 Abs. 1 Nr. 4 KWG Hessen); the LKWG M-V has no such rule — report the departure with its own reason",
-            )),
+            Cause::Merger => Err(super::merger_is_hessens(Some("LKWG M-V"))),
         }
     }
 

@@ -139,10 +139,7 @@ impl LandLaw for Ni {
             // § 44 Abs. 3 NKWG
             Cause::Ordinary | Cause::PartyBan { .. } => Ok(()),
             Cause::ResultCorrected => Err(super::result_correction_not_read()),
-            Cause::Merger => Err(ValidationError::new(
-                "reason",
-                "merger is a Hessen reason (§ 33 Abs. 1 Nr. 4 KWG Hessen); the NKWG has no such rule — report the departure with its own reason",
-            )),
+            Cause::Merger => Err(super::merger_is_hessens(Some("NKWG"))),
         }
     }
 

@@ -157,10 +157,7 @@ impl LandLaw for Nw {
         match cause {
             Cause::Ordinary | Cause::PartyBan { .. } => Ok(()),
             Cause::ResultCorrected => Err(super::result_correction_not_read()),
-            Cause::Merger => Err(ValidationError::new(
-                "reason",
-                "merger is a Hessen reason (§ 33 Abs. 1 Nr. 4 KWG); the KWahlG NRW has no such rule — report the departure with its own reason",
-            )),
+            Cause::Merger => Err(super::merger_is_hessens(Some("KWahlG NRW"))),
         }
     }
 

@@ -167,10 +167,7 @@ impl LandLaw for Rp {
                 "party_banned is not modelled for Rheinland-Pfalz: § 46 Abs. 1 KWG ends the Mitgliedschaft and the Ersatzleute's Anwartschaft, but whether the seat stays vacant or passes to the next Ersatzperson was not read — the Wahlleiter decides; record an Ersatzperson of the banned party as banned_party_member (docs/legal.md)",
             )),
             Cause::ResultCorrected => Err(super::result_correction_not_read()),
-            Cause::Merger => Err(ValidationError::new(
-                "reason",
-                "merger is a Hessen reason (§ 33 Abs. 1 Nr. 4 KWG Hessen); the KWG Rheinland-Pfalz has no such rule — report the departure with its own reason",
-            )),
+            Cause::Merger => Err(super::merger_is_hessens(Some("KWG Rheinland-Pfalz"))),
         }
     }
 

@@ -126,10 +126,7 @@ impl LandLaw for Sh {
                 "false is not modelled for Schleswig-Holstein: § 45 GKWG was not read in full for a member of the banned party elected on another list (docs/legal.md)",
             )),
             Cause::ResultCorrected => Err(super::result_correction_not_read()),
-            Cause::Merger => Err(ValidationError::new(
-                "reason",
-                "merger is a Hessen reason (§ 33 Abs. 1 Nr. 4 KWG Hessen); the GKWG has no such rule — report the departure with its own reason",
-            )),
+            Cause::Merger => Err(super::merger_is_hessens(Some("GKWG"))),
         }
     }
 

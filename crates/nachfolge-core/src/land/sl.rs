@@ -107,10 +107,7 @@ impl LandLaw for Sl {
         match cause {
             Cause::Ordinary | Cause::PartyBan { .. } => Ok(()),
             Cause::ResultCorrected => Err(super::result_correction_not_read()),
-            Cause::Merger => Err(ValidationError::new(
-                "reason",
-                "merger is a Hessen reason (§ 33 Abs. 1 Nr. 4 KWG Hessen); the KWG Saarland has no such rule known here — report the departure with its own reason",
-            )),
+            Cause::Merger => Err(super::merger_is_hessens(Some("KWG Saarland, as far as read,"))),
         }
     }
 

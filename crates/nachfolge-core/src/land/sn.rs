@@ -184,10 +184,7 @@ impl LandLaw for Sn {
                 "party_banned is not modelled for Sachsen: who fills such seats (§ 34 SächsGemO) was not read (docs/legal.md)",
             )),
             Cause::ResultCorrected => Err(super::result_correction_not_read()),
-            Cause::Merger => Err(ValidationError::new(
-                "reason",
-                "merger is a Hessen reason (§ 33 Abs. 1 Nr. 4 KWG Hessen); report the departure with its own reason",
-            )),
+            Cause::Merger => Err(super::merger_is_hessens(None)),
         }
     }
 

@@ -127,10 +127,7 @@ impl LandLaw for St {
                 "false is not modelled for Sachsen-Anhalt: § 47 Abs. 2 Nr. 2 KWG LSA passes over every nächst festgestellte Bewerber who belonged to the banned party when the judgment was pronounced, and the snapshot does not record party membership — the Wahlleitung determines the successor itself (docs/legal.md)",
             )),
             Cause::ResultCorrected => Err(super::result_correction_not_read()),
-            Cause::Merger => Err(ValidationError::new(
-                "reason",
-                "merger is a Hessen reason (§ 33 Abs. 1 Nr. 4 KWG Hessen); the KWG LSA has no such rule — report the departure with its own reason",
-            )),
+            Cause::Merger => Err(super::merger_is_hessens(Some("KWG LSA"))),
         }
     }
 

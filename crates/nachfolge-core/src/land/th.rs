@@ -135,10 +135,7 @@ impl LandLaw for Th {
                 "party_banned is not modelled for Thüringen: § 30 Abs. 4 ThürKWG ends the office with the judgment, but who succeeds was not researched (docs/legal.md)",
             )),
             Cause::ResultCorrected => Err(super::result_correction_not_read()),
-            Cause::Merger => Err(ValidationError::new(
-                "reason",
-                "merger is a Hessen reason (§ 33 Abs. 1 Nr. 4 KWG Hessen); the ThürKWG has no such rule — report the departure with its own reason",
-            )),
+            Cause::Merger => Err(super::merger_is_hessens(Some("ThürKWG"))),
         }
     }
 
