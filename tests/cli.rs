@@ -116,3 +116,29 @@ fn by_bezwg_art_4_lwg_art_46_bezirkstag_decide_and_succession_order_agree_and_au
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("body.determination") && err.contains("Art. 4 Abs. 3 BezWG"), "{err}");
 }
+
+/// Baden-Württemberg, unechte Teilortswahl (§ 31 Abs. 2 Satz 2 GemO): `decide` names T1-04, who holds a weiterer
+/// Sitz and is Oberdorf's next Ersatzperson, and says that her weiterer Sitz then goes to T1-06 (§ 26 Abs. 2 Satz 5
+/// KomWG) — as the worker does in two cases (tests/procedure/bw.rs); `succession-order` lists T1-04 as seated and
+/// notes that she is an Ersatzperson of her Wohnbezirk all the same.
+#[test]
+fn bw_31_abs_2_satz_2_gemo_decide_names_the_move_and_the_weiterer_sitz_it_frees() {
+    let (election, vacancy) = ("examples/bw-teilortswahl-election.json", "examples/bw-teilortswahl-vacancy.json");
+    let out = nachfolge(&["decide", "--election", election, "--vacancy", vacancy]);
+    assert!(out.status.success(), "{out:?}");
+    let d: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!((d["outcome"].as_str(), d["successor"].as_str()), (Some("successor"), Some("T1-04")));
+    let trail = d["trail"].as_array().expect("trail");
+    let step = |reason: &str| trail.iter().find(|s| s["reason"] == reason).cloned().unwrap_or_default();
+    assert_eq!(step("additional_seat_holder_moves_up")["candidate"], "T1-04");
+    assert_eq!(step("additional_seat_then")["candidate"], "T1-06");
+    let out = nachfolge(&["succession-order", "--election", election, "--at", "2026-11-30T00:00:00+01:00"]);
+    assert!(out.status.success(), "{out:?}");
+    let o: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let t1 = o["lists"].as_array().expect("lists").iter().find(|l| l["list"] == "T1").expect("T1");
+    let notes = t1["notes"].as_array().expect("notes");
+    assert!(
+        notes.iter().any(|n| n["candidate"] == "T1-04" && n["reason"] == "additional_seat_holder_ersatzperson"),
+        "{t1}"
+    );
+}

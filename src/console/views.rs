@@ -301,6 +301,8 @@ pub fn case_summary(council: &Council, case: &Case, now: DateTime<Utc>, urgent_d
         "round": case.round,
         "departed": person(council, &case.departed),
         "departure": departure_de(case.reason),
+        // the weiterer Sitz a member gave up by moving into his Wohnbezirk's seat: he did not leave
+        "moved_up": case.reason == nachfolge_core::model::DepartureReason::MovedUp,
         "effective_at": when(case.effective_at),
         "list": council.list_of(&case.departed).map(|l| l.name.clone()).unwrap_or_else(|| case.list.clone()),
         "successor": case.successor().map(|s| person(council, s)),

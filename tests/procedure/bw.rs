@@ -154,3 +154,130 @@ fn bw_gemo_26_abs_3_mehrheitswahl_the_worker_proposes_the_next_by_votes_and_the_
     assert_eq!(kinds(&fx), ["publish:membership.changed", "publish:succession.proposed"]);
     assert_eq!(event(&fx, "succession.proposed")["successor"]["id"], "MW-05");
 }
+
+/// Unechte Teilortswahl with a weiterer Sitz (examples/bw-teilortswahl-election.json): T1-02 (Oberdorf) resigns;
+/// T1-04 holds a weiterer Sitz and is Oberdorf's next Ersatzperson.
+fn tow_open() -> (Council, Vec<Effect>) {
+    let read = |name: &str| -> Value {
+        let path = format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"));
+        serde_json::from_str(&std::fs::read_to_string(path).expect("example")).expect("json")
+    };
+    let v = read("bw-teilortswahl-vacancy.json");
+    assert_eq!((v["member"].as_str(), v["reason"].as_str()), (Some("T1-02"), Some("resigned")));
+    let mut b = body_from(read("bw-teilortswahl-election.json"));
+    let fx = run(
+        &mut b,
+        vacancy(TOW, "T1-02", DepartureReason::Resigned, "2026-11-30T00:00:00+01:00"),
+        "2026-12-01T09:00:00+01:00",
+    );
+    (b, fx)
+}
+
+const TOW: &str = "teilhausen-gemeinderat";
+
+fn tow_council(case: &str, round: u32, at: &str) -> Command {
+    Command::Inbound(Inbound::DeterminationConfirmed(DeterminationConfirmed {
+        body: TOW.into(),
+        case: case.into(),
+        round,
+        confirmed_by: "Gemeinderat Teilhausen, Beschluss vom 10.12.2026".into(),
+        confirmed_at: tz(at),
+    }))
+}
+
+/// § 31 Abs. 2 Satz 2 GemO: the holder of the weiterer Sitz moves into the Wohnbezirk seat on the council's
+/// resolution — his membership goes on (`updated`, its start unchanged), no Verpflichtung — and the weiterer Sitz he
+/// gives up opens a case of its own (`moved_up`), filled from the Ersatzpersonen for the weitere Sitze across the
+/// Wohnbezirke (§ 26 Abs. 2 Satz 5 KomWG): T1-06 of Unterdorf, who joins with the council's next resolution.
+#[test]
+fn bw_31_abs_2_satz_2_gemo_the_holder_of_a_weiterer_sitz_moves_up_and_his_seat_is_filled_in_turn() {
+    let (mut b, fx) = tow_open();
+    assert_eq!(kinds(&fx), ["publish:membership.changed", "publish:succession.proposed"]);
+    let p = event(&fx, "succession.proposed");
+    assert_eq!(p["successor"]["id"], "T1-04");
+    let trail = p["trail"].as_array().expect("trail");
+    let step = |reason: &str| trail.iter().find(|s| s["reason"] == reason).cloned();
+    assert_eq!(
+        step("additional_seat_holder_moves_up").map(|s| s["citation"].clone()),
+        Some(json!("§ 31 Abs. 2 Satz 2 GemO"))
+    );
+    assert_eq!(step("additional_seat_then").map(|s| s["candidate"].clone()), Some(json!("T1-06")));
+
+    // the council's resolution on the move
+    let fx = run(
+        &mut b,
+        tow_council("teilhausen-gemeinderat-1", 1, "2026-12-10T19:00:00+01:00"),
+        "2026-12-10T21:00:00+01:00",
+    );
+    assert_eq!(
+        kinds(&fx),
+        [
+            "publish:succession.determined",
+            "publish:membership.changed",
+            "mail:bw_determination",
+            "publish:succession.proposed"
+        ]
+    );
+    let m = event(&fx, "membership.changed");
+    assert_eq!((m["change"].as_str(), m["person"]["id"].as_str()), (Some("updated"), Some("T1-04")));
+    assert_eq!(m["membership"]["startDate"], "2024-07-01", "the membership goes on: {m}");
+    assert!(m["membership"]["endDate"].is_null());
+    let letter = mail(&fx);
+    assert_eq!((letter.template.as_str(), letter.candidate.as_str()), ("bw_determination", "T1-04"));
+    assert_eq!(letter.context["moves_up"], true);
+    assert!(
+        matches!(state(&b, "teilhausen-gemeinderat-1"), CaseState::Filled { successor, .. } if successor == "T1-04")
+    );
+    let seat = b.body.candidate("T1-04").and_then(|c| c.seat.clone()).expect("still seated");
+    assert_eq!(seat.via, nachfolge::model::SeatVia::Succession, "she now holds the Wohnbezirk seat");
+    let moved = b.cases["teilhausen-gemeinderat-1"].history.seat_move.clone().expect("the move is recorded");
+    assert_eq!(moved.follow_on, "teilhausen-gemeinderat-2");
+
+    // the weiterer Sitz she gave up
+    let p = event(&fx, "succession.proposed");
+    assert_eq!(p["case"], "teilhausen-gemeinderat-2");
+    assert_eq!((p["vacancy"]["member"].as_str(), p["vacancy"]["reason"].as_str()), (Some("T1-04"), Some("moved_up")));
+    same_instant(&p["vacancy"]["effective_at"], "2026-12-10T19:00:00+01:00");
+    assert_eq!(p["successor"]["id"], "T1-06");
+    let trail = p["trail"].as_array().expect("trail");
+    assert!(trail.iter().any(|s| s["reason"] == "additional_seat"), "{trail:?}");
+    assert!(trail.iter().any(|s| s["candidate"] == "T1-04" && s["reason"] == "departed"), "{trail:?}");
+
+    let fx = run(
+        &mut b,
+        tow_council("teilhausen-gemeinderat-2", 1, "2026-12-10T19:05:00+01:00"),
+        "2026-12-10T21:05:00+01:00",
+    );
+    let m = event(&fx, "membership.changed");
+    assert_eq!((m["change"].as_str(), m["person"]["id"].as_str()), (Some("joined"), Some("T1-06")));
+    assert_eq!(mail(&fx).context["departure"], "moved_up");
+    let seat = b.body.candidate("T1-06").and_then(|c| c.seat.clone()).expect("seated");
+    assert_eq!(seat.via, nachfolge::model::SeatVia::Additional, "she holds the weiterer Sitz as such");
+    assert!(!b.has_open_case());
+}
+
+#[test]
+fn bw_31_abs_2_satz_2_gemo_moved_up_is_not_reported_and_a_review_does_not_undo_a_move() {
+    let (mut b, _) = tow_open();
+    let err = refuse(
+        &b,
+        vacancy(TOW, "T1-04", DepartureReason::MovedUp, "2026-12-01T00:00:00+01:00"),
+        "2026-12-01T09:00:00+01:00",
+    );
+    assert!(matches!(&err, Rejection::Invalid(m) if m.starts_with("reason: moved_up")), "{err:?}");
+    run(&mut b, tow_council("teilhausen-gemeinderat-1", 1, "2026-12-10T19:00:00+01:00"), "2026-12-10T21:00:00+01:00");
+    let review = |outcome| {
+        Command::Inbound(Inbound::ReviewDecided(ReviewDecided {
+            body: TOW.into(),
+            case: "teilhausen-gemeinderat-1".into(),
+            outcome,
+            successor: None,
+            decided_at: tz("2026-12-20T10:00:00+01:00"),
+            decided_by: None,
+            is_final: false,
+            final_on: None,
+        }))
+    };
+    let err = refuse(&b, review(ReviewOutcome::Annulled), "2026-12-20T10:00:00+01:00");
+    assert!(matches!(&err, Rejection::Invalid(m) if m.contains("§ 31 Abs. 2 Satz 2 GemO")), "{err:?}");
+}

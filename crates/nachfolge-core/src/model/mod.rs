@@ -95,6 +95,11 @@ pub enum DepartureReason {
     /// Nr. 4 BbgKWahlG): the corrected result allots the seat — no Ersatzperson is called (docs/legal.md, "Point
     /// 11: three smaller gaps")
     ResultCorrected,
+    /// Baden-Württemberg: the holder of a weiterer Sitz (§ 26 Abs. 2 Satz 4 KomWG) moved up into his Wohnbezirk's
+    /// seat as its next Ersatzperson, and the weiterer Sitz is free (§ 31 Abs. 2 Satz 2 GemO). He stays a member.
+    /// Only the worker opens such a case, with the move; `vacancy.reported` refuses it (docs/legal.md,
+    /// "Baden-Württemberg: weitere Sitze").
+    MovedUp,
     Other,
 }
 

@@ -271,6 +271,12 @@ impl Machine<'_> {
             trail: trail.clone(),
         };
         self.emit(&data)?;
+        // a successor who already holds a seat moves into this one (Baden-Württemberg: the holder of a weiterer
+        // Sitz, § 31 Abs. 2 Satz 2 GemO — the only rule that names a seated member); his own seat falls free
+        if let Some(seat) = self.body.candidate(candidate).and_then(|c| c.seat.clone()) {
+            let mv = Move { candidate: candidate.to_owned(), from: seat, since, barred, announce };
+            return self.move_up(case_id, mv, &trail);
+        }
         match self.procedure().acceptance {
             Acceptance::Declaration | Acceptance::ExpressDeclaration => {
                 self.mail(case_id, &trail)?;
@@ -334,6 +340,65 @@ impl Machine<'_> {
         Ok(())
     }
 
+    /// A member moves into the case's seat (§ 31 Abs. 2 Satz 2 GemO): no acceptance, no period — he is a member
+    /// already. His membership goes on (`membership.changed` `updated`, its start unchanged), he is told of the
+    /// move, and the seat he gave up opens a case of its own (reason `moved_up`, `departed_via` his old seat), which
+    /// the rules fill from that seat's Ersatzpersonen (§ 26 Abs. 2 Satz 5 KomWG for a weiterer Sitz).
+    fn move_up(&mut self, case_id: &str, mv: Move, trail: &[TrailStep]) -> Result<(), Rejection> {
+        let Move { candidate, from, since, barred, announce } = mv;
+        let via = self.law.successor_seat_via(self.case(case_id)?.departed_via);
+        if let Some(seat) = self.body.candidate_mut(&candidate).and_then(|c| c.seat.as_mut()) {
+            seat.via = via;
+        }
+        if let Some(o) = self.offer_mut(case_id) {
+            o.member_since = Some(since);
+        }
+        let m = self.membership(
+            case_id,
+            &candidate,
+            MembershipChange::Updated,
+            MembershipBasis::Determination,
+            since,
+            !barred,
+            Some(from.since),
+        );
+        self.emit(&m)?;
+        self.mail(case_id, trail)?;
+        if announce {
+            self.announce(case_id, AnnouncementKind::Successor, Some(&candidate), trail);
+        }
+        self.case_mut(case_id)?.state =
+            CaseState::Filled { successor: candidate.clone().into(), since, basis: MembershipBasis::Determination };
+        // the seat he gave up
+        *self.case_seq += 1;
+        let id = CaseId::from(format!("{}-{}", self.body.id(), self.case_seq));
+        let list = self.body.list_of(&candidate).map(|l| l.id.clone()).unwrap_or_default();
+        let follow_on = Case {
+            id: id.clone(),
+            departed: candidate.clone().into(),
+            list,
+            reason: DepartureReason::MovedUp,
+            list_banned: None,
+            effective_at: since,
+            departed_via: Some(from.via),
+            opened_at: self.now,
+            round: 0,
+            state: CaseState::AwaitingLot { tied: vec![] },
+            refused: vec![],
+            history: CaseHistory::default(),
+        };
+        self.cases.insert(id.clone(), follow_on);
+        self.case_mut(case_id)?.history.seat_move =
+            Some(SeatMove { member: candidate.into(), from: from.via, follow_on: id.clone() });
+        self.determine(&id, None)?;
+        // the seat fell free with the move: the council may resolve on its successor from then on, in the same
+        // session as on the move (`determination.confirmed` is refused only before the proposal)
+        if let CaseState::Proposed(p) = &mut self.case_mut(&id)?.state {
+            p.proposed_at = p.proposed_at.min(since);
+        }
+        Ok(())
+    }
+
     /// Seat a successor; how his seat is recorded is the Land's (`LandLaw::successor_seat_via`).
     pub(super) fn seat(&mut self, candidate: &str, since: DateTime<Utc>, departed_via: Option<SeatVia>) {
         let via = self.law.successor_seat_via(departed_via);
@@ -362,6 +427,16 @@ impl Machine<'_> {
         self.case_mut(&l.case)?.history.lots.push(record);
         self.determine(&l.case, Some(&winner))
     }
+}
+
+/// A member who moves into the case's seat ([`Machine::move_up`]).
+struct Move {
+    candidate: String,
+    /// The seat he holds until the move.
+    from: Seat,
+    since: DateTime<Utc>,
+    barred: bool,
+    announce: bool,
 }
 
 /// A determination to carry out ([`Machine::install`]).

@@ -32,7 +32,7 @@ use lapse::Lapse;
 use state::pending_successors;
 pub use state::{
     AnnouncementRecord, Case, CaseHistory, CaseState, Council, DeemedRecord, HeldDeclaration, LotRecord, Offer,
-    Proposal, ReviewRecord, ServiceRecord,
+    Proposal, ReviewRecord, SeatMove, ServiceRecord,
 };
 
 use std::collections::BTreeMap;
@@ -270,6 +270,11 @@ pub fn handle(
 pub fn check_vacancy(body: &Body, v: &VacancyReported) -> Result<(Seat, Cause), Rejection> {
     if v.body != body.id() {
         return Err(invalid(format!("body: vacancy is for body {:?}, the election is for {:?}", v.body, body.id())));
+    }
+    if v.reason == DepartureReason::MovedUp {
+        return Err(invalid(
+            "reason: moved_up is not reported: the worker opens that case itself when the holder of a weiterer Sitz moves up into his Wohnbezirk's seat (§ 31 Abs. 2 Satz 2 GemO)",
+        ));
     }
     let cause = Cause::of(v.reason, v.list_banned).map_err(|e| invalid(e.to_string()))?;
     body.land().law().validate_cause(cause).map_err(|e| invalid(e.to_string()))?;

@@ -58,6 +58,13 @@ impl Machine<'_> {
                 )));
             }
         }
+        if let (Some(m), false) = (&case.history.seat_move, r.outcome == ReviewOutcome::Confirmed) {
+            // undoing a move would give him back the weiterer Sitz that the follow-on case has filled
+            return Err(invalid(format!(
+                "case: in case {:?} the member {:?} moved from his weiterer Sitz into this seat (§ 31 Abs. 2 Satz 2 GemO), and case {:?} fills the seat he gave up; a review that undoes the move is not modelled: the Wahlleitung carries it out by hand (docs/legal.md, \"Baden-Württemberg: weitere Sitze\")",
+                r.case, m.member, m.follow_on
+            )));
+        }
         let review = self.procedure().review;
         let by_council = r.decided_by.as_deref() == Some("council");
         // a court's final decision, carried out by the returning officer or the council: no further court

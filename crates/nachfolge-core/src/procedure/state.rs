@@ -118,6 +118,21 @@ pub struct CaseHistory {
     /// Every certificate of service received for the case, applied or not.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub services: Vec<ServiceRecord>,
+    /// The successor already held a seat and moved into this one (Baden-Württemberg, § 31 Abs. 2 Satz 2 GemO):
+    /// the seat he gave up and the case opened for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat_move: Option<SeatMove>,
+}
+
+/// A member who moved into the case's seat from the seat he held (§ 31 Abs. 2 Satz 2 GemO: the holder of a
+/// weiterer Sitz moves up into his Wohnbezirk's seat; docs/legal.md, "Baden-Württemberg: weitere Sitze").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SeatMove {
+    pub member: CandidateId,
+    /// How he held the seat he gave up (`additional`).
+    pub from: SeatVia,
+    /// The case opened for the seat he gave up (reason `moved_up`).
+    pub follow_on: CaseId,
 }
 
 /// One certificate of service (`notification.served`) as the case received it.

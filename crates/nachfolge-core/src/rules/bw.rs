@@ -5,7 +5,9 @@
 //! GemO); the Ersatzpersonen rank by their votes (§ 26 Abs. 1 Satz 3 KomWG). **[decision]** on equal votes the
 //! order of nomination in the Wahlvorschlag decides, as § 26 Abs. 1 Satz 2 KomWG says for the seats (Satz 3
 //! names no rule of its own). Unechte Teilortswahl: the Ersatzpersonen of the Wahlvorschlag **for the
-//! departed's Wohnbezirk** (§ 26 Abs. 2 Satz 3 KomWG; the candidate's `district`). Passed over: who holds or
+//! departed's Wohnbezirk** (§ 26 Abs. 2 Satz 3 KomWG; the candidate's `district`); the holder of a weiterer Sitz
+//! among them moves up into the Wohnbezirk seat, and his weiterer Sitz goes to the next Ersatzperson for the
+//! weitere Sitze (§ 31 Abs. 2 Satz 2 GemO, § 26 Abs. 2 Satz 5 KomWG). Passed over: who holds or
 //! held a seat or is named for another vacancy, who died, who is not wählbar (§ 28 GemO), who has a
 //! Hinderungsgrund (§ 29 Abs. 1, 5 GemO), whose refusal the council accepted for a wichtiger Grund (§ 16
 //! Abs. 1, 2 GemO: recorded as `declined`). Leaving the party and a waiver have no effect by themselves (§ 16
@@ -108,9 +110,14 @@ static ADDITIONAL: VoteLaw = VoteLaw {
 
 /// The weiterer Sitz and its own Ersatzpersonen.
 const ADDITIONAL_SEAT: &str = "§ 26 Abs. 2 Satz 4, 5 KomWG";
-/// The holder of a weiterer Sitz who is his Wohnbezirk's next Ersatzperson moves up (and his weiterer Sitz is
-/// filled in turn) — not modelled: he is passed over and the council's resolution decides (**[open]**).
-const ADDITIONAL_MOVES_UP: &str = "§ 31 Abs. 2 Satz 2 GemO";
+/// The holder of a weiterer Sitz who is his Wohnbezirk's next Ersatzperson moves up into the Wohnbezirk seat, and
+/// his weiterer Sitz is filled in turn from its own Ersatzpersonen (§ 31 Abs. 2 Satz 2 GemO: "Satz 1 gilt
+/// entsprechend, wenn eine gewählte Person, der ein Sitz nach § 26 Abs. 2 Satz 4 des Kommunalwahlgesetzes
+/// zugeteilt worden war, als Ersatzperson nach Satz 1 nachrückt"; docs/legal.md, "Baden-Württemberg: weitere
+/// Sitze").
+pub const ADDITIONAL_MOVES_UP: &str = "§ 31 Abs. 2 Satz 2 GemO";
+/// Who then takes the weiterer Sitz the mover gives up.
+pub const ADDITIONAL_SEAT_THEN: &str = "§ 31 Abs. 2 Satz 2 i. V. m. Satz 1 GemO, § 26 Abs. 2 Satz 5 KomWG";
 
 /// The reason a candidate is passed over, with its citation; `None` if he can succeed.
 pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<Exclusion> {
@@ -155,6 +162,46 @@ fn residential_district<'b>(body: &'b Body, departed: &str) -> Option<&'b str> {
     body.candidate(departed).and_then(|c| c.district.as_deref())
 }
 
+/// Holds a weiterer Sitz (§ 26 Abs. 2 Satz 4 KomWG).
+fn holds_additional_seat(c: &Candidate) -> bool {
+    c.seat.as_ref().is_some_and(|s| s.via == SeatVia::Additional)
+}
+
+/// What becomes of the weiterer Sitz that `mover` gives up when he moves into the Wohnbezirk seat: the decision
+/// for that seat once he holds the Wohnbezirk seat, as the worker makes it in the case it opens for it (reason
+/// `moved_up`). One noted step: the next Ersatzperson for the weitere Sitze (`candidate`), or the candidates of a
+/// lot or the seat left vacant (`detail`).
+fn then_additional_seat(body: &Body, q: &Query, mover: &str) -> Result<TrailStep, DecideError> {
+    let mut snapshot = body.snapshot.clone();
+    if let Some(c) = snapshot.lists.iter_mut().flat_map(|l| l.candidates.iter_mut()).find(|c| c.id == mover) {
+        if let Some(seat) = c.seat.as_mut() {
+            seat.via = SeatVia::Succession;
+        }
+    }
+    let then = Query {
+        departed: mover,
+        departed_via: Some(SeatVia::Additional),
+        at: q.at,
+        lot_winner: None,
+        pending: q.pending.clone(),
+        cause: q.cause,
+    };
+    let d = decide(&Body::indexed(snapshot), &then)?;
+    let step = match d.outcome {
+        Outcome::Successor { candidate, .. } => {
+            TrailStep::new(Some(&candidate), Verdict::Noted, "additional_seat_then", ADDITIONAL_SEAT_THEN)
+        }
+        Outcome::LotRequired { tied } => {
+            TrailStep::new(None, Verdict::Noted, "additional_seat_then_lot", ADDITIONAL_SEAT_THEN)
+                .with_detail(tied.join(", "))
+        }
+        Outcome::Vacant { .. } => {
+            TrailStep::new(None, Verdict::Noted, "additional_seat_then_vacant", ADDITIONAL_SEAT_THEN)
+        }
+    };
+    Ok(step)
+}
+
 /// The departed held a weiterer Sitz: the query says, else his seat.
 fn additional_seat(body: &Body, q: &Query) -> bool {
     let via = q.departed_via.or(body.candidate(q.departed).and_then(|c| c.seat.as_ref()).map(|s| s.via));
@@ -173,29 +220,29 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
         None if majority => votes::decide(body, q, &MAJORITY, true)?,
         None => votes::decide(body, q, &LAW, false)?,
         Some(district) => {
-            // only the Ersatzpersonen of the Wahlvorschlag for the departed's Wohnbezirk
+            // only the Ersatzpersonen of the Wahlvorschlag for the departed's Wohnbezirk (§ 26 Abs. 2 Satz 3 KomWG);
+            // a holder of a weiterer Sitz is one of them (he got no Wohnbezirk seat under Sätze 1 and 2) and moves
+            // up (§ 31 Abs. 2 Satz 2 GemO): he is ranked as if he held no seat
             let mut snapshot = body.snapshot.clone();
             let loc = body.locate(q.departed).ok_or_else(|| DecideError::UnknownMember(q.departed.to_owned()))?;
             if let Some(list) = snapshot.lists.get_mut(loc.list) {
                 list.candidates.retain(|c| c.district.as_deref() == Some(district));
+                for c in list.candidates.iter_mut().filter(|c| c.id != q.departed && holds_additional_seat(c)) {
+                    c.seat = None;
+                }
             }
             let mut d = votes::decide(&Body::indexed(snapshot), q, &RESIDENTIAL, false)?;
-            // § 31 Abs. 2 Satz 2 GemO: a holder of a weiterer Sitz passed over here would move up (**[open]**)
-            let holders: Vec<String> = d
-                .trail
-                .iter()
-                .filter(|step| step.verdict == Verdict::Skipped)
-                .filter_map(|step| step.candidate.as_deref().and_then(|id| body.candidate(id)))
-                .filter(|c| c.seat.as_ref().is_some_and(|s| s.via == SeatVia::Additional))
-                .map(|c| c.id.clone())
-                .collect();
-            for id in holders {
-                d.trail.push(TrailStep::new(
-                    Some(&id),
-                    Verdict::Noted,
-                    "additional_seat_holder_not_moved_up",
-                    ADDITIONAL_MOVES_UP,
-                ));
+            if let Outcome::Successor { candidate, .. } = &d.outcome {
+                if body.candidate(candidate).is_some_and(holds_additional_seat) {
+                    let mover = candidate.clone();
+                    d.trail.push(TrailStep::new(
+                        Some(&mover),
+                        Verdict::Noted,
+                        "additional_seat_holder_moves_up",
+                        ADDITIONAL_MOVES_UP,
+                    ));
+                    d.trail.push(then_additional_seat(body, q, &mover)?);
+                }
             }
             d.trail.insert(
                 0,
@@ -235,6 +282,15 @@ pub(crate) fn list_order(s: &Standing, list: &List) -> ListOrder {
             "ranked_per_residential_district",
             "§ 26 Abs. 2 Satz 3 KomWG",
         ));
+        // listed as seated above, but Ersatzpersonen of their Wohnbezirk all the same (§ 31 Abs. 2 Satz 2 GemO)
+        for c in list.candidates.iter().filter(|c| holds_additional_seat(c)) {
+            out.notes.push(TrailStep::new(
+                Some(&c.id),
+                Verdict::Noted,
+                "additional_seat_holder_ersatzperson",
+                ADDITIONAL_MOVES_UP,
+            ));
+        }
     }
     out
 }

@@ -440,6 +440,11 @@ fn context(body: &Body, n: &Notice<'_>) -> Value {
         .find(|s| s.verdict == Verdict::Chosen)
         .map(|s| json!({"candidate": s.candidate, "reason": s.reason, "citation": s.citation}));
     let member_since = offer.and_then(|(_, m)| m);
+    // Baden-Württemberg: the successor held a weiterer Sitz and moves into the Wohnbezirk seat (§ 31 Abs. 2 Satz 2
+    // GemO); his letter tells of the move, not of an entry into the council
+    let moves_up = n.trail.iter().any(|s| {
+        s.reason == "additional_seat_holder_moves_up" && s.candidate.is_some() && s.candidate.as_deref() == n.successor
+    });
     // "besteht seit" only for a day before today, "beginnt am" otherwise
     let member_since_past = member_since.is_some_and(|t| local_date(t) < today);
     // an Ersatzbewerber's candidate (KWahlO NRW § 62 Nr. 4, § 69 Abs. 2)
@@ -487,8 +492,9 @@ fn context(body: &Body, n: &Notice<'_>) -> Value {
         "successor": succ.map(|s| json!({
             "id": s.id, "name": s.full_name(), "position": s.position, "form": s.form_of_address,
             "postal_address": s.postal_address, "barred": s.is_barred_at(today), "bar_reason": s.bar_at(today),
-            "substitute_for": substitute_for,
+            "substitute_for": substitute_for, "district": s.district,
         })),
+        "moves_up": moves_up,
         "determined_date": german_date(local_date(offer.map(|(d, _)| d).unwrap_or(n.now))),
         "passed_over": passed_over,
         "chosen": chosen,

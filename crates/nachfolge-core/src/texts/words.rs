@@ -253,8 +253,20 @@ pub fn reason_de(reason: &str) -> String {
         "additional_seat" => {
             "hatte einen weiteren Sitz (unechte Teilortswahl); es rückt die nächste Ersatzperson für die weiteren Sitze aus dem ganzen Wahlvorschlag nach, in der Reihenfolge der Stimmenzahlen"
         }
-        "additional_seat_holder_not_moved_up" => {
-            "hat einen weiteren Sitz und ist zugleich Ersatzperson für den Wohnbezirk; ob sie oder er in den Sitz des Wohnbezirks nachrückt, entscheidet der Gemeinderat"
+        "additional_seat_holder_moves_up" => {
+            "hat einen weiteren Sitz und ist die nächste Ersatzperson für den Wohnbezirk: sie oder er rückt in den Sitz des Wohnbezirks nach, der weitere Sitz wird frei"
+        }
+        "additional_seat_holder_ersatzperson" => {
+            "hat einen weiteren Sitz und ist zugleich Ersatzperson für den Wohnbezirk: wird dort ein Sitz frei und ist sie oder er die nächste Ersatzperson, rückt sie oder er in diesen Sitz nach"
+        }
+        "additional_seat_then" => {
+            "rückt in den frei werdenden weiteren Sitz nach (nächste Ersatzperson für die weiteren Sitze)"
+        }
+        "additional_seat_then_lot" => {
+            "Über den frei werdenden weiteren Sitz entscheidet bei gleicher Stimmenzahl das Los"
+        }
+        "additional_seat_then_vacant" => {
+            "Für den frei werdenden weiteren Sitz ist keine Ersatzperson mehr vorhanden"
         }
         "no_other_areas_recorded" => {
             "Wahlvorschläge derselben Partei oder Wählergruppe in anderen Wahlbereichen sind nicht erfasst; gibt es solche, ist der Übergang des Sitzes auf sie zu prüfen"
@@ -277,6 +289,7 @@ pub fn departure_de(reason: crate::model::DepartureReason) -> &'static str {
         PartyBanned => "Verlust des Sitzes infolge des Verbots einer Partei oder Vereinigung",
         Merger => "Verlust des Sitzes infolge der Eingliederung der Gemeinde",
         ResultCorrected => "Verlust des Sitzes durch Berichtigung oder Neufeststellung des Wahlergebnisses",
+        MovedUp => "Nachrücken aus einem weiteren Sitz in den Sitz des Wohnbezirks",
         Other => "sonstiges Ausscheiden",
     }
 }
@@ -364,7 +377,11 @@ mod tests {
             "most_votes_other_area",
             "no_other_areas_recorded",
             "additional_seat",
-            "additional_seat_holder_not_moved_up",
+            "additional_seat_holder_moves_up",
+            "additional_seat_holder_ersatzperson",
+            "additional_seat_then",
+            "additional_seat_then_lot",
+            "additional_seat_then_vacant",
             "drawn_lot_order",
             "won_drawn_lot",
             "lost_drawn_lot",
