@@ -281,3 +281,32 @@ fn bw_31_abs_2_satz_2_gemo_moved_up_is_not_reported_and_a_review_does_not_undo_a
     let err = refuse(&b, review(ReviewOutcome::Annulled), "2026-12-20T10:00:00+01:00");
     assert!(matches!(&err, Rejection::Invalid(m) if m.contains("§ 31 Abs. 2 Satz 2 GemO")), "{err:?}");
 }
+
+/// § 31 Abs. 2 Satz 2 GemO: the holder of the weiterer Sitz proposed to move up leaves the council before the
+/// council resolves — the proposal is moot: his weiterer Sitz gets a case of its own (reason `resigned`), and the
+/// Wohnbezirk seat is proposed again (round 2) to Oberdorf's next Ersatzperson, T1-05; nobody is seated twice.
+#[test]
+fn bw_31_abs_2_satz_2_gemo_a_mover_who_leaves_before_the_resolution_is_proposed_no_more() {
+    let (mut b, _) = tow_open();
+    let fx = run(
+        &mut b,
+        vacancy(TOW, "T1-04", DepartureReason::Resigned, "2026-12-05T00:00:00+01:00"),
+        "2026-12-05T09:00:00+01:00",
+    );
+    let own = nth(&fx, "succession.proposed", 0);
+    assert_eq!(
+        (own["case"].as_str(), own["successor"]["id"].as_str()),
+        (Some("teilhausen-gemeinderat-2"), Some("T1-06"))
+    );
+    let again = nth(&fx, "succession.proposed", 1);
+    assert_eq!(again["case"], "teilhausen-gemeinderat-1");
+    assert_eq!((again["round"].as_u64(), again["successor"]["id"].as_str()), (Some(2), Some("T1-05")));
+    // a resolution on the moot proposal (round 1) is answered, not applied
+    let fx = run(
+        &mut b,
+        tow_council("teilhausen-gemeinderat-1", 1, "2026-12-10T19:00:00+01:00"),
+        "2026-12-10T21:00:00+01:00",
+    );
+    assert_eq!(kinds(&fx), ["publish:confirmation.rejected"]);
+    assert!(b.body.candidate("T1-04").is_some_and(|c| c.seat.is_none()), "she left and stays out");
+}

@@ -26,6 +26,15 @@ impl Machine<'_> {
             self.case_mut(&case_id)?.state =
                 CaseState::Filled { successor: o.successor, since, basis: MembershipBasis::Determination };
         }
+        // a member proposed for another seat and not yet confirmed leaves: that proposal is moot (Baden-Württemberg:
+        // the holder of a weiterer Sitz proposed to move into his Wohnbezirk's seat, § 31 Abs. 2 Satz 2 GemO — the
+        // only proposal that names a member); it is made again once his departure is recorded
+        let moot: Vec<CaseId> = self
+            .cases
+            .values()
+            .filter(|c| matches!(&c.state, CaseState::Proposed(p) if p.successor == v.member))
+            .map(|c| c.id.clone())
+            .collect();
         *self.case_seq += 1;
         let id = CaseId::from(format!("{}-{}", self.body.id(), self.case_seq));
         let effective_at = v.effective_at.with_timezone(&Utc);
@@ -55,7 +64,11 @@ impl Machine<'_> {
             Some(seat.since),
         );
         self.emit(&membership)?;
-        self.determine(&id, None)
+        self.determine(&id, None)?;
+        for case_id in moot {
+            self.determine(&case_id, None)?;
+        }
+        Ok(())
     }
 
     pub(super) fn vacancy_ref(&self, case: &Case) -> VacancyRef {
