@@ -2386,6 +2386,40 @@ fn rp_66_abs_3_satz_2_kwo_no_ersatzperson_announced_vacancy() {
     assert_eq!(announcement(&fx).template, "rp_vacancy");
 }
 
+/// § 46 Abs. 1 KWG: a member who lost the seat through a party ban leaves (`membership.changed` `left`); the seat is
+/// left to the Wahlleiter — `seat.left_vacant` `returning_officer_decides`, size unchanged, nothing announced, the
+/// case closed; a review of it is refused (nothing was determined).
+#[test]
+fn rp_46_abs_1_kwg_party_ban_the_member_leaves_and_the_wahlleiter_decides_the_seat() {
+    let mut b = body_from(rp_snapshot());
+    let size = b.body.info().statutory_size;
+    let mut cmd = vacancy(RP, "R1-02", DepartureReason::PartyBanned, "2027-10-01T00:00:00+02:00");
+    if let Command::Inbound(Inbound::VacancyReported(v)) = &mut cmd {
+        v.list_banned = Some(true);
+    }
+    let fx = run(&mut b, cmd, "2027-10-20T09:00:00+02:00");
+    assert_eq!(kinds(&fx), ["publish:membership.changed", "publish:seat.left_vacant"]);
+    assert_eq!(event(&fx, "membership.changed")["change"], "left");
+    let v = event(&fx, "seat.left_vacant");
+    assert_eq!(
+        (v["reason"].as_str(), v["statutory_size"].as_u64()),
+        (Some("returning_officer_decides"), Some(u64::from(size)))
+    );
+    assert!(!b.has_open_case());
+    let review = Command::Inbound(Inbound::ReviewDecided(ReviewDecided {
+        body: RP.into(),
+        case: RP_CASE.into(),
+        outcome: ReviewOutcome::Annulled,
+        successor: None,
+        decided_at: tz("2027-10-21T10:00:00+02:00"),
+        decided_by: None,
+        is_final: false,
+        final_on: None,
+    }));
+    let err = refuse(&b, review, "2027-10-21T10:00:00+02:00");
+    assert!(matches!(&err, Rejection::Invalid(m) if m.contains("party ban")), "{err:?}");
+}
+
 // =========================================================================================================
 // Niedersachsen — § 44 NKWG with § 40 NKWG, § 77 NKWO: the declaration model
 

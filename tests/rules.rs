@@ -1356,15 +1356,20 @@ fn rp_46_abs_1_ersatzperson_of_the_banned_party_loses_the_anwartschaft() {
     assert_eq!(d.outcome, successor("R1-02", "R1"), "{:#?}", d.trail);
 }
 
-/// § 46 KWG beyond Abs. 1 (whether the seat stays vacant) was not read: `party_banned` stays refused.
+/// § 46 Abs. 1 KWG: the member loses the seat through the ban; what becomes of the seat (§ 46 after Abs. 1) was not
+/// read, so the seat is left to the Wahlleiter — nobody named, the statutory size unchanged — with either
+/// `list_banned` (docs/legal.md, "Party ban: Mecklenburg-Vorpommern, Rheinland-Pfalz, Brandenburg").
 #[test]
-fn rp_46_party_ban_seat_refused_until_read() {
+fn rp_46_abs_1_kwg_party_ban_the_seat_is_left_to_the_wahlleiter() {
     let body = rp_abc(hcand("R1-02", 2, 500));
-    let e = decide(&body, &query("R1-01").cause(Cause::PartyBan { list_banned: true })).unwrap_err();
-    assert!(
-        matches!(e, DecideError::Cause(ref v) if v.field == "reason" && v.problem.contains("§ 46 Abs. 1 KWG")),
-        "{e:?}"
-    );
+    for list_banned in [true, false] {
+        let d = decide(&body, &query("R1-01").cause(Cause::PartyBan { list_banned })).unwrap();
+        assert_decision(
+            d,
+            vacant(VacancyReason::ReturningOfficerDecides, body.info().statutory_size),
+            vec![finding("party_ban_returning_officer_decides", "§ 46 Abs. 1 KWG")],
+        );
+    }
 }
 
 /// The loss of the Anwartschaft by a party ban is modelled for MV, RP and BB only: elsewhere the fact is
@@ -1536,7 +1541,9 @@ fn rp_validation_votes_required_no_ersatzbewerber_no_foreign_causes() {
     .unwrap_err();
     assert_eq!(err.field, "lists");
     let body = rp_abc(hcand("R1-02", 2, 500));
-    for cause in [Cause::Merger, Cause::PartyBan { list_banned: true }] {
+    // a party ban is served since issue 25's fourth pass (rp_46_abs_1_kwg_party_ban_…); a merger and a corrected
+    // result are not Rheinland-Pfalz's
+    for cause in [Cause::Merger, Cause::ResultCorrected] {
         let e = decide(&body, &query("R1-01").cause(cause)).unwrap_err();
         assert!(matches!(e, DecideError::Cause(ref v) if v.field == "reason"), "{e:?}");
     }

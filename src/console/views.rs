@@ -273,7 +273,7 @@ fn code_de(code: &str) -> String {
         "list_exhausted" => "Wahlvorschlag erschöpft",
         "party_banned" => "Verbot der Partei oder Vereinigung",
         "merger" => "Eingliederung der Gemeinde",
-        "returning_officer_decides" => "Liste erschöpft – die Wahlleitung entscheidet",
+        "returning_officer_decides" => "die Wahlleitung entscheidet über den Sitz",
         "result_corrected" => "Berichtigung des Wahlergebnisses – der Sitz folgt dem berichtigten Ergebnis",
         other => other,
     };

@@ -162,10 +162,8 @@ impl LandLaw for Rp {
     fn validate_cause(&self, cause: Cause) -> Result<(), ValidationError> {
         match cause {
             Cause::Ordinary => Ok(()),
-            Cause::PartyBan { .. } => Err(ValidationError::new(
-                "reason",
-                "party_banned is not modelled for Rheinland-Pfalz: § 46 Abs. 1 KWG ends the Mitgliedschaft and the Ersatzleute's Anwartschaft, but whether the seat stays vacant or passes to the next Ersatzperson was not read — the Wahlleiter decides; record an Ersatzperson of the banned party as banned_party_member (docs/legal.md)",
-            )),
+            // § 46 Abs. 1 KWG: the member loses the seat; the Wahlleiter decides on it (`rules::rp::PARTY_BAN_SEAT`)
+            Cause::PartyBan { .. } => Ok(()),
             Cause::ResultCorrected => Err(super::result_correction_not_read()),
             Cause::Merger => Err(super::merger_is_hessens(Some("KWG Rheinland-Pfalz"))),
         }

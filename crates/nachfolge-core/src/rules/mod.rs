@@ -110,9 +110,10 @@ pub enum VacancyReason {
     /// Hessen: Eingliederung of the municipality; § 34 KWG does not apply (§ 33 Abs. 1 Nr. 4 KWG): no
     /// successor, no determination, the statutory size unchanged.
     Merger,
-    /// Saarland: the departed's list has no Ersatzperson left; what follows (§ 57 Abs. 1 Satz 2 KWO refers to
-    /// § 44 Abs. 3 Satz 3 KWG, which was not read) is left to the Wahlleitung — the worker names nobody,
-    /// announces nothing and does not change the statutory size (docs/legal.md, "Saarland").
+    /// The rule for this seat was not read, and the Wahlleitung decides on it by hand — the worker names nobody,
+    /// announces nothing and does not change the statutory size. Saarland: the departed's list has no Ersatzperson
+    /// left (§ 57 Abs. 1 Satz 2 KWO refers to § 44 Abs. 3 Satz 3 KWG; docs/legal.md, "Saarland"). Rheinland-Pfalz:
+    /// the seat was lost through a party ban (§ 46 Abs. 1 KWG; what follows for the seat was not read).
     ReturningOfficerDecides,
     /// Brandenburg: the member lost the seat through a Berichtigung or Neufeststellung of the election result
     /// (§ 59 Abs. 1 Nr. 4 BbgKWahlG). The corrected result allots the seat: no Ersatzperson is called, nothing

@@ -10,11 +10,12 @@
 //! A bar (§ 5 KWG) does not pass a candidate over: he must prove its end within the week (§ 64 Abs. 2 KWO).
 //! No Ersatzperson left: the seat stays vacant (§ 66 Abs. 3 Satz 2 KWO), the statutory size falls
 //! (§ 29 Abs. 4 GemO). The Bezirkstag des Bezirksverbands Pfalz (closed lists, § 56 KWG): the Nachfolger named
-//! for the departed, else the next not yet called Bewerber ([`decide_bezirkstag`]). Readings taken:
+//! for the departed, else the next not yet called Bewerber ([`decide_bezirkstag`]). A seat lost through a party ban
+//! (§ 46 Abs. 1 KWG) is left to the Wahlleiter ([`PARTY_BAN_SEAT`]). Readings taken:
 //! docs/legal.md, "Rheinland-Pfalz" and "Point 10: Bezirkstage".
 
 use super::votes::{self, VoteLaw};
-use super::{DecideError, Decision, Exclusion, ListOrder, Query, Standing};
+use super::{Cause, DecideError, Decision, Exclusion, ListOrder, Outcome, Query, Standing, VacancyReason};
 use crate::model::{Body, BodyKind, Candidate, ElectoralSystem, Fact, List};
 use crate::trail::{TrailStep, Verdict};
 
@@ -84,7 +85,20 @@ pub(super) fn notes(c: &Candidate, trail: &mut Vec<TrailStep>) {
     }
 }
 
+/// A seat lost through a party or Verein ban: § 46 Abs. 1 KWG ends the Mitgliedschaft ("verlieren die
+/// Ratsmitglieder … ihre Mitgliedschaft"); what then becomes of the seat is said after Abs. 1, which was not read.
+/// **[decision]** The worker records the loss and leaves the seat to the Wahlleiter (`returning_officer_decides`):
+/// nobody is named, nothing is announced, the statutory size is unchanged (docs/legal.md, "Party ban:
+/// Mecklenburg-Vorpommern, Rheinland-Pfalz, Brandenburg"). One place to change once § 46 Abs. 2 ff. is read.
+pub const PARTY_BAN_SEAT: &str = "§ 46 Abs. 1 KWG";
+
 pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
+    if let Cause::PartyBan { .. } = q.cause {
+        let step = TrailStep::new(None, Verdict::Noted, "party_ban_returning_officer_decides", PARTY_BAN_SEAT);
+        let statutory_size = body.info().statutory_size;
+        let outcome = Outcome::Vacant { reason: VacancyReason::ReturningOfficerDecides, statutory_size };
+        return Ok(Decision { outcome, trail: vec![step] });
+    }
     if body.info().kind == BodyKind::Bezirkstag {
         return decide_bezirkstag(body, q);
     }

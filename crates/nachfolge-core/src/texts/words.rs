@@ -189,6 +189,9 @@ pub fn reason_de(reason: &str) -> String {
         "list_exhausted_returning_officer_decides" => {
             "Die Liste enthält keine weitere Ersatzperson; wie der Sitz zu besetzen ist, stellt die Wahlleitung fest"
         }
+        "party_ban_returning_officer_decides" => {
+            "Das Mitglied hat seinen Sitz infolge des Verbots einer Partei oder Vereinigung verloren; ob der Sitz unbesetzt bleibt oder eine Ersatzperson nachrückt, stellt die Wahlleitung fest"
+        }
         "party_change_returning_officer_decides" => {
             "ist aus der Partei oder Wählergruppe ausgeschieden oder einer anderen beigetreten; ob das der Nachfolge entgegensteht, prüft die Wahlleitung vor ihrer Feststellung"
         }
@@ -382,6 +385,7 @@ mod tests {
             "additional_seat_then",
             "additional_seat_then_lot",
             "additional_seat_then_vacant",
+            "party_ban_returning_officer_decides",
             "drawn_lot_order",
             "won_drawn_lot",
             "lost_drawn_lot",
