@@ -896,6 +896,33 @@ async fn a_clock_step_during_the_smtp_session_does_not_send_the_mail_twice() {
     assert_eq!(app.smtp.held(), 0);
 }
 
+/// A mail's lease is reckoned on the database's clock (migration 0016): a second replica whose clock runs a day
+/// ahead of the first's (a VM resumed, a broken NTP) finds the mail due on its own clock while the first is still
+/// in the SMTP session, and does not take it — the server gets it once (before, the other replica sent it again
+/// with the same Message-ID; the in-flight guard only knows its own replica's sessions).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replica_whose_clock_runs_ahead_does_not_take_a_mail_in_another_replicas_session() {
+    let app = App::spawn().await;
+    register(&app, nrw()).await;
+    app.smtp.set_slow_data(Some(("l1-06@", Duration::from_secs(4))));
+    app.send("vacancy.reported", vacancy("musterstadt-rat", "L1-01", "died", "2026-05-04T10:00:00+02:00")).await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while app.smtp.held() == 0 && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(app.smtp.held(), 1, "the notice did not reach DATA");
+    // the other replica's clock: a day ahead of the first's
+    let ahead = std::sync::Arc::new(nachfolge::worker::Clock::with_offset_secs(app.config.clock.offset_secs));
+    ahead.advance(chrono::Duration::days(1));
+    let second = nachfolge::worker::Worker::start(app.config.clone(), ahead).await.expect("second worker");
+    app.wait_event("successor.notified", |_| true).await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let got = app.smtp.messages();
+    assert_eq!(got.len(), 1, "{:?}", got.iter().map(|m| m.header("Message-ID")).collect::<Vec<_>>());
+    assert_eq!(app.smtp.held(), 0);
+    second.shutdown().await;
+}
+
 /// Issue 26 point 3 ("Done when"): the server answers one notice's data only after longer than
 /// `smtp.data_timeout_secs` (and delivers it anyway). Each command has its own timeout, the data's answer
 /// the longer one; when that runs out the mail is tried again later, so that Message-ID reaches the server

@@ -48,13 +48,24 @@ impl Store {
         now: DateTime<Utc>,
         lease: Duration,
     ) -> Result<Vec<PendingMail>, StoreError> {
-        let claim = "UPDATE mail_outbox SET next_attempt_at = $2, attempts = attempts + 1 WHERE message_id IN (
+        // due on the worker's clock (the retry schedule), free on the database's clock (the lease: a replica whose
+        // clock steps or runs ahead does not take a mail another replica is still sending, migration 0016)
+        let claim = "UPDATE mail_outbox SET next_attempt_at = $2, attempts = attempts + 1,
+                 leased_until = clock_timestamp() + make_interval(secs => $4)
+             WHERE message_id IN (
                 SELECT message_id FROM mail_outbox WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= $1
+                  AND (leased_until IS NULL OR leased_until <= clock_timestamp())
                 ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
                 AND (SELECT set_config('synchronous_commit', 'off', true)) = 'off'
              RETURNING message_id, body_id, case_id, round, recipient, reply_to, subject, text_body, html_body, calendar,
                  kind, attempts, smtp_done_at, smtp_failure, record_attempts";
-        self.claim(claim, limit, now, lease)
+        let lease_until = now + chrono::Duration::from_std(lease).unwrap_or(chrono::Duration::seconds(60));
+        sqlx::query(claim)
+            .bind(now)
+            .bind(lease_until)
+            .bind(limit)
+            .bind(lease.as_secs_f64())
+            .fetch_all(&self.pool)
             .await?
             .into_iter()
             .map(|r| {
@@ -101,7 +112,7 @@ impl Store {
     ) -> Result<Unrecorded, StoreError> {
         let row = sqlx::query(
             "UPDATE mail_outbox SET smtp_done_at = coalesce(smtp_done_at, $2), smtp_failure = $3,
-                 record_attempts = record_attempts + 1, next_attempt_at = $5,
+                 record_attempts = record_attempts + 1, next_attempt_at = $5, leased_until = NULL,
                  last_error = 'result not recorded: ' || $4,
                  sent_at = CASE WHEN record_attempts + 1 >= $6 AND $3::text IS NULL THEN coalesce(smtp_done_at, $2) END,
                  failed_at = CASE WHEN record_attempts + 1 >= $6 AND $3::text IS NOT NULL THEN coalesce(smtp_done_at, $2) END
@@ -123,28 +134,38 @@ impl Store {
         })
     }
 
-    /// Extend the lease of a mail in flight to `until` (while its SMTP session runs); nothing once its
-    /// result is recorded.
-    pub async fn renew_mail_lease(&self, message_id: &str, until: DateTime<Utc>) -> Result<(), StoreError> {
+    /// Extend the lease of a mail in flight by `lease` from now on the database's clock (and its next attempt to
+    /// `until` on the worker's) while its SMTP session runs; nothing once its result is recorded.
+    pub async fn renew_mail_lease(
+        &self,
+        message_id: &str,
+        until: DateTime<Utc>,
+        lease: Duration,
+    ) -> Result<(), StoreError> {
         sqlx::query(
-            "UPDATE mail_outbox SET next_attempt_at = greatest(next_attempt_at, $2)
+            "UPDATE mail_outbox SET next_attempt_at = greatest(next_attempt_at, $2),
+                 leased_until = greatest(leased_until, clock_timestamp() + make_interval(secs => $3))
              WHERE message_id = $1 AND sent_at IS NULL AND failed_at IS NULL
                AND (SELECT set_config('synchronous_commit', 'off', true)) = 'off'",
         )
         .bind(message_id)
         .bind(until)
+        .bind(lease.as_secs_f64())
         .execute(&self.pool)
         .await?;
         Ok(())
     }
 
     pub async fn mail_retry(&self, message_id: &str, error: &str, retry_at: DateTime<Utc>) -> Result<(), StoreError> {
-        sqlx::query("UPDATE mail_outbox SET last_error = $2, next_attempt_at = $3 WHERE message_id = $1")
-            .bind(message_id)
-            .bind(error)
-            .bind(retry_at)
-            .execute(&self.pool)
-            .await?;
+        // the retry is due on the worker's clock: the lease ends with the attempt
+        sqlx::query(
+            "UPDATE mail_outbox SET last_error = $2, next_attempt_at = $3, leased_until = NULL WHERE message_id = $1",
+        )
+        .bind(message_id)
+        .bind(error)
+        .bind(retry_at)
+        .execute(&self.pool)
+        .await?;
         Ok(())
     }
 }

@@ -31,7 +31,7 @@ pub(super) async fn mail_loop(shared: Arc<Shared>, mailer: Mailer, mut shutdown:
     let mailer = Arc::new(mailer);
     let mut running = tokio::task::JoinSet::new();
     // the Message-IDs this replica has in an SMTP session: a mail claimed again while its session still runs
-    // (its lease ran out under a step of the clock, or a renewal came late) is not sent a second time in
+    // (its lease, on the database's clock, ran out because a renewal came late) is not sent a second time in
     // parallel — the session's renewal keeps the new lease going and its result is recorded once
     let in_flight: Arc<Mutex<HashSet<String>>> = Arc::default();
     loop {
@@ -116,7 +116,7 @@ async fn deliver(shared: &Arc<Shared>, mailer: &Mailer, m: &crate::store::Pendin
                 loop {
                     tokio::time::sleep(every).await;
                     let until = shared.clock.now() + chrono::Duration::from_std(lease).unwrap_or_default();
-                    if let Err(e) = shared.store.renew_mail_lease(&m.message_id, until).await {
+                    if let Err(e) = shared.store.renew_mail_lease(&m.message_id, until, lease).await {
                         tracing::warn!(error = %e, "renewing a mail's lease failed");
                     }
                 }
