@@ -13,11 +13,16 @@ fn bw_snapshot() -> Value {
 }
 
 fn council(case: &str, round: u32, at: &str) -> Command {
+    resolution(BW, "Gemeinderat Musterhausen", case, round, at)
+}
+
+/// The council's resolution on a proposal (`determination.confirmed`).
+fn resolution(body: &str, council: &str, case: &str, round: u32, at: &str) -> Command {
     Command::Inbound(Inbound::DeterminationConfirmed(DeterminationConfirmed {
-        body: BW.into(),
+        body: body.into(),
         case: case.into(),
         round,
-        confirmed_by: "Gemeinderat Musterhausen, Beschluss vom 10.12.2026".into(),
+        confirmed_by: format!("{council}, Beschluss vom 10.12.2026"),
         confirmed_at: tz(at),
     }))
 }
@@ -176,13 +181,7 @@ fn tow_open() -> (Council, Vec<Effect>) {
 const TOW: &str = "teilhausen-gemeinderat";
 
 fn tow_council(case: &str, round: u32, at: &str) -> Command {
-    Command::Inbound(Inbound::DeterminationConfirmed(DeterminationConfirmed {
-        body: TOW.into(),
-        case: case.into(),
-        round,
-        confirmed_by: "Gemeinderat Teilhausen, Beschluss vom 10.12.2026".into(),
-        confirmed_at: tz(at),
-    }))
+    resolution(TOW, "Gemeinderat Teilhausen", case, round, at)
 }
 
 /// § 31 Abs. 2 Satz 2 GemO: the holder of the weiterer Sitz moves into the Wohnbezirk seat on the council's

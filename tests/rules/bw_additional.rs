@@ -28,6 +28,16 @@ fn tow(last_votes: i64) -> SnapshotBuilder {
     ))
 }
 
+/// Wahlvorschlag B1 in Oberdorf only: B1-01 (Wohnbezirk seat, 900 votes), B1-03 (a weiterer Sitz, 700), then `more`.
+fn oberdorf(more: Vec<Candidate>) -> Body {
+    let mut candidates = vec![
+        hcand("B1-01", 1, 900).seated(SeatVia::List).district("Oberdorf"),
+        hcand("B1-03", 3, 700).seated(SeatVia::Additional).district("Oberdorf"),
+    ];
+    candidates.extend(more);
+    baden_wuerttemberg().list(voter_group("B1", candidates)).body()
+}
+
 #[test]
 fn bw_26_abs_2_satz_5_komwg_a_weiterer_sitz_goes_to_its_own_ersatzpersonen_across_the_wohnbezirke() {
     let body = tow(100).body();
@@ -78,16 +88,7 @@ fn bw_31_abs_2_satz_2_gemo_the_holder_of_a_weiterer_sitz_moves_up_into_his_wohnb
         ],
     );
     // a Wohnbezirk Ersatzperson with more votes than the holder comes first: nobody moves
-    let body = baden_wuerttemberg()
-        .list(voter_group(
-            "B1",
-            vec![
-                hcand("B1-01", 1, 900).seated(SeatVia::List).district("Oberdorf"),
-                hcand("B1-03", 3, 700).seated(SeatVia::Additional).district("Oberdorf"),
-                hcand("B1-04", 4, 750).district("Oberdorf"),
-            ],
-        ))
-        .body();
+    let body = oberdorf(vec![hcand("B1-04", 4, 750).district("Oberdorf")]);
     let d = decide(&body, &query("B1-01")).unwrap();
     assert_eq!(d.outcome, successor("B1-04", "B1"));
     assert!(!d.trail.iter().any(|s| s.reason.starts_with("additional_seat")), "{:#?}", d.trail);
@@ -101,15 +102,7 @@ fn bw_31_abs_2_satz_2_gemo_the_weiterer_sitz_given_up_by_the_mover_the_lot_or_no
     let then = d.trail.last().expect("step");
     assert_eq!((then.reason.as_str(), then.detail.as_deref()), ("additional_seat_then_lot", Some("B1-05, B1-06")));
     // nobody left for it
-    let body = baden_wuerttemberg()
-        .list(voter_group(
-            "B1",
-            vec![
-                hcand("B1-01", 1, 900).seated(SeatVia::List).district("Oberdorf"),
-                hcand("B1-03", 3, 700).seated(SeatVia::Additional).district("Oberdorf"),
-            ],
-        ))
-        .body();
+    let body = oberdorf(vec![]);
     let d = decide(&body, &query("B1-01")).unwrap();
     assert_eq!(d.outcome, successor("B1-03", "B1"));
     assert_eq!(d.trail.last().map(|s| s.reason.as_str()), Some("additional_seat_then_vacant"));
