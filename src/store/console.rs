@@ -401,6 +401,100 @@ impl Store {
     }
 }
 
+/// The console's previewed election result imports (migration 0017, docs/console.md "Election results"): kept
+/// for the user who uploaded them until confirmed or `ttl` old (the database's clock), at most `max` at a time —
+/// any replica answers the three steps, and a restart keeps them.
+impl Store {
+    /// Keep a preview (`imported`, `files`: JSON) for `login` under `token`; expired previews are deleted, and the
+    /// oldest beyond `max - 1`.
+    pub async fn keep_import_preview(
+        &self,
+        token: &str,
+        login: &str,
+        imported: &Value,
+        files: &Value,
+        ttl: std::time::Duration,
+        max: i64,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("DELETE FROM console_import_previews WHERE created_at <= now() - make_interval(secs => $1)")
+            .bind(ttl.as_secs_f64())
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(
+            "DELETE FROM console_import_previews WHERE token IN (
+                 SELECT token FROM console_import_previews ORDER BY created_at DESC OFFSET greatest($1 - 1, 0))",
+        )
+        .bind(max)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "INSERT INTO console_import_previews (token, login, imported, files) VALUES ($1, $2, $3::jsonb, $4::jsonb)",
+        )
+        .bind(token)
+        .bind(login)
+        .bind(imported.to_string())
+        .bind(files.to_string())
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// `login`'s preview `token` younger than `ttl`: (imported, files) as kept.
+    pub async fn import_preview(
+        &self,
+        token: &str,
+        login: &str,
+        ttl: std::time::Duration,
+    ) -> Result<Option<(Value, Value)>, StoreError> {
+        let row = sqlx::query(
+            "SELECT imported::text AS imported, files::text AS files FROM console_import_previews
+             WHERE token = $1 AND login = $2 AND created_at > now() - make_interval(secs => $3)",
+        )
+        .bind(token)
+        .bind(login)
+        .bind(ttl.as_secs_f64())
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(r) = row else { return Ok(None) };
+        let (imported, files): (String, String) = (r.try_get("imported")?, r.try_get("files")?);
+        let parse = |text: &str| {
+            serde_json::from_str(text)
+                .map_err(|e| StoreError::Corrupt(token.to_owned(), format!("import preview: {e}")))
+        };
+        Ok(Some((parse(&imported)?, parse(&files)?)))
+    }
+
+    /// Replace the import of `login`'s preview `token` (a correction) and start its hour again; `false` if it is
+    /// gone.
+    pub async fn update_import_preview(
+        &self,
+        token: &str,
+        login: &str,
+        imported: &Value,
+        ttl: std::time::Duration,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "UPDATE console_import_previews SET imported = $3::jsonb, created_at = now()
+             WHERE token = $1 AND login = $2 AND created_at > now() - make_interval(secs => $4)",
+        )
+        .bind(token)
+        .bind(login)
+        .bind(imported.to_string())
+        .bind(ttl.as_secs_f64())
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    /// The preview `token` is used up (confirmed).
+    pub async fn drop_import_preview(&self, token: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM console_import_previews WHERE token = $1").bind(token).execute(&self.pool).await?;
+        Ok(())
+    }
+}
+
 async fn insert_grants(tx: &mut Transaction<'_, Postgres>, login: &str, grants: &[Grant]) -> Result<(), StoreError> {
     for g in grants {
         sqlx::query(

@@ -316,3 +316,52 @@ async fn an_upload_without_the_role_too_large_or_of_no_known_format_is_refused_i
         browser.request("POST", "/raete/oldenburg-rat/ausscheiden", Some(body), &[("Content-Type", ct.as_str())]).await;
     assert_eq!(elsewhere.status, 403, "{}", elsewhere.body);
 }
+
+/// The previewed import is kept in the database (migration 0017), not in one worker's memory: the upload reaches
+/// one replica, the correction and the confirmation another — as a load balancer without sticky sessions sends
+/// them — and a restart of the first keeps the preview; once confirmed it is deleted (it holds personal data).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_previewed_import_is_confirmed_on_another_replica_and_then_deleted() {
+    let mut app = App::spawn().await;
+    let mut first = signed_in(&app, BODY, "wahlleitung", "wahlleiter").await;
+    let shown = upload(&mut first, &oldenburg(), &[]).await;
+    assert_eq!(shown.status, 200, "{}", shown.body);
+    let token = token(&shown);
+    let csrf = shown.csrf().expect("token");
+    // in the database, for this user (one process's memory would be shared by both workers of this test)
+    let db = app.db().await;
+    let kept: Vec<String> = sqlx::query_scalar("SELECT login FROM console_import_previews WHERE token = $1")
+        .bind(&token)
+        .fetch_all(&db)
+        .await
+        .expect("previews");
+    assert_eq!(kept, ["wahlleitung"]);
+    // the first replica restarts; the user's next steps reach a second one
+    if let Some(w) = app.worker.take() {
+        w.shutdown().await;
+    }
+    let second = nachfolge::worker::Worker::start(app.config.clone(), app.clock.clone()).await.expect("second");
+    let mut other = crate::Client {
+        addr: second.console_addr.expect("the second console listens"),
+        cookies: first.cookies.clone(),
+    };
+    let corrected = other
+        .post(
+            &format!("/wahlergebnis/{token}/korrektur"),
+            &[("csrf", csrf.as_str()), ("k0_id", "L1-WB1-07"), ("k0_email", "a.k@example.org")],
+        )
+        .await;
+    assert_eq!(corrected.status, 200, "{}", corrected.body);
+    assert!(row(&corrected, "L1-WB1-07").contains("a.k@example.org"), "{}", row(&corrected, "L1-WB1-07"));
+    let fields = [("csrf", csrf.as_str()), ("message_id", &message_id(&corrected))];
+    let done = other.post(&format!("/wahlergebnis/{token}"), &fields).await;
+    assert_eq!(done.status, 200, "{}", done.body);
+    assert!(done.body.contains("<strong>Übernommen:</strong>"), "{}", done.body);
+    let kept: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM console_import_previews").fetch_one(&db).await.expect("count");
+    assert_eq!(kept, 0, "the confirmed preview is deleted");
+    // the used-up preview is gone for a second confirmation
+    let again = other.post(&format!("/wahlergebnis/{token}"), &fields).await;
+    assert_eq!(again.status, 404, "{}", again.body);
+    second.shutdown().await;
+}

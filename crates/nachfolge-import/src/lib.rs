@@ -27,7 +27,8 @@ pub struct InputFile {
 }
 
 /// The published formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Format {
     /// votemanager (vote iT; also OK.VOTE and other hosted installations): `Open-Data-…csv`, `open_data.json`
     /// or `termin.json`, the presentation's result JSON.
@@ -57,8 +58,9 @@ pub struct Options {
     pub allow_incomplete: bool,
 }
 
-/// What an import produced: a snapshot that validates, and the report.
-#[derive(Debug, Clone)]
+/// What an import produced: a snapshot that validates, and the report. It serialises (the console keeps a
+/// previewed import in the database until it is confirmed).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Imported {
     pub format: Format,
     pub snapshot: Snapshot,

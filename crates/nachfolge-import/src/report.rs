@@ -1,9 +1,9 @@
 //! The import report (what was read, every point for the official) and the error that stops an import.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// How much a point weighs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
     /// Something the official must add or decide before the snapshot is complete (e.g. an ambiguous join).
@@ -15,7 +15,7 @@ pub enum Severity {
 }
 
 /// One point of the report, with where it comes from where known.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Point {
     pub severity: Severity,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -30,14 +30,14 @@ pub struct Point {
 }
 
 /// One line of what was read, in English (CLI) and German (console).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Line {
     pub en: String,
     pub de: String,
 }
 
 /// What was read and what needs the official.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Report {
     /// One line each: files, lists, candidates, areas summed, seats found.
     pub read: Vec<Line>,

@@ -12,13 +12,12 @@
 //! | `POST /wahlergebnis/{token}/korrektur` | corrections of seats and contacts, preview again |
 //! | `POST /wahlergebnis/{token}` | confirm: `election.registered` through [`crate::store::Store::apply_batch`] |
 //!
-//! The import itself is [`nachfolge_import`] (pure). A previewed import is kept in memory for the user who
-//! made it, at most [`MAX_PENDING`] at a time and [`PENDING_TTL`] long; the confirm form carries its token
-//! and a fresh message id (the inbox deduplicates a second submit).
+//! The import itself is [`nachfolge_import`] (pure). A previewed import is kept in the database for the user
+//! who made it (`console_import_previews`, migration 0017), at most [`MAX_PENDING`] at a time and [`PENDING_TTL`]
+//! long, so any replica answers the three steps and a restart keeps it; the confirm form carries its token and a
+//! fresh message id (the inbox deduplicates a second submit).
 
-use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -50,35 +49,35 @@ const TEMPLATE: &str = "console/wahlergebnis.html";
 const OPEN_CASE: &str = "Die Vertretung hat einen offenen Nachfolgefall. Ein neues Wahlergebnis kann erst übernommen werden, wenn alle Nachfolgefälle abgeschlossen sind.";
 const TITLE: &str = "Wahlergebnis übernehmen";
 
-/// A previewed import, kept for the user who uploaded it.
-struct Pending {
-    login: String,
-    created: Instant,
-    imported: Imported,
-    files: Vec<String>,
-}
-
-fn pending() -> &'static Mutex<HashMap<String, Pending>> {
-    static PENDING: OnceLock<Mutex<HashMap<String, Pending>>> = OnceLock::new();
-    PENDING.get_or_init(|| Mutex::new(HashMap::new()))
-}
-
-fn keep(p: Pending) -> String {
+/// Keep the previewed import for `login`; its token, or `None` when the database cannot be written.
+async fn keep(console: &Console, login: &str, imported: &Imported, files: &[String]) -> Option<String> {
     let token = uuid::Uuid::new_v4().to_string();
-    let mut map = pending().lock().unwrap_or_else(|e| e.into_inner());
-    map.retain(|_, p| p.created.elapsed() < PENDING_TTL);
-    while map.len() >= MAX_PENDING {
-        let Some(oldest) = map.iter().min_by_key(|(_, p)| p.created).map(|(k, _)| k.clone()) else { break };
-        map.remove(&oldest);
+    let value = serde_json::to_value(imported).ok()?;
+    match console.store.keep_import_preview(&token, login, &value, &json!(files), PENDING_TTL, MAX_PENDING as i64).await
+    {
+        Ok(()) => Some(token),
+        Err(error) => {
+            tracing::warn!(%error, "console: a previewed import cannot be kept");
+            None
+        }
     }
-    map.insert(token.clone(), p);
-    token
 }
 
-/// Runs `f` on the user's pending import `token`, if it is still there.
-fn with_pending<R>(token: &str, login: &str, f: impl FnOnce(&mut Pending) -> R) -> Option<R> {
-    let mut map = pending().lock().unwrap_or_else(|e| e.into_inner());
-    map.get_mut(token).filter(|p| p.login == login && p.created.elapsed() < PENDING_TTL).map(f)
+/// The user's pending import `token`, if it is still there: `Ok(None)` when it is gone, `Err` when the database
+/// cannot be read.
+async fn pending(console: &Console, token: &str, login: &str) -> Result<Option<(Imported, Vec<String>)>, ()> {
+    match console.store.import_preview(token, login, PENDING_TTL).await {
+        Ok(None) => Ok(None),
+        Ok(Some((imported, files))) => match (serde_json::from_value(imported), serde_json::from_value(files)) {
+            (Ok(i), Ok(f)) => Ok(Some((i, f))),
+            // written by another build: gone, the files are uploaded again
+            _ => Ok(None),
+        },
+        Err(error) => {
+            tracing::warn!(%error, "console: a previewed import cannot be read");
+            Err(())
+        }
+    }
 }
 
 /// Whether `user` may import for body `id`: its Wahlleitung or an admin.
@@ -348,7 +347,7 @@ pub async fn preview_page(
     };
     imported.snapshot.body.remedy_court = venues.court;
     imported.snapshot.body.supervisory_authority = venues.supervisory;
-    let token = keep(Pending { login: user.login.clone(), created: Instant::now(), imported, files: names });
+    let Some(token) = keep(&console, &user.login, &imported, &names).await else { return unavailable(&console) };
     show_preview(&console, &user, &token, StatusCode::OK, None).await
 }
 
@@ -360,8 +359,10 @@ async fn show_preview(
     status: StatusCode,
     error: Option<String>,
 ) -> Response {
-    let Some((imported, files)) = with_pending(token, &user.login, |p| (p.imported.clone(), p.files.clone())) else {
-        return gone(console, user);
+    let (imported, files) = match pending(console, token, &user.login).await {
+        Ok(Some(p)) => p,
+        Ok(None) => return gone(console, user),
+        Err(()) => return unavailable(console),
     };
     let s = &imported.snapshot;
     let registered = match console.store.load_body(&s.body.id).await {
@@ -424,17 +425,23 @@ pub async fn correct_page(
     Form(form): Form<Vec<(String, String)>>,
 ) -> Response {
     let Some(user) = viewer.0 else { return redirect("/anmelden") };
-    let outcome = with_pending(&token, &user.login, |p| {
-        let r = correct(&mut p.imported.snapshot, &form);
-        if r.is_ok() {
-            p.created = Instant::now();
+    let mut imported = match pending(&console, &token, &user.login).await {
+        Ok(Some((imported, _))) => imported,
+        Ok(None) => return gone(&console, &user),
+        Err(()) => return unavailable(&console),
+    };
+    // a refused correction changes nothing; an applied one is kept and starts the preview's hour again
+    if let Err(e) = correct(&mut imported.snapshot, &form) {
+        return show_preview(&console, &user, &token, StatusCode::UNPROCESSABLE_ENTITY, Some(e)).await;
+    }
+    let Ok(value) = serde_json::to_value(&imported) else { return unavailable(&console) };
+    match console.store.update_import_preview(&token, &user.login, &value, PENDING_TTL).await {
+        Ok(true) => show_preview(&console, &user, &token, StatusCode::OK, None).await,
+        Ok(false) => gone(&console, &user),
+        Err(error) => {
+            tracing::warn!(%error, "console: a corrected import cannot be kept");
+            unavailable(&console)
         }
-        r
-    });
-    match outcome {
-        None => gone(&console, &user),
-        Some(Ok(_)) => show_preview(&console, &user, &token, StatusCode::OK, None).await,
-        Some(Err(e)) => show_preview(&console, &user, &token, StatusCode::UNPROCESSABLE_ENTITY, Some(e)).await,
     }
 }
 
@@ -448,8 +455,10 @@ pub async fn confirm_page(
     let Some(user) = viewer.0 else { return redirect("/anmelden") };
     let message_id = form.iter().find(|(k, _)| k == "message_id").map(|(_, v)| v.as_str()).unwrap_or_default();
     let Ok(message_id) = uuid::Uuid::parse_str(message_id) else { return error_page(&console, StatusCode::FORBIDDEN) };
-    let Some(snapshot) = with_pending(&token, &user.login, |p| p.imported.snapshot.clone()) else {
-        return gone(&console, &user);
+    let snapshot = match pending(&console, &token, &user.login).await {
+        Ok(Some((imported, _))) => imported.snapshot,
+        Ok(None) => return gone(&console, &user),
+        Err(()) => return unavailable(&console),
     };
     let id = snapshot.body.id.clone();
     if !may_import(&user, &id) {
@@ -507,7 +516,10 @@ pub async fn confirm_page(
     ctx["council_name"] = json!(item_name(&item));
     match outcome {
         Applied::Applied | Applied::Duplicate => {
-            pending().lock().unwrap_or_else(|e| e.into_inner()).remove(&token);
+            if let Err(error) = console.store.drop_import_preview(&token).await {
+                // it expires within the hour; a second confirmation is a duplicate in the inbox
+                tracing::warn!(%error, "console: a confirmed import's preview cannot be deleted");
+            }
             if let Some(wake) = &console.on_applied {
                 wake();
             }
