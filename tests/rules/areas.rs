@@ -13,7 +13,7 @@ const NI_44_5: &str = "§ 44 Abs. 5 NKWG, § 77 Abs. 3 NKWO";
 const NI_44_4: &str = "§ 44 Abs. 4 i. V. m. § 38 Abs. 4 NKWG";
 const NI_OTHER_AREAS: &str = "§ 44 Abs. 5 Satz 1 i. V. m. § 37 Abs. 5 NKWG, § 38 Abs. 5 NKWG";
 const NI_OTHER_AREAS_LOT: &str = "§ 38 Abs. 5 Satz 3 NKWG";
-const MV_OTHER_AREAS: &str = "§ 46 Abs. 3 Satz 1 LKWG M-V";
+const MV_OTHER_AREAS: &str = "§ 46 Abs. 3 Satz 1 i. V. m. § 64 Abs. 5 LKWG M-V";
 const ST_OTHER_AREAS: &str = "§ 47 Abs. 3 Satz 1 KWG LSA";
 const SN_OTHER_AREAS: &str = "§ 34 Abs. 2 SächsGemO i. V. m. § 22 Abs. 3 Satz 2 KomWG entsprechend";
 

@@ -95,12 +95,15 @@ const FRAUENTAG_SINCE: i32 = 2023;
 
 impl LandLaw for Mv {
     /// Several Wahlbereiche (§ 61 Abs. 2, § 64 LKWG M-V): an exhausted Wahlvorschlag falls back to the party's
-    /// Wahlvorschläge in the other Wahlbereiche (§ 46 Abs. 3 Satz 1 LKWG M-V; its wording after "in einem" could
-    /// not be read: order by votes and the lot are a **[decision]**, docs/legal.md, "Several Wahlbereiche").
+    /// Wahlvorschläge in the other Wahlbereiche — § 46 Abs. 3 Satz 1 LKWG M-V: "… so gilt bei der Wahl einer
+    /// kommunalen Vertretung in einem Wahlgebiet mit mehreren Wahlbereichen § 64 Absatz 5 … entsprechend" (as a 2024
+    /// notice quotes it). § 64 Abs. 5 was read only to "… diejenigen Personen auf den Wahlvorschlägen dieser Partei
+    /// oder Wählergruppe in den …": the order by votes and the lot are a **[decision]** (docs/legal.md, "Several
+    /// Wahlbereiche" and "Issue 25, fourth pass").
     fn areas(&self, _kind: BodyKind) -> rules::Areas {
         rules::Areas::FallBack(rules::FallBack {
-            citation: "§ 46 Abs. 3 Satz 1 LKWG M-V",
-            lot: "§ 46 Abs. 3 Satz 1 LKWG M-V",
+            citation: "§ 46 Abs. 3 Satz 1 i. V. m. § 64 Abs. 5 LKWG M-V",
+            lot: "§ 46 Abs. 3 Satz 1 i. V. m. § 64 Abs. 5 LKWG M-V",
         })
     }
 
