@@ -1388,7 +1388,7 @@ fn banned_party_member_fact_refused_outside_mv_rp_bb() {
     .unwrap_err();
     assert_eq!(err.field, "lists[0].candidates[1].facts[0].type");
     assert!(err.problem.contains("§ 47 Abs. 1 LKWG M-V"), "{err:?}");
-    for b in [mecklenburg_vorpommern(), rheinland_pfalz(), brandenburg()] {
+    for b in [mecklenburg_vorpommern(), rheinland_pfalz(), brandenburg(), sachsen_anhalt()] {
         Body::from_snapshot(
             b.list(party(
                 "A",

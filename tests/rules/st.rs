@@ -251,11 +251,37 @@ fn st_kwg_lsa_47_abs_2_nr_1_party_ban_seat_of_the_banned_partys_wahlvorschlag_va
     let body = st_abc(hcand("S1-02", 2, 500));
     let d = decide(&body, &query("S1-01").cause(Cause::PartyBan { list_banned: true })).unwrap();
     assert_decision(d, vacant(VacancyReason::PartyBanned, 44), vec![finding("party_banned", ST_47_2_1)]);
-    // Nr. 2 (members of the banned party on another Wahlvorschlag) needs party membership: refused
-    let e = decide(&body, &query("S1-01").cause(Cause::PartyBan { list_banned: false })).unwrap_err();
-    assert!(matches!(e, DecideError::Cause(ref v) if v.field == "list_banned"), "{e:?}");
     let e = decide(&body, &query("S1-01").cause(Cause::Merger)).unwrap_err();
     assert!(matches!(e, DecideError::Cause(ref v) if v.field == "reason"), "{e:?}");
+}
+
+/// § 47 Abs. 2 Nr. 2 with § 48 Abs. 1 Satz 2 KWG LSA: a member of the banned party elected on another Wahlvorschlag
+/// loses his seat; it passes on his Wahlvorschlag, past whoever belonged to the banned party when the judgment was
+/// pronounced (`banned_party_member`: "scheidet … als nächst festgestellter Bewerber aus", for good), and the trail
+/// asks the Wahlleitung to check the others' membership. Before issue 25's fourth pass `list_banned: false` was
+/// refused.
+#[test]
+fn st_kwg_lsa_47_abs_2_nr_2_48_abs_1_satz_2_party_ban_seat_passes_past_the_banned_partys_members() {
+    let banned = |on: &str| hcand("S1-02", 2, 500).fact(Fact::BannedPartyMember { on: d(on) });
+    let body = st_abc(banned(FACT_DAY));
+    let d = decide(&body, &query("S1-01").cause(Cause::PartyBan { list_banned: false })).unwrap();
+    assert_decision(
+        d,
+        successor("S1-03", "S1"),
+        vec![
+            finding("party_ban_seat_passes", "§ 47 Abs. 2 KWG LSA"),
+            finding("party_ban_members_to_check", "§ 47 Abs. 2 Nr. 2 KWG LSA"),
+            skipped("S1-01", "departed", ST_41_1),
+            skipped("S1-02", "banned_party_member", "§ 48 Abs. 1 Satz 2 i. V. m. § 47 Abs. 2 Nr. 2 KWG LSA"),
+            chosen("S1-03", "most_votes", ST_41_2_1),
+        ],
+    );
+    // out for good: an ordinary vacancy later passes him over as well
+    let d = decide(&body, &query("S1-01")).unwrap();
+    assert_eq!(d.outcome, successor("S1-03", "S1"), "{:#?}", d.trail);
+    // a finding dated after the reference day has no effect yet
+    let d = decide(&st_abc(banned("2099-01-01")), &query("S1-01")).unwrap();
+    assert_eq!(d.outcome, successor("S1-02", "S1"), "{:#?}", d.trail);
 }
 
 #[test]

@@ -111,3 +111,29 @@ fn st_kwg_lsa_52_abs_2_review_texts() {
     assert!(text.contains("Über die Wahleinsprüche gegen meine Feststellung"), "{text}");
     assert!(text.contains("Klage vor dem Verwaltungsgericht (Verwaltungsgericht Musterstedt, Justizzentrum 1, 06100 Musterstedt) erhoben werden (§ 53 KWG LSA)"), "{text}");
 }
+
+/// § 47 Abs. 2 Nr. 2, § 48 Abs. 1 Satz 2 KWG LSA: a member of the banned party elected on another Wahlvorschlag —
+/// the worker offers the seat on his Wahlvorschlag, past the nächst festgestellte Bewerberin the Wahlleitung recorded
+/// as a member of the banned party, and the letter names the reason in German.
+#[test]
+fn st_kwg_lsa_47_abs_2_nr_2_party_ban_of_a_member_on_another_wahlvorschlag_the_seat_passes() {
+    let mut b = body(example("st-election.json"));
+    let fact = json!({"body": ST, "candidate": "S1-06", "fact": {"type": "banned_party_member", "on": "2026-11-27"}});
+    run(&mut b, "candidate.fact_recorded", fact, now());
+    let v = json!({"body": ST, "member": "S1-01", "reason": "party_banned", "list_banned": false, "effective_at": "2026-11-28T00:00:00+01:00"});
+    let e = run(&mut b, "vacancy.reported", v, now());
+    let determined = e
+        .iter()
+        .find_map(|e| match e {
+            Effect::Publish { event_type, data } if *event_type == "succession.determined" => Some(data.clone()),
+            _ => None,
+        })
+        .expect("succession.determined");
+    assert_eq!(determined["successor"]["id"], "S1-07", "{determined}");
+    let text = text_of(&e, "mail");
+    assert!(
+        text.contains("gehörte der verbotenen Partei oder Vereinigung an und hat die Anwartschaft verloren"),
+        "{text}"
+    );
+    assert!(text.contains("§ 48 Abs. 1 Satz 2 i. V. m. § 47 Abs. 2 Nr. 2 KWG LSA"), "{text}");
+}

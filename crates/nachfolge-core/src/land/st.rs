@@ -121,11 +121,8 @@ impl LandLaw for St {
 
     fn validate_cause(&self, cause: Cause) -> Result<(), ValidationError> {
         match cause {
-            Cause::Ordinary | Cause::PartyBan { list_banned: true } => Ok(()),
-            Cause::PartyBan { list_banned: false } => Err(ValidationError::new(
-                "list_banned",
-                "false is not modelled for Sachsen-Anhalt: § 47 Abs. 2 Nr. 2 KWG LSA passes over every nächst festgestellte Bewerber who belonged to the banned party when the judgment was pronounced, and the snapshot does not record party membership — the Wahlleitung determines the successor itself (docs/legal.md)",
-            )),
+            // § 47 Abs. 2 Nr. 1 (the banned party's own Wahlvorschlag) and Nr. 2 (`rules::st::PARTY_BAN_SEAT`)
+            Cause::Ordinary | Cause::PartyBan { .. } => Ok(()),
             Cause::ResultCorrected => Err(super::result_correction_not_read()),
             Cause::Merger => Err(super::merger_is_hessens(Some("KWG LSA"))),
         }

@@ -457,7 +457,7 @@ pub enum WaiverForm {
 }
 
 /// Why a `banned_party_member` fact is refused outside Mecklenburg-Vorpommern, Rheinland-Pfalz and Brandenburg.
-pub const BANNED_PARTY_MEMBER_ONLY: &str = "banned_party_member is a fact of Mecklenburg-Vorpommern (§ 47 Abs. 1 LKWG M-V), Rheinland-Pfalz (§ 46 Abs. 1 KWG), Brandenburg (§ 62 Abs. 1, 2 BbgKWahlG) and Saarland (§ 50 Abs. 1 KWG); no other Land's loss of the Anwartschaft by a party ban is modelled (docs/legal.md)";
+pub const BANNED_PARTY_MEMBER_ONLY: &str = "banned_party_member is a fact of Mecklenburg-Vorpommern (§ 47 Abs. 1 LKWG M-V), Rheinland-Pfalz (§ 46 Abs. 1 KWG), Brandenburg (§ 62 Abs. 1, 2 BbgKWahlG), Saarland (§ 50 Abs. 1 KWG) and Sachsen-Anhalt (§ 48 Abs. 1 Satz 2 i. V. m. § 47 Abs. 2 Nr. 2 KWG LSA); no other Land's loss of the Anwartschaft by a party ban is modelled (docs/legal.md)";
 
 /// A dated fact about a candidate. All facts count as recorded; intervals (`ineligible`) and bars
 /// (`barred` / `bar_cured`, docs/legal.md "Bars by date") are judged at the reference time.
@@ -613,7 +613,7 @@ impl Fact {
     pub fn allowed_in(&self, land: Land) -> bool {
         match self {
             Fact::PartyNotice { .. } => matches!(land, Land::St | Land::Ni | Land::Mv | Land::Bb),
-            Fact::BannedPartyMember { .. } => matches!(land, Land::Mv | Land::Rp | Land::Bb | Land::Sl),
+            Fact::BannedPartyMember { .. } => matches!(land, Land::Mv | Land::Rp | Land::Bb | Land::Sl | Land::St),
             Fact::SubstituteStatusLost { ground, .. } => ground.land() == land,
             _ => true,
         }

@@ -10,7 +10,8 @@
 //! before the seat became free (§ 47 Abs. 1 Satz 2, 3). A bar (§ 41 KVG LSA) does not pass a candidate over:
 //! he must end it before he accepts (§ 42 Abs. 1 Nr. 3 KVG LSA). An Einzelbewerber has no nächst festgestellte
 //! Bewerber; an exhausted Wahlvorschlag or a party ban leaves the seat vacant, the statutory size unchanged
-//! (§ 47 Abs. 2, 3; § 49 Abs. 2). Readings taken: docs/legal.md, "Sachsen-Anhalt".
+//! (§ 47 Abs. 2, 3; § 49 Abs. 2) — the seat of a banned party's member elected on another Wahlvorschlag passes on
+//! it, past whoever belonged to the party (§ 47 Abs. 2 Nr. 2, § 48 Abs. 1 Satz 2). Readings taken: docs/legal.md, "Sachsen-Anhalt".
 
 use super::votes::{self, VoteLaw};
 use super::{Cause, DecideError, Decision, Exclusion, ListOrder, Query, Standing, VacancyReason};
@@ -28,6 +29,14 @@ pub const BAR_CITATION: &str = "§ 41 Abs. 1 i. V. m. § 42 Abs. 1 Nr. 3 KVG LSA
 /// A seat freed by a party ban does not pass to a nächst festgestellter Bewerber of the banned party's
 /// Wahlvorschlag.
 pub const PARTY_BAN_CITATION: &str = "§ 47 Abs. 2 Nr. 1 KWG LSA";
+/// A seat freed by a party ban, of a member elected on another Wahlvorschlag: it passes to his Wahlvorschlag's next
+/// nächst festgestellter Bewerber, not to one who belonged to the banned party when the judgment was pronounced
+/// (§ 47 Abs. 2 Nr. 2) — membership is not in the snapshot, so the Wahlleitung records it (`banned_party_member`)
+/// and checks it before the determination (docs/legal.md, "Sachsen-Anhalt").
+pub const PARTY_BAN_SEAT: &str = "§ 47 Abs. 2 KWG LSA";
+/// Who belonged to the banned party at the Verkündung leaves as nächst festgestellter Bewerber (§ 48 Abs. 1 Satz 2:
+/// "Das Gleiche gilt in den Fällen des § 47 Abs. 1 und 2").
+pub const BANNED_MEMBER: &str = "§ 48 Abs. 1 Satz 2 i. V. m. § 47 Abs. 2 Nr. 2 KWG LSA";
 
 static LAW: VoteLaw = VoteLaw {
     departed: "§ 41 Abs. 1 KWG LSA",
@@ -52,6 +61,8 @@ pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<Exclusion> {
     let r = if s.seated(c) || s.former_member(c) || s.pending(c) {
         // "die nicht gewählten Bewerber": holds or held a seat, or is called to another vacancy
         ("already_called", cite("§ 41 Abs. 1"))
+    } else if s.banned_party_member(c) {
+        ("banned_party_member", BANNED_MEMBER.to_owned())
     } else if c.has_fact(|f| matches!(f, Fact::Declined { .. })) {
         ("declined", cite("§ 48 Abs. 1 Satz 1"))
     } else if c.has_fact(|f| matches!(f, Fact::Waived { form: WaiverForm::Written, .. })) {
@@ -94,13 +105,22 @@ pub(super) fn notes(c: &Candidate, trail: &mut Vec<TrailStep>) {
 
 pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
     // § 47 Abs. 2 Nr. 1: the seat of a member elected on the banned party's Wahlvorschlag passes to none of
-    // its candidates; it stays vacant (§ 47 Abs. 3, § 75 Abs. 3 KWO LSA). `list_banned: false` is refused by
-    // `validate_cause`.
+    // its candidates; it stays vacant (§ 47 Abs. 3, § 75 Abs. 3 KWO LSA)
     if let Cause::PartyBan { list_banned: true } = q.cause {
         let trail = vec![TrailStep::new(None, Verdict::Noted, "party_banned", PARTY_BAN_CITATION)];
         return Ok(votes::vacant(body, VacancyReason::PartyBanned, trail, &LAW));
     }
-    votes::decide(body, q, &LAW, body.info().electoral_system == ElectoralSystem::Majority)
+    let mut d = votes::decide(body, q, &LAW, body.info().electoral_system == ElectoralSystem::Majority)?;
+    // Nr. 2: a member of the banned party elected on another Wahlvorschlag — the seat passes on it, past whoever
+    // belonged to the party at the Verkündung (recorded `banned_party_member`; the Wahlleitung checks the others)
+    if let Cause::PartyBan { list_banned: false } = q.cause {
+        let notes = [
+            TrailStep::new(None, Verdict::Noted, "party_ban_seat_passes", PARTY_BAN_SEAT),
+            TrailStep::new(None, Verdict::Noted, "party_ban_members_to_check", cite("§ 47 Abs. 2 Nr. 2")),
+        ];
+        d.trail.splice(0..0, notes);
+    }
+    Ok(d)
 }
 
 /// The Nachrückerliste of one list (see [`super::order`]).

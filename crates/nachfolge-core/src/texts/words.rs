@@ -189,6 +189,12 @@ pub fn reason_de(reason: &str) -> String {
         "list_exhausted_returning_officer_decides" => {
             "Die Liste enthält keine weitere Ersatzperson; wie der Sitz zu besetzen ist, stellt die Wahlleitung fest"
         }
+        "party_ban_seat_passes" => {
+            "Der infolge des Verbots einer Partei oder Vereinigung frei gewordene Sitz geht auf die nächste Ersatzperson des Wahlvorschlags über, auf dem das ausgeschiedene Mitglied gewählt worden ist"
+        }
+        "party_ban_members_to_check" => {
+            "Wer der verbotenen Partei oder Vereinigung angehörte, rückt nicht nach; die Wahlleitung prüft die Zugehörigkeit der Ersatzpersonen vor ihrer Feststellung"
+        }
         "party_ban_returning_officer_decides" => {
             "Das Mitglied hat seinen Sitz infolge des Verbots einer Partei oder Vereinigung verloren; ob der Sitz unbesetzt bleibt oder eine Ersatzperson nachrückt, stellt die Wahlleitung fest"
         }
@@ -386,6 +392,8 @@ mod tests {
             "additional_seat_then_lot",
             "additional_seat_then_vacant",
             "party_ban_returning_officer_decides",
+            "party_ban_seat_passes",
+            "party_ban_members_to_check",
             "drawn_lot_order",
             "won_drawn_lot",
             "lost_drawn_lot",
