@@ -810,11 +810,7 @@ async fn one_slow_smtp_answer_holds_one_slot_the_other_notices_go_out_meanwhile(
     // L1-01's successor is L1-06: the server answers his notice after four seconds
     app.smtp.set_slow_data(Some(("l1-06@", Duration::from_secs(4))));
     app.send("vacancy.reported", vacancy("musterstadt-rat", "L1-01", "died", "2026-05-04T10:00:00+02:00")).await;
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    while app.smtp.held() == 0 && std::time::Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    assert_eq!(app.smtp.held(), 1, "the slow notice did not reach DATA");
+    assert_eq!(app.smtp.wait_held(Duration::from_secs(10)).await, 1, "the slow notice did not reach DATA");
     for other in ["zweite-rat", "dritte-rat"] {
         app.send("vacancy.reported", vacancy(other, "L1-01", "died", "2026-05-04T10:00:00+02:00")).await;
     }
@@ -881,11 +877,7 @@ async fn a_clock_step_during_the_smtp_session_does_not_send_the_mail_twice() {
     register(&app, nrw()).await;
     app.smtp.set_slow_data(Some(("l1-06@", Duration::from_secs(3))));
     app.send("vacancy.reported", vacancy("musterstadt-rat", "L1-01", "died", "2026-05-04T10:00:00+02:00")).await;
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    while app.smtp.held() == 0 && std::time::Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    assert_eq!(app.smtp.held(), 1, "the notice did not reach DATA");
+    assert_eq!(app.smtp.wait_held(Duration::from_secs(10)).await, 1, "the notice did not reach DATA");
     // the lease ran out on the worker's clock while the server still holds the data back
     app.advance(chrono::Duration::days(1));
     tokio::time::sleep(Duration::from_millis(1500)).await;
@@ -906,11 +898,7 @@ async fn a_replica_whose_clock_runs_ahead_does_not_take_a_mail_in_another_replic
     register(&app, nrw()).await;
     app.smtp.set_slow_data(Some(("l1-06@", Duration::from_secs(4))));
     app.send("vacancy.reported", vacancy("musterstadt-rat", "L1-01", "died", "2026-05-04T10:00:00+02:00")).await;
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    while app.smtp.held() == 0 && std::time::Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    assert_eq!(app.smtp.held(), 1, "the notice did not reach DATA");
+    assert_eq!(app.smtp.wait_held(Duration::from_secs(10)).await, 1, "the notice did not reach DATA");
     // the other replica's clock: a day ahead of the first's
     let ahead = std::sync::Arc::new(nachfolge::worker::Clock::with_offset_secs(app.config.clock.offset_secs));
     ahead.advance(chrono::Duration::days(1));
@@ -949,11 +937,7 @@ async fn data_answered_after_the_timeout_at_most_twice_same_message_id_others_ar
     }
     app.smtp.set_slow_data(Some(("l1-06@", Duration::from_secs(4))));
     app.send("vacancy.reported", vacancy("musterstadt-rat", "L1-01", "died", "2026-05-04T10:00:00+02:00")).await;
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    while app.smtp.held() == 0 && std::time::Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    assert_eq!(app.smtp.held(), 1, "the slow notice did not reach DATA");
+    assert_eq!(app.smtp.wait_held(Duration::from_secs(10)).await, 1, "the slow notice did not reach DATA");
     for other in ["zweite-rat", "dritte-rat"] {
         app.send("vacancy.reported", vacancy(other, "L1-01", "died", "2026-05-04T10:00:00+02:00")).await;
     }

@@ -138,6 +138,15 @@ impl SmtpSink {
         self.lock().held
     }
 
+    /// Polls until a message's data are held back (`set_slow_data`) or `timeout` passed; returns how many are held.
+    pub async fn wait_held(&self, timeout: Duration) -> usize {
+        let deadline = tokio::time::Instant::now() + timeout;
+        while self.held() == 0 && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        self.held()
+    }
+
     /// Polls until at least `n` messages were accepted or `timeout` passed; returns all messages (fewer
     /// than `n` on timeout).
     pub async fn wait_for(&self, n: usize, timeout: Duration) -> Vec<Received> {
