@@ -291,8 +291,19 @@ pub fn case_summary(council: &Council, case: &Case, now: DateTime<Utc>, urgent_d
         _ => None,
     };
     let urgent = periods.iter().any(|p| p["urgent"] == true);
+    // § 31 Abs. 2 Satz 2 GemO: the successor moved up from a weiterer Sitz, which a case of its own fills — and
+    // that case names the one that freed it
+    let case_ref = |id: &str| json!({"case": id, "url": format!("/raete/{}/faelle/{}", enc(council.id()), enc(id))});
+    let seat_move = case.history.seat_move.as_ref().map(|m| case_ref(m.follow_on.as_str()));
+    let moved_from = council
+        .cases
+        .values()
+        .find(|c| c.history.seat_move.as_ref().is_some_and(|m| m.follow_on == case.id))
+        .map(|c| case_ref(c.id.as_str()));
     json!({
         "id": case.id.as_str(),
+        "seat_move": seat_move,
+        "moved_from": moved_from,
         "url": format!("/raete/{}/faelle/{}", enc(council.id()), enc(case.id.as_str())),
         "state_code": case.state_name(),
         "state": state,

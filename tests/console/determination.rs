@@ -66,3 +66,43 @@ async fn a_wahlleiter_confirms_the_proposed_successor_and_a_stale_round_is_filed
     refused_to_viewer(&app, BODY, &path, &fields).await;
     assert_eq!(audit(&app, BODY, "determination.confirmed").await.len(), 1);
 }
+
+/// Baden-Württemberg (§ 31 Abs. 2 Satz 2 GemO): the council confirms the move of the holder of a weiterer Sitz into
+/// her Wohnbezirk's seat; the case page links the case that fills the weiterer Sitz she gave up, and that case's page
+/// says how the seat fell free and links back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_case_of_a_move_links_the_case_of_the_weiterer_sitz_it_frees() {
+    const TOW: &str = "teilhausen-gemeinderat";
+    let app = App::spawn().await;
+    register(&app, example("bw-teilortswahl-election.json")).await;
+    app.send("vacancy.reported", example("bw-teilortswahl-vacancy.json")).await;
+    let proposed = app.wait_event("succession.proposed", |_| true).await;
+    assert_eq!(proposed["data"]["successor"]["id"], "T1-04");
+    app.advance(chrono::Duration::minutes(2));
+    let confirmed_at = nachfolge::calendar::berlin(app.now()).to_rfc3339();
+    let resolution = json!({"body": TOW, "case": "teilhausen-gemeinderat-1", "round": 1,
+        "confirmed_by": "Gemeinderat Teilhausen, Beschluss Nr. 3", "confirmed_at": confirmed_at});
+    app.send("determination.confirmed", resolution).await;
+    let next = app.wait_event("succession.proposed", |e| e["data"]["case"] == "teilhausen-gemeinderat-2").await;
+    assert_eq!(next["data"]["successor"]["id"], "T1-06");
+
+    let mut browser = signed_in(&app, TOW, "wahlleitung", "wahlleiter").await;
+    let first = browser.get(&format!("/raete/{TOW}/faelle/teilhausen-gemeinderat-1")).await;
+    assert_eq!(first.status, 200, "{}", first.body);
+    assert!(first.body.contains("in den Sitz des Wohnbezirks nachgerückt (§ 31 Abs. 2 Satz 2 GemO)"), "{}", first.body);
+    assert!(
+        first.body.contains("<a href=\"/raete/teilhausen-gemeinderat/faelle/teilhausen-gemeinderat-2\">"),
+        "{}",
+        first.body
+    );
+    let second = browser.get(&format!("/raete/{TOW}/faelle/teilhausen-gemeinderat-2")).await;
+    assert_eq!(second.status, 200, "{}", second.body);
+    assert!(second.body.contains("Weiterer Sitz frei geworden durch Nachrücken von"), "{}", second.body);
+    assert!(second.body.contains("Nachrücken aus einem weiteren Sitz in den Sitz des Wohnbezirks"), "{}", second.body);
+    assert!(
+        second.body.contains("<a href=\"/raete/teilhausen-gemeinderat/faelle/teilhausen-gemeinderat-1\">"),
+        "{}",
+        second.body
+    );
+    assert!(second.body.contains("Vorgeschlagene Nachfolge feststellen"), "{}", second.body);
+}
