@@ -63,19 +63,19 @@ async fn keep(console: &Console, login: &str, imported: &Imported, files: &[Stri
     }
 }
 
-/// The user's pending import `token`, if it is still there: `Ok(None)` when it is gone, `Err` when the database
-/// cannot be read.
-async fn pending(console: &Console, token: &str, login: &str) -> Result<Option<(Imported, Vec<String>)>, ()> {
-    match console.store.import_preview(token, login, PENDING_TTL).await {
-        Ok(None) => Ok(None),
+/// The user's pending import `token` (the import and the names of its files), or the page to answer instead:
+/// gone (a new upload is needed), or the database cannot be read.
+async fn pending(console: &Console, user: &User, token: &str) -> Result<(Imported, Vec<String>), Response> {
+    match console.store.import_preview(token, &user.login, PENDING_TTL).await {
         Ok(Some((imported, files))) => match (serde_json::from_value(imported), serde_json::from_value(files)) {
-            (Ok(i), Ok(f)) => Ok(Some((i, f))),
+            (Ok(i), Ok(f)) => Ok((i, f)),
             // written by another build: gone, the files are uploaded again
-            _ => Ok(None),
+            _ => Err(gone(console, user)),
         },
+        Ok(None) => Err(gone(console, user)),
         Err(error) => {
             tracing::warn!(%error, "console: a previewed import cannot be read");
-            Err(())
+            Err(unavailable(console))
         }
     }
 }
@@ -348,22 +348,18 @@ pub async fn preview_page(
     imported.snapshot.body.remedy_court = venues.court;
     imported.snapshot.body.supervisory_authority = venues.supervisory;
     let Some(token) = keep(&console, &user.login, &imported, &names).await else { return unavailable(&console) };
-    show_preview(&console, &user, &token, StatusCode::OK, None).await
+    show_preview(&console, &user, &token, (&imported, &names), StatusCode::OK, None).await
 }
 
-/// The preview of the pending import `token`.
+/// The preview of the pending import `token`, as kept: the import and the names of its files.
 async fn show_preview(
     console: &Console,
     user: &User,
     token: &str,
+    (imported, files): (&Imported, &[String]),
     status: StatusCode,
     error: Option<String>,
 ) -> Response {
-    let (imported, files) = match pending(console, token, &user.login).await {
-        Ok(Some(p)) => p,
-        Ok(None) => return gone(console, user),
-        Err(()) => return unavailable(console),
-    };
     let s = &imported.snapshot;
     let registered = match console.store.load_body(&s.body.id).await {
         Ok(c) => c,
@@ -425,18 +421,19 @@ pub async fn correct_page(
     Form(form): Form<Vec<(String, String)>>,
 ) -> Response {
     let Some(user) = viewer.0 else { return redirect("/anmelden") };
-    let mut imported = match pending(&console, &token, &user.login).await {
-        Ok(Some((imported, _))) => imported,
-        Ok(None) => return gone(&console, &user),
-        Err(()) => return unavailable(&console),
+    let (mut imported, files) = match pending(&console, &user, &token).await {
+        Ok(p) => p,
+        Err(page) => return page,
     };
-    // a refused correction changes nothing; an applied one is kept and starts the preview's hour again
+    // a refused correction changes nothing (`correct` works on a copy); an applied one is kept and starts the
+    // preview's hour again
     if let Err(e) = correct(&mut imported.snapshot, &form) {
-        return show_preview(&console, &user, &token, StatusCode::UNPROCESSABLE_ENTITY, Some(e)).await;
+        let shown = (&imported, files.as_slice());
+        return show_preview(&console, &user, &token, shown, StatusCode::UNPROCESSABLE_ENTITY, Some(e)).await;
     }
     let Ok(value) = serde_json::to_value(&imported) else { return unavailable(&console) };
     match console.store.update_import_preview(&token, &user.login, &value, PENDING_TTL).await {
-        Ok(true) => show_preview(&console, &user, &token, StatusCode::OK, None).await,
+        Ok(true) => show_preview(&console, &user, &token, (&imported, &files), StatusCode::OK, None).await,
         Ok(false) => gone(&console, &user),
         Err(error) => {
             tracing::warn!(%error, "console: a corrected import cannot be kept");
@@ -455,11 +452,11 @@ pub async fn confirm_page(
     let Some(user) = viewer.0 else { return redirect("/anmelden") };
     let message_id = form.iter().find(|(k, _)| k == "message_id").map(|(_, v)| v.as_str()).unwrap_or_default();
     let Ok(message_id) = uuid::Uuid::parse_str(message_id) else { return error_page(&console, StatusCode::FORBIDDEN) };
-    let snapshot = match pending(&console, &token, &user.login).await {
-        Ok(Some((imported, _))) => imported.snapshot,
-        Ok(None) => return gone(&console, &user),
-        Err(()) => return unavailable(&console),
+    let (imported, files) = match pending(&console, &user, &token).await {
+        Ok(p) => p,
+        Err(page) => return page,
     };
+    let snapshot = imported.snapshot.clone();
     let id = snapshot.body.id.clone();
     if !may_import(&user, &id) {
         return error_page(&console, StatusCode::NOT_FOUND);
@@ -474,8 +471,8 @@ pub async fn confirm_page(
         }
     }
     if !problems.is_empty() {
-        return show_preview(&console, &user, &token, StatusCode::UNPROCESSABLE_ENTITY, problems.into_iter().next())
-            .await;
+        let (shown, error) = ((&imported, files.as_slice()), problems.into_iter().next());
+        return show_preview(&console, &user, &token, shown, StatusCode::UNPROCESSABLE_ENTITY, error).await;
     }
     let Ok(payload) = serde_json::to_value(&snapshot) else { return unavailable(&console) };
     let cause = Cause {
@@ -537,6 +534,7 @@ pub async fn confirm_page(
                 &console,
                 &user,
                 &token,
+                (&imported, &files),
                 StatusCode::UNPROCESSABLE_ENTITY,
                 Some(format!("Das Wahlergebnis wurde nicht übernommen. Begründung: {reason}")),
             )
