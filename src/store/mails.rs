@@ -59,10 +59,9 @@ impl Store {
                 AND (SELECT set_config('synchronous_commit', 'off', true)) = 'off'
              RETURNING message_id, body_id, case_id, round, recipient, reply_to, subject, text_body, html_body, calendar,
                  kind, attempts, smtp_done_at, smtp_failure, record_attempts";
-        let lease_until = now + chrono::Duration::from_std(lease).unwrap_or(chrono::Duration::seconds(60));
         sqlx::query(claim)
             .bind(now)
-            .bind(lease_until)
+            .bind(lease_end(now, lease))
             .bind(limit)
             .bind(lease.as_secs_f64())
             .fetch_all(&self.pool)
@@ -135,11 +134,11 @@ impl Store {
     }
 
     /// Extend the lease of a mail in flight by `lease` from now on the database's clock (and its next attempt to
-    /// `until` on the worker's) while its SMTP session runs; nothing once its result is recorded.
+    /// `lease` after `now` on the worker's) while its SMTP session runs; nothing once its result is recorded.
     pub async fn renew_mail_lease(
         &self,
         message_id: &str,
-        until: DateTime<Utc>,
+        now: DateTime<Utc>,
         lease: Duration,
     ) -> Result<(), StoreError> {
         sqlx::query(
@@ -149,7 +148,7 @@ impl Store {
                AND (SELECT set_config('synchronous_commit', 'off', true)) = 'off'",
         )
         .bind(message_id)
-        .bind(until)
+        .bind(lease_end(now, lease))
         .bind(lease.as_secs_f64())
         .execute(&self.pool)
         .await?;

@@ -307,9 +307,13 @@ impl Store {
         now: DateTime<Utc>,
         lease: Duration,
     ) -> Result<Vec<sqlx::postgres::PgRow>, StoreError> {
-        let lease_until = now + chrono::Duration::from_std(lease).unwrap_or(chrono::Duration::seconds(60));
-        Ok(sqlx::query(sql).bind(now).bind(lease_until).bind(limit).fetch_all(&self.pool).await?)
+        Ok(sqlx::query(sql).bind(now).bind(lease_end(now, lease)).bind(limit).fetch_all(&self.pool).await?)
     }
+}
+
+/// When a lease taken at `now` on the worker's clock ends (a claimed row's next attempt).
+fn lease_end(now: DateTime<Utc>, lease: Duration) -> DateTime<Utc> {
+    now + chrono::Duration::from_std(lease).unwrap_or(chrono::Duration::seconds(60))
 }
 
 /// The identity of the database server a connection reached: its system identifier

@@ -115,8 +115,7 @@ async fn deliver(shared: &Arc<Shared>, mailer: &Mailer, m: &crate::store::Pendin
                 let every = (shared.config.smtp.timeout() / 2).max(Duration::from_millis(500));
                 loop {
                     tokio::time::sleep(every).await;
-                    let until = shared.clock.now() + chrono::Duration::from_std(lease).unwrap_or_default();
-                    if let Err(e) = shared.store.renew_mail_lease(&m.message_id, until, lease).await {
+                    if let Err(e) = shared.store.renew_mail_lease(&m.message_id, shared.clock.now(), lease).await {
                         tracing::warn!(error = %e, "renewing a mail's lease failed");
                     }
                 }
