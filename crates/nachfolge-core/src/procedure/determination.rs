@@ -7,7 +7,6 @@ use super::*;
 impl Machine<'_> {
     pub(super) fn open_case(&mut self, v: VacancyReported) -> Result<(), Rejection> {
         let (seat, _) = check_vacancy(self.body, &v)?;
-        let list = self.body.list_of(&v.member).map(|l| l.id.clone()).unwrap_or_default();
         // Hessen: a barred successor is a member (without voting right) while his case waits for the proof
         // (§ 34 Abs. 3 Satz 2 i. V. m. § 23 Abs. 2 KWG). If he leaves before that, his departure is the new
         // trigger (§ 34 Abs. 1 Satz 1): the earlier case is closed with his membership, and its timer cancelled,
@@ -35,25 +34,9 @@ impl Machine<'_> {
             .filter(|c| matches!(&c.state, CaseState::Proposed(p) if p.successor == v.member))
             .map(|c| c.id.clone())
             .collect();
-        *self.case_seq += 1;
-        let id = CaseId::from(format!("{}-{}", self.body.id(), self.case_seq));
         let effective_at = v.effective_at.with_timezone(&Utc);
         record_departure(self.body, &v);
-        let case = Case {
-            id: id.clone(),
-            departed: v.member.clone(),
-            list: list.clone(),
-            reason: v.reason,
-            list_banned: v.list_banned,
-            effective_at,
-            departed_via: Some(seat.via),
-            opened_at: self.now,
-            round: 0,
-            state: CaseState::AwaitingLot { tied: vec![] },
-            refused: vec![],
-            history: CaseHistory::default(),
-        };
-        self.cases.insert(id.clone(), case);
+        let id = self.new_case(&v.member, v.reason, v.list_banned, effective_at, seat.via);
         let membership = self.membership(
             &id,
             &v.member,
@@ -69,6 +52,37 @@ impl Machine<'_> {
             self.determine(&case_id, None)?;
         }
         Ok(())
+    }
+
+    /// Open the council's next case for the seat `departed` held (`via`) on his list, free from `effective_at`;
+    /// its id.
+    fn new_case(
+        &mut self,
+        departed: &str,
+        reason: DepartureReason,
+        list_banned: Option<bool>,
+        effective_at: DateTime<Utc>,
+        via: SeatVia,
+    ) -> CaseId {
+        let list = self.body.list_of(departed).map(|l| l.id.clone()).unwrap_or_default();
+        *self.case_seq += 1;
+        let id = CaseId::from(format!("{}-{}", self.body.id(), self.case_seq));
+        let case = Case {
+            id: id.clone(),
+            departed: departed.into(),
+            list,
+            reason,
+            list_banned,
+            effective_at,
+            departed_via: Some(via),
+            opened_at: self.now,
+            round: 0,
+            state: CaseState::AwaitingLot { tied: vec![] },
+            refused: vec![],
+            history: CaseHistory::default(),
+        };
+        self.cases.insert(id.clone(), case);
+        id
     }
 
     pub(super) fn vacancy_ref(&self, case: &Case) -> VacancyRef {
@@ -383,24 +397,7 @@ impl Machine<'_> {
         self.case_mut(case_id)?.state =
             CaseState::Filled { successor: candidate.clone().into(), since, basis: MembershipBasis::Determination };
         // the seat he gave up
-        *self.case_seq += 1;
-        let id = CaseId::from(format!("{}-{}", self.body.id(), self.case_seq));
-        let list = self.body.list_of(&candidate).map(|l| l.id.clone()).unwrap_or_default();
-        let follow_on = Case {
-            id: id.clone(),
-            departed: candidate.clone().into(),
-            list,
-            reason: DepartureReason::MovedUp,
-            list_banned: None,
-            effective_at: since,
-            departed_via: Some(from.via),
-            opened_at: self.now,
-            round: 0,
-            state: CaseState::AwaitingLot { tied: vec![] },
-            refused: vec![],
-            history: CaseHistory::default(),
-        };
-        self.cases.insert(id.clone(), follow_on);
+        let id = self.new_case(&candidate, DepartureReason::MovedUp, None, since, from.via);
         self.case_mut(case_id)?.history.seat_move =
             Some(SeatMove { member: candidate.into(), from: from.via, follow_on: id.clone() });
         self.determine(&id, None)?;
