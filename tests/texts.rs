@@ -36,6 +36,11 @@ fn run(body: &mut Council, ty: &str, data: Value, at: DateTime<Utc>) -> Vec<Effe
 /// The relay reports the notification of round 1 of `case` sent at [`now`] (a declaration before it would be
 /// refused as `before_notification`).
 fn notification_sent(b: &mut Council, case: &nachfolge::model::CaseId) {
+    notification_sent_at(b, case, now());
+}
+
+/// [`notification_sent`], the report handled at `at`.
+fn notification_sent_at(b: &mut Council, case: &nachfolge::model::CaseId, at: DateTime<Utc>) {
     let sent = Command::NotificationSent {
         case: case.clone(),
         round: 1,
@@ -43,7 +48,7 @@ fn notification_sent(b: &mut Council, case: &nachfolge::model::CaseId) {
         message_id: "<m@x>".into(),
         sent_at: now(),
     };
-    procedure::handle(b, sent, now(), &Settings::default()).expect("sent");
+    procedure::handle(b, sent, at, &Settings::default()).expect("sent");
 }
 
 /// Compare with (or, with UPDATE_GOLDEN=1, write) `docs/texts/<name>`.

@@ -32,14 +32,7 @@ fn by_art_47_abs_2_glkrwg_verstaendigung_and_announcement_texts() {
         "{offer}"
     );
     assert!(!offer.contains("gilt die Wahl als angenommen"), "{offer}");
-    let sent = Command::NotificationSent {
-        case: case.clone(),
-        round: 1,
-        kind: MailKind::Determination,
-        message_id: "<m@x>".into(),
-        sent_at: now(),
-    };
-    procedure::handle(&mut b, sent, "2026-11-30T10:00:00Z".parse().expect("time"), &Settings::default()).expect("sent");
+    notification_sent_at(&mut b, &case, "2026-11-30T10:00:00Z".parse().expect("time"));
     let e = run(
         &mut b,
         "declaration.received",
