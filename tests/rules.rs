@@ -1372,10 +1372,10 @@ fn rp_46_abs_1_kwg_party_ban_the_seat_is_left_to_the_wahlleiter() {
     }
 }
 
-/// The loss of the Anwartschaft by a party ban is modelled for MV, RP and BB only: elsewhere the fact is
-/// refused with its path, not ignored.
+/// The loss of the Anwartschaft by a party ban is modelled for MV, RP, BB, SL, ST and NI only: elsewhere the fact
+/// is refused with its path, not ignored.
 #[test]
-fn banned_party_member_fact_refused_outside_mv_rp_bb() {
+fn banned_party_member_fact_refused_outside_the_lander_that_model_it() {
     let fact = Fact::BannedPartyMember { on: d(FACT_DAY) };
     let err = Body::from_snapshot(
         nrw()
@@ -1388,7 +1388,7 @@ fn banned_party_member_fact_refused_outside_mv_rp_bb() {
     .unwrap_err();
     assert_eq!(err.field, "lists[0].candidates[1].facts[0].type");
     assert!(err.problem.contains("§ 47 Abs. 1 LKWG M-V"), "{err:?}");
-    for b in [mecklenburg_vorpommern(), rheinland_pfalz(), brandenburg(), sachsen_anhalt()] {
+    for b in [mecklenburg_vorpommern(), rheinland_pfalz(), brandenburg(), sachsen_anhalt(), niedersachsen()] {
         Body::from_snapshot(
             b.list(party(
                 "A",
@@ -1794,6 +1794,34 @@ fn ni_nkwg_44_abs_3_party_ban_vacant_or_members_to_check() {
     assert!(matches!(e, DecideError::Cause(ref v) if v.field == "reason"), "{e:?}");
 }
 
+/// § 44 Abs. 3 Nr. 2 with § 45 Abs. 1 Satz 2 NKWG: the seat of a banned party's member elected on another
+/// Wahlvorschlag passes on it, past the Ersatzperson who belonged to the party at the Verkündung; he is out as
+/// Ersatzperson for the Wahlperiode, so a later ordinary vacancy passes him over as well.
+#[test]
+fn ni_45_abs_1_satz_2_nkwg_44_abs_3_nr_2_a_member_of_the_banned_party_is_out_for_the_wahlperiode() {
+    let banned = |on: &str| hcand("N1-02", 2, 500).fact(Fact::BannedPartyMember { on: d(on) });
+    let body = ni_abc(banned(FACT_DAY));
+    let d = decide(&body, &query("N1-01").cause(Cause::PartyBan { list_banned: false })).unwrap();
+    assert_decision(
+        d,
+        successor("N1-03", "N1"),
+        vec![
+            finding("party_ban_members_to_check", NI_44_3_2),
+            skipped("N1-01", "departed", NI_44_1),
+            skipped("N1-02", "banned_party_member", "§ 45 Abs. 1 Satz 2 i. V. m. § 44 Abs. 3 Nr. 2 NKWG"),
+            chosen("N1-03", "most_votes", NI_38_2),
+        ],
+    );
+    assert_ni_second_skipped(
+        banned(FACT_DAY),
+        "banned_party_member",
+        "§ 45 Abs. 1 Satz 2 i. V. m. § 44 Abs. 3 Nr. 2 NKWG",
+    );
+    // a finding dated after the reference day has no effect yet
+    let d = decide(&ni_abc(banned("2099-01-01")), &query("N1-01")).unwrap();
+    assert_eq!(d.outcome, successor("N1-02", "N1"), "{:#?}", d.trail);
+}
+
 #[test]
 fn ni_nkwg_38_abs_1_already_called_skipped() {
     assert_ni_second_skipped(hcand("N1-02", 2, 500).seated(SeatVia::List), "seated", NI_38_1);
@@ -1993,6 +2021,10 @@ mod areas;
 // Baden-Württemberg, weitere Sitze under unechte Teilortswahl (issue 25, point 8).
 #[path = "rules/bw_additional.rs"]
 mod bw_additional;
+
+// Baden-Württemberg, a Kreistag's Ausgleichssitze (issue 25, points 5 and 8).
+#[path = "rules/bw_kreistag.rs"]
+mod bw_kreistag;
 
 // =========================================================================================================
 // Validation — docs/contract.md "Validation"

@@ -309,3 +309,71 @@ fn bw_31_abs_2_satz_2_gemo_a_mover_who_leaves_before_the_resolution_is_proposed_
     assert_eq!(kinds(&fx), ["publish:confirmation.rejected"]);
     assert!(b.body.candidate("T1-04").is_some_and(|c| c.seat.is_none()), "she left and stays out");
 }
+
+/// A Kreistag with Ausgleichssitze (examples/bw-kreistag-ausgleich-election.json): FW-II-01 (Wahlkreis II) resigns;
+/// FW-II-02 holds the Freie Wähler's Ausgleichssitz and is Wahlkreis II's next Ersatzperson.
+const ALB: &str = "albkreis-kreistag";
+
+/// § 25 Abs. 2 Satz 2 LKrO: on the Kreistag's resolution the holder of the Ausgleichssitz moves into the Wahlkreis
+/// seat (her membership goes on) and her Ausgleichssitz opens a case of its own, filled from the Ersatzpersonen for
+/// the Ausgleichssitze in the order determined with the result — past FW-I-02 (rank 2), whose Wahlkreis is Albstadt
+/// alone and would hold 4 of 7 seats (more than two fifths, Halbsatz 2): FW-II-03 (rank 3).
+#[test]
+fn bw_lkro_25_abs_2_satz_2_the_holder_of_an_ausgleichssitz_moves_up_and_her_seat_passes_by_rank() {
+    let read = |name: &str| -> Value {
+        let path = format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"));
+        serde_json::from_str(&std::fs::read_to_string(path).expect("example")).expect("json")
+    };
+    let v = read("bw-kreistag-ausgleich-vacancy.json");
+    assert_eq!((v["member"].as_str(), v["reason"].as_str()), (Some("FW-II-01"), Some("resigned")));
+    let mut b = body_from(read("bw-kreistag-ausgleich-election.json"));
+    let fx = run(
+        &mut b,
+        vacancy(ALB, "FW-II-01", DepartureReason::Resigned, "2026-11-30T00:00:00+01:00"),
+        "2026-12-01T09:00:00+01:00",
+    );
+    let p = event(&fx, "succession.proposed");
+    assert_eq!(p["successor"]["id"], "FW-II-02");
+    let trail = p["trail"].as_array().expect("trail");
+    let step = |reason: &str| trail.iter().find(|s| s["reason"] == reason).cloned();
+    assert_eq!(
+        step("ausgleichssitz_holder_moves_up").map(|s| s["citation"].clone()),
+        Some(json!("§ 25 Abs. 2 Satz 2 Halbsatz 1 LKrO"))
+    );
+    assert_eq!(step("ausgleichssitz_then").map(|s| s["candidate"].clone()), Some(json!("FW-II-03")));
+
+    let kreistag = |case: &str, at: &str| resolution(ALB, "Kreistag des Landkreises Albkreis", case, 1, at);
+    let fx = run(&mut b, kreistag("albkreis-kreistag-1", "2026-12-10T17:00:00+01:00"), "2026-12-10T19:00:00+01:00");
+    assert_eq!(
+        kinds(&fx),
+        [
+            "publish:succession.determined",
+            "publish:membership.changed",
+            "mail:bw_determination",
+            "publish:succession.proposed"
+        ]
+    );
+    let m = event(&fx, "membership.changed");
+    assert_eq!((m["change"].as_str(), m["person"]["id"].as_str()), (Some("updated"), Some("FW-II-02")));
+    assert_eq!(mail(&fx).context["moves_up"], true);
+    let p = event(&fx, "succession.proposed");
+    assert_eq!(
+        (p["vacancy"]["member"].as_str(), p["vacancy"]["reason"].as_str()),
+        (Some("FW-II-02"), Some("moved_up"))
+    );
+    assert_eq!(p["successor"]["id"], "FW-II-03");
+    let trail = p["trail"].as_array().expect("trail");
+    assert!(
+        trail.iter().any(|s| s["candidate"] == "FW-I-02"
+            && s["reason"] == "wahlkreis_two_fifths"
+            && s["citation"] == "§ 25 Abs. 2 Satz 2 Halbsatz 2 LKrO"),
+        "{trail:?}"
+    );
+
+    let fx = run(&mut b, kreistag("albkreis-kreistag-2", "2026-12-10T17:05:00+01:00"), "2026-12-10T19:05:00+01:00");
+    let m = event(&fx, "membership.changed");
+    assert_eq!((m["change"].as_str(), m["person"]["id"].as_str()), (Some("joined"), Some("FW-II-03")));
+    let seat = b.body.candidate("FW-II-03").and_then(|c| c.seat.clone()).expect("seated");
+    assert_eq!(seat.via, nachfolge::model::SeatVia::Additional, "he holds the Ausgleichssitz as such");
+    assert!(!b.has_open_case());
+}

@@ -159,7 +159,7 @@ fn mv_lkwg_46_abs_2_satz_3_nr_1_party_notice_is_a_fact_of_mv() {
 }
 
 /// § 47 Abs. 1 LKWG M-V: the Wahlleitung records that a Listennachfolger belonged to the banned party; the
-/// fact is stored (no rejection). Elsewhere (here Niedersachsen) `candidate.fact_recorded` refuses it, naming
+/// fact is stored (no rejection). Elsewhere (here Nordrhein-Westfalen) `candidate.fact_recorded` refuses it, naming
 /// the Länder that model it.
 #[test]
 fn mv_47_abs_1_banned_party_member_is_a_fact_of_mv_rp_bb() {
@@ -167,11 +167,11 @@ fn mv_47_abs_1_banned_party_member_is_a_fact_of_mv_rp_bb() {
     let fx =
         run(&mut b, fact(MV, "M1-06", Fact::BannedPartyMember { on: d("2027-01-10") }), "2027-01-11T09:00:00+01:00");
     assert!(!kinds(&fx).iter().any(|k| k.contains("rejected")), "{:?}", kinds(&fx));
-    let path = format!("{}/examples/ni-election.json", env!("CARGO_MANIFEST_DIR"));
-    let ni = body_from(serde_json::from_str(&std::fs::read_to_string(path).expect("example")).expect("json"));
+    let path = format!("{}/examples/nrw-election.json", env!("CARGO_MANIFEST_DIR"));
+    let nrw = body_from(serde_json::from_str(&std::fs::read_to_string(path).expect("example")).expect("json"));
     let e = refuse(
-        &ni,
-        fact("musterfeld-rat", "N1-02", Fact::BannedPartyMember { on: d("2026-01-15") }),
+        &nrw,
+        fact("musterstadt-rat", "L1-05", Fact::BannedPartyMember { on: d("2026-01-15") }),
         "2026-06-01T10:00:00+02:00",
     );
     assert!(e.to_string().contains("banned_party_member is a fact of Mecklenburg-Vorpommern"), "{e}");

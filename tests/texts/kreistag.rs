@@ -111,6 +111,41 @@ fn bw_lkro_25_abs_2_kreistag_letter_after_the_resolution() {
     assert!(text.contains("Landratsamt") && !text.contains("GemO") && !text.contains("Bürgermeisteramt"), "{text}");
 }
 
+/// § 25 Abs. 2 Satz 2 LKrO: the letters of a move — the holder of the Ausgleichssitz moves into her Wahlkreis's seat
+/// (no declaration, no second Verpflichtung), and the next Ersatzperson for the Ausgleichssitze takes hers.
+#[test]
+fn bw_lkro_25_abs_2_satz_2_kreistag_letters_of_a_move_into_the_wahlkreis_seat() {
+    const KT: &str = "albkreis-kreistag";
+    let mut b = body(example("bw-kreistag-ausgleich-election.json"));
+    run(&mut b, "vacancy.reported", example("bw-kreistag-ausgleich-vacancy.json"), now());
+    let at = |s: &str| -> DateTime<Utc> { s.parse().expect("time") };
+    let e = run(
+        &mut b,
+        "determination.confirmed",
+        json!({"body": KT, "case": "albkreis-kreistag-1", "round": 1, "confirmed_by": "Kreistag Albkreis", "confirmed_at": "2026-11-30T10:30:00+01:00"}),
+        at("2026-11-30T10:00:00Z"),
+    );
+    render(&e, "kreistag-bw-ausgleich-move");
+    let text = text_of(&e, "mail");
+    assert_kreistag_words(&text);
+    assert!(text.contains("Sie haben einen Ausgleichssitz im Kreistag inne"), "{text}");
+    assert!(text.contains("Einer erneuten Verpflichtung nach § 26 LKrO bedarf es nicht."), "{text}");
+    assert!(!text.contains("GemO") && !text.contains("Wohnbezirk") && !text.contains("weiteren Sitz"), "{text}");
+    let e = run(
+        &mut b,
+        "determination.confirmed",
+        json!({"body": KT, "case": "albkreis-kreistag-2", "round": 1, "confirmed_by": "Kreistag Albkreis", "confirmed_at": "2026-11-30T10:35:00+01:00"}),
+        at("2026-11-30T10:05:00Z"),
+    );
+    render(&e, "kreistag-bw-ausgleich-follow-on");
+    let text = text_of(&e, "mail");
+    assert_kreistag_words(&text);
+    assert!(text.contains("aus einem Ausgleichssitz in einen Sitz dieses Wahlkreises nachgerückt"), "{text}");
+    assert!(text.contains("nächste festgestellte Ersatzperson für die Ausgleichssitze"), "{text}");
+    assert!(text.contains("Jakob Jäger") && text.contains("§ 25 Abs. 2 Satz 2 Halbsatz 2 LKrO"), "{text}");
+    assert!(!text.contains("GemO") && !text.contains("Wohnbezirk"), "{text}");
+}
+
 #[test]
 fn sn_saechslkro_30_abs_2_kreistag_letter_after_the_resolution() {
     const KT: &str = "musterkreis-kreistag";
@@ -169,4 +204,29 @@ fn th_sh_mv_rp_kreistag_offer_to_a_barred_successor_names_the_kreistag_norm() {
         assert!(text.contains(norm), "{land}: {text}");
         assert!(!text.contains(council_norm), "{land}: {text}");
     }
+}
+
+/// Saarland (§ 57 KWO entsprechend, § 94 Abs. 2 KWO; docs/legal.md, "Saarland: Kreistage"): the Kreiswahlleiterin
+/// confirms, then the offer names the Kreistag and cites the Kreistag's norms.
+#[test]
+fn sl_94_abs_2_kwo_kreistag_offer_after_the_confirmation() {
+    const KT: &str = "musterkreis-kreistag";
+    let mut b = body(kreistag("sl-election.json", KT, "Kreistag des Landkreises Musterkreis"));
+    let e = run(&mut b, "vacancy.reported", vacancy("sl-vacancy.json", KT), now());
+    assert!(e.iter().all(|e| !matches!(e, Effect::Mail(_))), "the Kreiswahlleitung confirms first");
+    let case = b.cases.keys().next().expect("case").clone();
+    let e = run(
+        &mut b,
+        "determination.confirmed",
+        json!({"body": KT, "case": case, "round": 1, "confirmed_by": "Kreiswahlleiterin Karla Kreis", "confirmed_at": "2026-11-30T10:00:00+01:00"}),
+        now(),
+    );
+    render(&e, "kreistag-sl-successor-offer");
+    let offer = text_of(&e, "mail");
+    assert_kreistag_words(&offer);
+    assert!(
+        offer.contains("§ 57 Abs. 1 Satz 1 in entsprechender Anwendung und § 94 Abs. 2 der Kommunalwahlordnung"),
+        "{offer}"
+    );
+    assert!(offer.contains("Karla Kreis\nKreiswahlleiterin für die Wahl des Kreistags"), "{offer}");
 }

@@ -408,6 +408,7 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
                 academic_degree: c.degree.clone(),
                 votes: votes_of(i),
                 lot_rank: None,
+                additional_rank: None,
                 district: c.district.clone(),
                 substitute_for: None,
                 substitute_designation: None,
@@ -481,6 +482,7 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
             local_holidays: Vec::new(),
             remedy_court: None,
             supervisory_authority: None,
+            single_municipality_areas: vec![],
         },
         lists,
     };

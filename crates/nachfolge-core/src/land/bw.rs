@@ -102,6 +102,10 @@ static KREISTAG_CITATIONS: &[(&str, &str)] = &[
     ("§ 16 Abs. 1 Satz 3 GemO", "§ 12 LKrO"),
     ("§ 15 Abs. 1, § 16 Abs. 2 GemO", "§§ 11, 12 LKrO"),
     (rules::bw::SUPPLEMENTARY_ELECTION, "§ 25 Abs. 3 LKrO"),
+    // the holder of an Ausgleichssitz moves up into his Wahlkreis's seat, his Ausgleichssitz passes on (docs/legal.md,
+    // "Baden-Württemberg: a Kreistag's Ausgleichssitze")
+    (rules::bw::ADDITIONAL_MOVES_UP, "§ 25 Abs. 2 Satz 2 Halbsatz 1 LKrO"),
+    (rules::bw::ADDITIONAL_SEAT_THEN, "§ 25 Abs. 2 Satz 2 Halbsatz 1 i. V. m. Satz 1 LKrO, § 46 Abs. 3 KomWO"),
 ];
 
 /// § 1 Feiertagsgesetz BW beyond the nationwide holidays.
@@ -123,12 +127,12 @@ impl LandLaw for Bw {
 
     /// A Kreistag's Wahlkreise: each Wahlkreis's Wahlvorschlag on its own — "rückt der Bewerber nach, der bei der
     /// Feststellung des Wahlergebnisses als nächster Ersatzmann festgestellt worden ist" (§ 25 Abs. 2 Satz 1 LKrO);
-    /// no fall-back to other Wahlkreise. A Gemeinderat's Wohnbezirke are the candidates' `district`.
+    /// no fall-back to other Wahlkreise. A party key ties a party's Wahlvorschläge for its Ausgleichssitze only,
+    /// whose Ersatzpersonen stand across the Wahlkreise (`additional_rank`). A Gemeinderat's Wohnbezirke are the
+    /// candidates' `district`.
     fn areas(&self, kind: BodyKind) -> rules::Areas {
         match kind {
-            BodyKind::Kreistag => rules::Areas::Separate(
-                "a Kreistag's Wahlkreise in Baden-Württemberg have no fall-back to the party's other Wahlkreise (§ 25 Abs. 2 Satz 1 LKrO): record each Wahlkreis's Wahlvorschlag with its area and without a party key",
-            ),
+            BodyKind::Kreistag => rules::Areas::Tied,
             // a Bezirkstag is refused for Baden-Württemberg at validation (`body.kind`)
             BodyKind::Council | BodyKind::Bezirkstag => rules::Areas::Refused(
                 "a Gemeinderat in Baden-Württemberg has one Wahlgebiet; the Wohnbezirke of an unechte Teilortswahl are the candidates' district (§ 26 Abs. 2 KomWG)",
@@ -183,14 +187,15 @@ impl LandLaw for Bw {
         for (li, list) in s.lists.iter().enumerate() {
             for (ci, c) in list.candidates.iter().enumerate() {
                 let at = |field: &str| format!("lists[{li}].candidates[{ci}].{field}");
-                // a weiterer Sitz exists only under unechte Teilortswahl in a Gemeinderat (§ 26 Abs. 2 Satz 4
-                // KomWG); a Kreistag's Ausgleichssitze (§ 26 Abs. 3 Satz 3 KomWG) were not read
+                // a weiterer Sitz exists under unechte Teilortswahl in a Gemeinderat (§ 26 Abs. 2 Satz 4 KomWG)
+                // and as a Kreistag's Ausgleichssitz (§ 25 Abs. 2 Satz 2 LKrO, § 26 Abs. 3 Satz 3 KomWG)
                 if c.seat.as_ref().is_some_and(|seat| seat.via == SeatVia::Additional)
-                    && (!with_district || s.body.kind == BodyKind::Kreistag)
+                    && !with_district
+                    && s.body.kind != BodyKind::Kreistag
                 {
                     return Err(ValidationError::new(
                         at("seat.via"),
-                        "additional (weiterer Sitz, § 26 Abs. 2 Satz 4 KomWG) exists only in a Gemeinderat elected by unechte Teilortswahl (every candidate names his Wohnbezirk); a Kreistag's Ausgleichssitze (§ 26 Abs. 3 Satz 3 KomWG) are not modelled",
+                        "additional exists in a Gemeinderat elected by unechte Teilortswahl (weiterer Sitz, § 26 Abs. 2 Satz 4 KomWG; every candidate names his Wohnbezirk) and in a Kreistag (Ausgleichssitz, § 25 Abs. 2 Satz 2 LKrO)",
                     ));
                 }
                 if c.votes.is_none() {

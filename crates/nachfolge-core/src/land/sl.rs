@@ -2,7 +2,9 @@
 //! (Folgen eines Parteiverbotes), the Kommunalwahlordnung (KWO) §§ 56, 57, the Saarländisches
 //! Verwaltungszustellungsgesetz (§ 1 SVwZG, which applies the VwZG) and the Feiertagsgesetz (§ 2 SFG). Who
 //! succeeds: `rules/sl.rs`. **§ 44 KWG "Ersatzleute" was not read**: the Wahlleitung is in charge — a snapshot
-//! must say `determination: confirm` (docs/legal.md, "Saarland").
+//! must say `determination: confirm` (docs/legal.md, "Saarland"). A Kreistag (§ 156 Abs. 3 KSVG, §§ 61, 62, 66
+//! KWG, §§ 80, 94 KWO) is served on the same footing, its Kreiswahlleitung in charge (docs/legal.md, "Saarland:
+//! Kreistage").
 
 use chrono::NaiveDate;
 
@@ -57,6 +59,42 @@ static PROCEDURE: Procedure = Procedure {
     },
 };
 
+/// A Kreistag's Unvereinbarkeit: § 64 Satz 1 KWG limits the eligibility of the Landkreis's officials and employees,
+/// § 17 Abs. 2 KWG applies, and the Kreiswahlleitung proceeds under § 56 Abs. 3 KWO (§ 80 Abs. 2 KWO).
+pub const KREISTAG_BAR: &str = "§ 64 Satz 1 i. V. m. § 17 Abs. 2 KWG, § 80 Abs. 2, § 56 Abs. 3 KWO";
+
+/// The Kreistag's Ersatzleute: the Kreiswahlausschuss determines them with the result (§ 94 Abs. 2 KWO); a
+/// Kreistag's Wahlvorschlag has a Gebietsliste and Bereichslisten as a Gemeinderat's (§ 66 KWG), so § 57 Abs. 1
+/// KWO is applied entsprechend (**[decision]**: § 78 KWO, which may say so, was not read).
+pub const KREISTAG_NEXT: &str = "§ 57 Abs. 1 Satz 1 KWO entsprechend, § 94 Abs. 2 KWO";
+
+/// A Kreistag (`body.kind = kreistag`): the council's procedure with the Kreistag's norms (docs/legal.md, "Saarland:
+/// Kreistage"); the words (Kreistag, Kreiswahlleitung) come from the body's kind.
+static KREISTAG: Procedure = Procedure {
+    bar_citation: KREISTAG_BAR,
+    next_round_citation: Some(KREISTAG_NEXT),
+    texts: Texts {
+        determination_subject: "Nachrücken als Ersatzperson in den Kreistag „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
+        barred_subject: "Nachrücken als Ersatzperson in den Kreistag „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl und zum Nachweis nach § 80 Abs. 2, § 56 Abs. 3 KWO",
+        announcement_basis: KREISTAG_NEXT,
+        successor_title: "Bekanntmachung über das Nachrücken einer Ersatzperson in den Kreistag „{name}“",
+        vacancy_title: "Bekanntmachung über das Unbesetztbleiben eines Sitzes im Kreistag „{name}“",
+        not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft im Kreistag „{name}“",
+        review_title: "Bekanntmachung der Entscheidung über Widersprüche gegen das Nachrücken einer Ersatzperson in den Kreistag „{name}“",
+        correction_title: "Berichtigung der Bekanntmachung über das Nachrücken einer Ersatzperson in den Kreistag „{name}“",
+        ..PROCEDURE.texts
+    },
+    ..PROCEDURE
+};
+
+/// The rule set's citations that differ for a Kreistag (`LandLaw::kreistag_citations`).
+static KREISTAG_CITATIONS: &[(&str, &str)] = &[
+    (rules::sl::NEXT, KREISTAG_NEXT),
+    (rules::sl::BAR_CITATION, KREISTAG_BAR),
+    (rules::sl::ELIGIBLE, "§ 57 Abs. 3 KWO entsprechend"),
+    (rules::sl::EXHAUSTED, "§ 57 Abs. 1 Satz 2 KWO entsprechend"),
+];
+
 /// § 2 SFG beyond the nationwide holidays: Fronleichnam, Mariä Himmelfahrt, Allerheiligen.
 const HOLIDAYS: &[Holiday] = &[
     Holiday::Easter { offset: 60, name: "Fronleichnam" },
@@ -68,12 +106,6 @@ impl LandLaw for Sl {
     fn validate(&self, s: &Snapshot) -> Result<(), ValidationError> {
         if s.body.determination != DeterminationMode::Confirm {
             return Err(ValidationError::new("body.determination", NOT_VERIFIED));
-        }
-        if s.body.kind == BodyKind::Kreistag {
-            return Err(ValidationError::new(
-                "body.kind",
-                "kreistag is not served in Saarland: the KWG's rules for the Kreistage (§§ 58–66 KWG) and their references to the Gemeinderat's were not read (docs/legal.md, \"Saarland\")",
-            ));
         }
         if s.body.electoral_system == ElectoralSystem::Majority {
             return Err(ValidationError::new(
@@ -134,8 +166,15 @@ impl LandLaw for Sl {
         "SVwVfG"
     }
 
-    fn procedure(&self, _kind: BodyKind) -> &'static Procedure {
-        // a Kreistag is refused by `validate`
-        &PROCEDURE
+    fn procedure(&self, kind: BodyKind) -> &'static Procedure {
+        match kind {
+            BodyKind::Kreistag => &KREISTAG,
+            // a Bezirkstag is refused at validation (docs/legal.md, "Point 10: Bezirkstage")
+            BodyKind::Council | BodyKind::Bezirkstag => &PROCEDURE,
+        }
+    }
+
+    fn kreistag_citations(&self) -> &'static [(&'static str, &'static str)] {
+        KREISTAG_CITATIONS
     }
 }

@@ -388,6 +388,12 @@ pub struct BodyInfo {
     /// with its seat; required at registration there, refused elsewhere.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub supervisory_authority: Option<Authority>,
+    /// A Baden-Württemberg Kreistag: the Wahlkreise (`lists[].area`) that consist of one Gemeinde only. An
+    /// Ersatzperson of such a Wahlkreis is passed over where his moving up would give it more than two fifths of the
+    /// seats (§ 25 Abs. 2 Satz 2 Halbsatz 2 LKrO; docs/legal.md, "Baden-Württemberg: a Kreistag's
+    /// Ausgleichssitze"). Refused elsewhere.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub single_municipality_areas: Vec<String>,
 }
 
 /// Kind of the Wahlvorschlag.
@@ -418,8 +424,10 @@ pub enum SeatVia {
     PersonalVote,
     /// Weiterer Sitz (Ausgleichssitz) under unechte Teilortswahl (Baden-Württemberg, § 26 Abs. 2 Satz 4 KomWG,
     /// § 25 Abs. 2 Sätze 5 bis 9 KomWG): allotted across the Wohnbezirke by votes; its own Ersatzpersonen succeed
-    /// (§ 26 Abs. 2 Satz 5 KomWG). Refused outside a Baden-Württemberg Gemeinderat with Wohnbezirke; a successor
-    /// keeps it (docs/legal.md, "Baden-Württemberg: weitere Sitze").
+    /// (§ 26 Abs. 2 Satz 5 KomWG). In a Baden-Württemberg Kreistag: an Ausgleichssitz (§ 25 Abs. 2 Satz 2 LKrO,
+    /// § 26 Abs. 3 Satz 3 KomWG), filled from the Ersatzpersonen for the Ausgleichssitze (`additional_rank`).
+    /// Refused elsewhere; a successor keeps it (docs/legal.md, "Baden-Württemberg: weitere Sitze", "Baden-Württemberg:
+    /// a Kreistag's Ausgleichssitze").
     Additional,
 }
 
@@ -456,8 +464,8 @@ pub enum WaiverForm {
     Written,
 }
 
-/// Why a `banned_party_member` fact is refused outside Mecklenburg-Vorpommern, Rheinland-Pfalz and Brandenburg.
-pub const BANNED_PARTY_MEMBER_ONLY: &str = "banned_party_member is a fact of Mecklenburg-Vorpommern (§ 47 Abs. 1 LKWG M-V), Rheinland-Pfalz (§ 46 Abs. 1 KWG), Brandenburg (§ 62 Abs. 1, 2 BbgKWahlG), Saarland (§ 50 Abs. 1 KWG) and Sachsen-Anhalt (§ 48 Abs. 1 Satz 2 i. V. m. § 47 Abs. 2 Nr. 2 KWG LSA); no other Land's loss of the Anwartschaft by a party ban is modelled (docs/legal.md)";
+/// Why a `banned_party_member` fact is refused outside the Länder whose loss of the Anwartschaft is modelled.
+pub const BANNED_PARTY_MEMBER_ONLY: &str = "banned_party_member is a fact of Mecklenburg-Vorpommern (§ 47 Abs. 1 LKWG M-V), Rheinland-Pfalz (§ 46 Abs. 1 KWG), Brandenburg (§ 62 Abs. 1, 2 BbgKWahlG), Saarland (§ 50 Abs. 1 KWG), Sachsen-Anhalt (§ 48 Abs. 1 Satz 2 i. V. m. § 47 Abs. 2 Nr. 2 KWG LSA) and Niedersachsen (§ 45 Abs. 1 Satz 2 i. V. m. § 44 Abs. 3 Nr. 2 NKWG); no other Land's loss of the Anwartschaft by a party ban is modelled (docs/legal.md)";
 
 /// A dated fact about a candidate. All facts count as recorded; intervals (`ineligible`) and bars
 /// (`barred` / `bar_cured`, docs/legal.md "Bars by date") are judged at the reference time.
@@ -524,7 +532,8 @@ pub enum Fact {
     },
     /// Belonged to a party (or part of one) the Bundesverfassungsgericht declared unconstitutional, or to a
     /// banned Wählergruppe or Vereinigung, within the period the Land's statute names (Parteiverbot: § 47
-    /// Abs. 1 LKWG M-V, § 46 Abs. 1 KWG Rheinland-Pfalz, § 62 Abs. 1, 2 BbgKWahlG); `on`: the day the loss
+    /// Abs. 1 LKWG M-V, § 46 Abs. 1 KWG Rheinland-Pfalz, § 62 Abs. 1, 2 BbgKWahlG, § 50 Abs. 1 KWG Saarland, § 48
+    /// Abs. 1 Satz 2 KWG LSA, § 45 Abs. 1 Satz 2 i. V. m. § 44 Abs. 3 Nr. 2 NKWG); `on`: the day the loss
     /// took effect (the Verkündung of the judgment, or the ban becoming unanfechtbar). The Ersatzperson has
     /// lost the Anwartschaft for the term. The Wahlleitung finds the membership; the worker does not check it.
     /// Refused in the other Länder (docs/legal.md, "Party ban: Mecklenburg-Vorpommern, Rheinland-Pfalz,
@@ -609,11 +618,14 @@ impl Fact {
     /// Land's (the snapshot's validation refuses the others, naming the norm; the console offers only these).
     /// `party_notice`: § 47 Abs. 1 Satz 2 KWG LSA, § 44 Abs. 2 NKWG, § 46 Abs. 2 Satz 3 Nr. 1 LKWG M-V, § 60
     /// Abs. 4 BbgKWahlG; `banned_party_member`: § 47 Abs. 1 LKWG M-V, § 46 Abs. 1 KWG, § 62 Abs. 1, 2
-    /// BbgKWahlG, § 50 Abs. 1 KWG Saarland; `substitute_status_lost`: its ground's Land.
+    /// BbgKWahlG, § 50 Abs. 1 KWG Saarland, § 48 Abs. 1 Satz 2 KWG LSA, § 45 Abs. 1 Satz 2 NKWG;
+    /// `substitute_status_lost`: its ground's Land.
     pub fn allowed_in(&self, land: Land) -> bool {
         match self {
             Fact::PartyNotice { .. } => matches!(land, Land::St | Land::Ni | Land::Mv | Land::Bb),
-            Fact::BannedPartyMember { .. } => matches!(land, Land::Mv | Land::Rp | Land::Bb | Land::Sl | Land::St),
+            Fact::BannedPartyMember { .. } => {
+                matches!(land, Land::Mv | Land::Rp | Land::Bb | Land::Sl | Land::St | Land::Ni)
+            }
             Fact::SubstituteStatusLost { ground, .. } => ground.land() == land,
             _ => true,
         }
@@ -666,6 +678,14 @@ pub struct Candidate {
     /// votes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lot_rank: Option<u32>,
+    /// Ersatzperson für Ausgleichssitze (a Baden-Württemberg Kreistag): the place the Kreiswahlausschuss determined
+    /// for the candidate, when the result was determined, among the Ersatzpersonen for the Ausgleichssitze of his
+    /// party or Wählervereinigung across the Wahlkreise (1 first; its Wahlvorschläge are tied by `lists[].party`) —
+    /// § 25 Abs. 2 Satz 1 LKrO ("als nächster Ersatzmann festgestellt"), § 46 Abs. 3 KomWO. A vacant Ausgleichssitz
+    /// passes in this order (docs/legal.md, "Baden-Württemberg: a Kreistag's Ausgleichssitze"). Refused elsewhere
+    /// and twice within a party.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub additional_rank: Option<u32>,
     /// NRW Wahlbezirk of a district candidacy; Baden-Württemberg, unechte Teilortswahl: the Wohnbezirk the
     /// candidate stood for (§ 26 Abs. 2 KomWG; docs/legal.md, "Baden-Württemberg").
     #[serde(default, skip_serializing_if = "Option::is_none")]

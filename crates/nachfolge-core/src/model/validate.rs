@@ -173,7 +173,7 @@ pub(crate) fn validate(s: &Snapshot) -> Result<(), ValidationError> {
             if c.seat.as_ref().is_some_and(|s| s.via == SeatVia::Additional) && b.land != Land::Bw {
                 return Err(ValidationError::new(
                     format!("{path}.seat.via"),
-                    "additional (weiterer Sitz) is a Baden-Württemberg seat under unechte Teilortswahl (§ 26 Abs. 2 Satz 4 KomWG)",
+                    "additional is a Baden-Württemberg seat: a weiterer Sitz under unechte Teilortswahl (§ 26 Abs. 2 Satz 4 KomWG) or a Kreistag's Ausgleichssitz (§ 25 Abs. 2 Satz 2 LKrO)",
                 ));
             }
             if c.seat.as_ref().is_some_and(|s| s.via == SeatVia::PersonalVote) && b.land != Land::Ni {
@@ -214,6 +214,7 @@ pub(crate) fn validate(s: &Snapshot) -> Result<(), ValidationError> {
             }
         }
     }
+    additional_ranks(s)?;
     // substitute_for: known candidate, set only on list candidates, at most one per candidate.
     let mut substituted: HashMap<&str, String> = HashMap::new();
     for (li, list) in s.lists.iter().enumerate() {
@@ -240,6 +241,52 @@ pub(crate) fn validate(s: &Snapshot) -> Result<(), ValidationError> {
                 return Err(ValidationError::new(path, format!("{target:?} already has a substitute ({first})")));
             }
         }
+    }
+    Ok(())
+}
+
+/// `additional_rank` and `body.single_municipality_areas`: a Baden-Württemberg Kreistag's only (its Ausgleichssitze,
+/// § 25 Abs. 2 LKrO; docs/legal.md, "Baden-Württemberg: a Kreistag's Ausgleichssitze"); a rank from 1, once per party
+/// (the lists tied by `party`, else the list); each single-municipality area names a list's area, once.
+fn additional_ranks(s: &Snapshot) -> Result<(), ValidationError> {
+    let b = &s.body;
+    let kreistag_bw = b.land == Land::Bw && b.kind == BodyKind::Kreistag;
+    let mut seen: HashMap<(&str, u32), String> = HashMap::new();
+    for (li, list) in s.lists.iter().enumerate() {
+        let party = list.party.as_deref().unwrap_or(list.id.as_str());
+        for (ci, c) in list.candidates.iter().enumerate() {
+            let Some(rank) = c.additional_rank else { continue };
+            let field = format!("lists[{li}].candidates[{ci}].additional_rank");
+            if !kreistag_bw {
+                return Err(ValidationError::new(
+                    field,
+                    "the Ersatzpersonen for Ausgleichssitze are a Baden-Württemberg Kreistag's (§ 25 Abs. 2 LKrO, § 46 Abs. 3 KomWO)",
+                ));
+            }
+            if rank == 0 {
+                return Err(ValidationError::new(field, "ranks start at 1"));
+            }
+            if let Some(other) = seen.insert((party, rank), format!("lists[{li}].candidates[{ci}]")) {
+                return Err(ValidationError::new(field, format!("rank {rank} of {party:?} is also held by {other}")));
+            }
+        }
+    }
+    let mut areas: Vec<&str> = vec![];
+    for (i, area) in b.single_municipality_areas.iter().enumerate() {
+        let field = format!("body.single_municipality_areas[{i}]");
+        if !kreistag_bw {
+            return Err(ValidationError::new(
+                field,
+                "the Wahlkreise of one Gemeinde matter in a Baden-Württemberg Kreistag only (§ 25 Abs. 2 Satz 2 LKrO)",
+            ));
+        }
+        if !s.lists.iter().any(|l| l.area.as_deref() == Some(area.as_str())) {
+            return Err(ValidationError::new(field, format!("names no list's area: {area:?}")));
+        }
+        if areas.contains(&area.as_str()) {
+            return Err(ValidationError::new(field, format!("{area:?} is named twice")));
+        }
+        areas.push(area);
     }
     Ok(())
 }

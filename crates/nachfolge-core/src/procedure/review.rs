@@ -45,7 +45,7 @@ impl Machine<'_> {
                 // no determination was made, so none can be reviewed
                 let why = match reason {
                     VacancyReason::ReturningOfficerDecides if case.reason == DepartureReason::PartyBanned => {
-                        "the Wahlleitung determines by hand what the party ban means for the seat (Rheinland-Pfalz: § 46 KWG after Abs. 1 was not read)"
+                        "the Wahlleitung determines by hand what the party ban means for the seat (Rheinland-Pfalz: § 46 KWG after Abs. 1 was not read; a Saarland Kreistag: the KWG's Kreistag rules were not read)"
                     }
                     VacancyReason::ReturningOfficerDecides => {
                         "the Wahlleitung determines by hand what an exhausted Saarland list means (§ 57 Abs. 1 Satz 2 KWO)"

@@ -5,7 +5,8 @@
 //! What each Land says is [`Areas`] (`LandLaw::areas`): Niedersachsen (§ 38 Abs. 5, § 44 Abs. 5 Satz 1 i. V. m.
 //! § 37 Abs. 5 NKWG), Mecklenburg-Vorpommern (§ 46 Abs. 3 LKWG M-V), Sachsen-Anhalt (§ 47 Abs. 3 KWG LSA) and
 //! Sachsen (§ 22 Abs. 3 KomWG) fall back; a Baden-Württemberg Kreistag (§ 25 Abs. 2 LKrO) and Brandenburg
-//! (§ 60 Abs. 3 BbgKWahlG) keep each area's Wahlvorschlag on its own; the other Länder refuse both fields.
+//! (§ 60 Abs. 3 BbgKWahlG) keep each area's Wahlvorschlag on its own (the Kreistag ties a party's Wahlvorschläge for
+//! its Ausgleichssitze only, [`Areas::Tied`]); the other Länder refuse both fields.
 //!
 //! The fall-back is the same shape wherever it was read: the not elected candidates of the party's Wahlvorschläge
 //! in the other areas, after the departed's own Ersatzpersonen, by their votes; equal votes: the lot the
@@ -35,6 +36,10 @@ pub enum Areas {
     /// `area` is accepted, each area's Wahlvorschlag stands on its own; `party` is refused (the text says why:
     /// the statute read has no fall-back to other areas).
     Separate(&'static str),
+    /// `area` and `party` are accepted, but an exhausted area list does not fall back: `party` ties a party's area
+    /// Wahlvorschläge together for a rule of the Land's own — a Baden-Württemberg Kreistag's Ersatzpersonen for the
+    /// Ausgleichssitze across the Wahlkreise (`candidates[].additional_rank`, § 25 Abs. 2 LKrO).
+    Tied,
     /// `area` and `party` are accepted; an exhausted area list falls back to the party's other areas.
     FallBack(FallBack),
 }
@@ -70,7 +75,7 @@ pub(crate) fn validate(snapshot: &Snapshot, areas: Areas) -> Result<(), Validati
         let field = format!("lists[{li}].party");
         match areas {
             Areas::Refused(why) | Areas::Separate(why) => return Err(ValidationError::new(field, why)),
-            Areas::FallBack(_) => {}
+            Areas::Tied | Areas::FallBack(_) => {}
         }
         if party.trim().is_empty() {
             return Err(ValidationError::new(field, "must not be empty"));

@@ -17,11 +17,17 @@
 //! of everyone who received votes, ranked by votes (§ 31 Abs. 2 Satz 1 GemO: the Ersatzperson "bei der
 //! Feststellung des Wahlergebnisses als nächste Ersatzperson festgestellt"); **[decision]** equal votes go by
 //! the lot drawn when the result was determined (`lot_rank`), else the Wahlleitung reports that order as a lot
-//! (docs/legal.md, "Point 6: Mehrheitswahl"). Readings taken: docs/legal.md, "Baden-Württemberg".
+//! (docs/legal.md, "Point 6: Mehrheitswahl"). A Kreistag (§ 25 Abs. 2 LKrO; the Kreistag's citations are
+//! `land/bw.rs`'s): the Ersatzpersonen of the departed's Wahlkreis Wahlvorschlag; the holder of an Ausgleichssitz
+//! among them moves up, and an Ausgleichssitz goes to the next Ersatzperson for the Ausgleichssitze of the party
+//! across the Wahlkreise, in the order determined with the result (`additional_rank`), past one whose Wahlkreis of
+//! one Gemeinde would hold more than two fifths of the seats (§ 25 Abs. 2 Satz 2 LKrO; docs/legal.md,
+//! "Baden-Württemberg: a Kreistag's Ausgleichssitze"). Readings taken: docs/legal.md, "Baden-Württemberg".
 
 use super::votes::{self, VoteLaw};
 use super::{DecideError, Decision, Exclusion, ListOrder, Outcome, Query, Standing};
-use crate::model::{Body, Candidate, ElectoralSystem, Fact, List, SeatVia};
+use crate::model::{Body, BodyKind, Candidate, ElectoralSystem, Fact, List, SeatVia};
+use crate::rules::VacancyReason;
 use crate::trail::{TrailStep, Verdict};
 
 /// Citation of the GemO (Baden-Württemberg), e.g. `cite("§ 31 Abs. 2 Satz 1")`.
@@ -119,6 +125,21 @@ pub const ADDITIONAL_MOVES_UP: &str = "§ 31 Abs. 2 Satz 2 GemO";
 /// Who then takes the weiterer Sitz the mover gives up.
 pub const ADDITIONAL_SEAT_THEN: &str = "§ 31 Abs. 2 Satz 2 i. V. m. Satz 1 GemO, § 26 Abs. 2 Satz 5 KomWG";
 
+/// A Kreistag's Ausgleichssitz (§ 26 Abs. 3 Satz 3 KomWG, not read) and its own Ersatzpersonen, determined with the
+/// result (§ 46 Abs. 3 KomWO: "Ersatzpersonen für Ausgleichsitze").
+pub const KREISTAG_ADDITIONAL_SEAT: &str = "§ 25 Abs. 2 Satz 2 LKrO, § 46 Abs. 3 KomWO";
+/// A Kreistag's Ausgleichssitz passes to the next Ersatzperson for the Ausgleichssitze, in the order the
+/// Kreiswahlausschuss determined: "der Bewerber …, der bei der Feststellung des Wahlergebnisses als nächster
+/// Ersatzmann festgestellt worden ist" (§ 25 Abs. 2 Satz 1 LKrO).
+pub const KREISTAG_ADDITIONAL: &str = "§ 25 Abs. 2 Satz 1 LKrO i. V. m. § 46 Abs. 3 KomWO";
+/// The Ersatzpersonen for the Ausgleichssitze are exhausted: the seat stays vacant.
+pub const KREISTAG_ADDITIONAL_EXHAUSTED: &str = "§ 25 Abs. 2 Satz 1 LKrO";
+/// "… ein Ersatzmann wird beim Nachrücken übergangen, wenn sein Wahlkreis nur aus einer Gemeinde besteht und durch
+/// sein Nachrücken auf diesen Wahlkreis mehr als zwei Fünftel der im Wahlgebiet insgesamt zu besetzenden Sitze
+/// entfallen würden." **[verify]** the copy read may predate the Gesetz vom 4. April 2023, after which § 22 LKrO caps
+/// a Wahlkreis at 45 % (docs/legal.md).
+pub const TWO_FIFTHS: &str = "§ 25 Abs. 2 Satz 2 Halbsatz 2 LKrO";
+
 /// The reason a candidate is passed over, with its citation; `None` if he can succeed.
 pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<Exclusion> {
     let r = if s.seated(c) || s.former_member(c) || s.pending(c) {
@@ -162,6 +183,23 @@ fn residential_district<'b>(body: &'b Body, departed: &str) -> Option<&'b str> {
     body.candidate(departed).and_then(|c| c.district.as_deref())
 }
 
+/// The trail's reason for a step of the chain: a Gemeinderat's weiterer Sitz, or a Kreistag's Ausgleichssitz
+/// (`ausgleichssitz…` instead of `additional_seat…`; docs/contract.md, "The trail").
+fn code(body: &Body, council: &'static str) -> &'static str {
+    if body.info().kind != BodyKind::Kreistag {
+        return council;
+    }
+    match council {
+        "additional_seat" => "ausgleichssitz",
+        "additional_seat_holder_moves_up" => "ausgleichssitz_holder_moves_up",
+        "additional_seat_holder_ersatzperson" => "ausgleichssitz_holder_ersatzperson",
+        "additional_seat_then" => "ausgleichssitz_then",
+        "additional_seat_then_lot" => "ausgleichssitz_then_lot",
+        "additional_seat_then_vacant" => "ausgleichssitz_then_vacant",
+        other => other,
+    }
+}
+
 /// Holds a weiterer Sitz (§ 26 Abs. 2 Satz 4 KomWG).
 fn holds_additional_seat(c: &Candidate) -> bool {
     c.seat.as_ref().is_some_and(|s| s.via == SeatVia::Additional)
@@ -173,9 +211,15 @@ fn holds_additional_seat(c: &Candidate) -> bool {
 /// lot or the seat left vacant (`detail`).
 fn then_additional_seat(body: &Body, q: &Query, mover: &str) -> Result<TrailStep, DecideError> {
     let mut snapshot = body.snapshot.clone();
-    if let Some(c) = snapshot.lists.iter_mut().flat_map(|l| l.candidates.iter_mut()).find(|c| c.id == mover) {
-        if let Some(seat) = c.seat.as_mut() {
-            seat.via = SeatVia::Succession;
+    for c in snapshot.lists.iter_mut().flat_map(|l| l.candidates.iter_mut()) {
+        if c.id == mover {
+            if let Some(seat) = c.seat.as_mut() {
+                seat.via = SeatVia::Succession;
+            }
+        } else if c.id == q.departed && c.seat.is_some() {
+            // he has left once the mover holds his seat (the worker records him so)
+            c.seat = None;
+            c.facts.push(Fact::FormerMember { on: crate::calendar::local_date(q.at) });
         }
     }
     let then = Query {
@@ -189,14 +233,14 @@ fn then_additional_seat(body: &Body, q: &Query, mover: &str) -> Result<TrailStep
     let d = decide(&Body::indexed(snapshot), &then)?;
     let step = match d.outcome {
         Outcome::Successor { candidate, .. } => {
-            TrailStep::new(Some(&candidate), Verdict::Noted, "additional_seat_then", ADDITIONAL_SEAT_THEN)
+            TrailStep::new(Some(&candidate), Verdict::Noted, code(body, "additional_seat_then"), ADDITIONAL_SEAT_THEN)
         }
         Outcome::LotRequired { tied } => {
-            TrailStep::new(None, Verdict::Noted, "additional_seat_then_lot", ADDITIONAL_SEAT_THEN)
+            TrailStep::new(None, Verdict::Noted, code(body, "additional_seat_then_lot"), ADDITIONAL_SEAT_THEN)
                 .with_detail(tied.join(", "))
         }
         Outcome::Vacant { .. } => {
-            TrailStep::new(None, Verdict::Noted, "additional_seat_then_vacant", ADDITIONAL_SEAT_THEN)
+            TrailStep::new(None, Verdict::Noted, code(body, "additional_seat_then_vacant"), ADDITIONAL_SEAT_THEN)
         }
     };
     Ok(step)
@@ -208,9 +252,112 @@ fn additional_seat(body: &Body, q: &Query) -> bool {
     via == Some(SeatVia::Additional)
 }
 
+/// The Ersatzpersonen of `list` with the holders of an Ausgleichssitz or weiterer Sitz among them ranked as if they
+/// held no seat (§ 31 Abs. 2 Satz 2 GemO, § 25 Abs. 2 Satz 2 LKrO: they got no seat of this kind "nach Satz 1");
+/// `district`: only the candidates for this Wohnbezirk. If such a holder is the successor, he moves up: the trail
+/// notes it and who then takes the seat he gives up.
+fn with_movers(body: &Body, q: &Query, law: &VoteLaw, district: Option<&str>) -> Result<Decision, DecideError> {
+    let mut snapshot = body.snapshot.clone();
+    let loc = body.locate(q.departed).ok_or_else(|| DecideError::UnknownMember(q.departed.to_owned()))?;
+    if let Some(list) = snapshot.lists.get_mut(loc.list) {
+        if let Some(district) = district {
+            list.candidates.retain(|c| c.district.as_deref() == Some(district));
+        }
+        for c in list.candidates.iter_mut().filter(|c| c.id != q.departed && holds_additional_seat(c)) {
+            c.seat = None;
+        }
+    }
+    let mut d = votes::decide(&Body::indexed(snapshot), q, law, false)?;
+    if let Outcome::Successor { candidate, .. } = &d.outcome {
+        if body.candidate(candidate).is_some_and(holds_additional_seat) {
+            let mover = candidate.clone();
+            let reason = code(body, "additional_seat_holder_moves_up");
+            d.trail.push(TrailStep::new(Some(&mover), Verdict::Noted, reason, ADDITIONAL_MOVES_UP));
+            d.trail.push(then_additional_seat(body, q, &mover)?);
+        }
+    }
+    Ok(d)
+}
+
+/// A Kreistag's Ausgleichssitz: the Ersatzpersonen for the Ausgleichssitze of the departed's party (its Wahlvorschläge
+/// tied by `lists[].party`, else his own) in the order determined with the result (`additional_rank`); passed over
+/// as anywhere, and where the two-fifths rule bars him ([`exceeds_two_fifths`]). None left: the seat stays vacant.
+fn kreistag_additional(body: &Body, q: &Query) -> Result<Decision, DecideError> {
+    let loc = body.locate(q.departed).ok_or_else(|| DecideError::UnknownMember(q.departed.to_owned()))?;
+    let own = body.list(loc.list);
+    let s = Standing::new(body, q);
+    let mut ranked: Vec<(&List, &Candidate, u32)> = body
+        .snapshot
+        .lists
+        .iter()
+        .filter(|l| l.id == own.id || (own.party.is_some() && l.party == own.party))
+        .flat_map(|l| l.candidates.iter().filter_map(move |c| c.additional_rank.map(|r| (l, c, r))))
+        .collect();
+    ranked.sort_by_key(|(_, _, r)| *r);
+    let mut trail = vec![TrailStep::new(Some(q.departed), Verdict::Noted, "ausgleichssitz", KREISTAG_ADDITIONAL_SEAT)];
+    for (l, c, _) in ranked {
+        let passed = if c.id == q.departed {
+            Some(Exclusion { reason: "departed", citation: KREISTAG_ADDITIONAL.to_owned() })
+        } else if let Some(e) = exclusion(&s, c) {
+            Some(e)
+        } else if exceeds_two_fifths(body, q, l) {
+            Some(Exclusion { reason: "wahlkreis_two_fifths", citation: TWO_FIFTHS.to_owned() })
+        } else {
+            None
+        };
+        if let Some(Exclusion { reason, citation }) = passed {
+            trail.push(TrailStep::new(Some(&c.id), Verdict::Skipped, reason, citation));
+            continue;
+        }
+        notes(c, &mut trail);
+        trail.push(TrailStep::new(
+            Some(&c.id),
+            Verdict::Chosen,
+            "next_ausgleichssitz_ersatzperson",
+            KREISTAG_ADDITIONAL,
+        ));
+        let outcome =
+            Outcome::Successor { candidate: c.id.clone(), list: l.id.clone(), barred: s.must_prove_bar_end(c) };
+        return Ok(Decision { outcome, trail });
+    }
+    trail.push(TrailStep::new(None, Verdict::Noted, "list_exhausted", KREISTAG_ADDITIONAL_EXHAUSTED));
+    let outcome = Outcome::Vacant { reason: VacancyReason::ListExhausted, statutory_size: body.info().statutory_size };
+    Ok(Decision { outcome, trail })
+}
+
+/// § 25 Abs. 2 Satz 2 Halbsatz 2 LKrO: the Ersatzperson's Wahlkreis (his list's `area`) consists of one Gemeinde
+/// (`body.single_municipality_areas`) and his moving up would give it more than two fifths of the seats. **[decision]**
+/// "die im Wahlgebiet insgesamt zu besetzenden Sitze": the seats of the Kreistag as elected, Ausgleichssitze
+/// included — the seats held now with the departed's, at least the statutory size; the Wahlkreis's seats: those its
+/// candidates hold, the departed's not where it is the seat to be filled (docs/legal.md).
+fn exceeds_two_fifths(body: &Body, q: &Query, list: &List) -> bool {
+    let Some(area) = list.area.as_deref() else { return false };
+    if !body.info().single_municipality_areas.iter().any(|a| a == area) {
+        return false;
+    }
+    let departed_via = q.departed_via.or(body.candidate(q.departed).and_then(|c| c.seat.as_ref()).map(|s| s.via));
+    // the departed's seat is the one to be filled unless he moved out of it and holds another (a mover)
+    let leaves = |c: &Candidate| c.id == q.departed && c.seat.as_ref().is_none_or(|s| Some(s.via) == departed_via);
+    let lists = &body.snapshot.lists;
+    let held = lists.iter().flat_map(|l| &l.candidates).filter(|c| c.seat.is_some()).count() as u64;
+    let departed_seated = body.candidate(q.departed).is_some_and(|c| c.seat.is_some() && leaves(c));
+    let total = (held + u64::from(!departed_seated)).max(u64::from(body.info().statutory_size));
+    let in_area = lists
+        .iter()
+        .filter(|l| l.area.as_deref() == Some(area))
+        .flat_map(|l| &l.candidates)
+        .filter(|c| c.seat.is_some() && !leaves(c))
+        .count() as u64;
+    (in_area + 1) * 5 > total * 2
+}
+
 pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
     let majority = body.info().electoral_system == ElectoralSystem::Majority;
+    let kreistag = body.info().kind == BodyKind::Kreistag;
     let mut decision = match residential_district(body, q.departed) {
+        _ if kreistag && additional_seat(body, q) => kreistag_additional(body, q)?,
+        // a Wahlkreis seat: the Wahlkreis's Ersatzpersonen, an Ausgleichssitz holder among them moves up
+        None if kreistag => with_movers(body, q, &LAW, None)?,
         _ if additional_seat(body, q) => {
             // § 26 Abs. 2 Satz 5 KomWG: across the Wohnbezirke, by votes; equal votes → the lot
             let mut d = votes::decide(body, q, &ADDITIONAL, true)?;
@@ -222,28 +369,8 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
         Some(district) => {
             // only the Ersatzpersonen of the Wahlvorschlag for the departed's Wohnbezirk (§ 26 Abs. 2 Satz 3 KomWG);
             // a holder of a weiterer Sitz is one of them (he got no Wohnbezirk seat under Sätze 1 and 2) and moves
-            // up (§ 31 Abs. 2 Satz 2 GemO): he is ranked as if he held no seat
-            let mut snapshot = body.snapshot.clone();
-            let loc = body.locate(q.departed).ok_or_else(|| DecideError::UnknownMember(q.departed.to_owned()))?;
-            if let Some(list) = snapshot.lists.get_mut(loc.list) {
-                list.candidates.retain(|c| c.district.as_deref() == Some(district));
-                for c in list.candidates.iter_mut().filter(|c| c.id != q.departed && holds_additional_seat(c)) {
-                    c.seat = None;
-                }
-            }
-            let mut d = votes::decide(&Body::indexed(snapshot), q, &RESIDENTIAL, false)?;
-            if let Outcome::Successor { candidate, .. } = &d.outcome {
-                if body.candidate(candidate).is_some_and(holds_additional_seat) {
-                    let mover = candidate.clone();
-                    d.trail.push(TrailStep::new(
-                        Some(&mover),
-                        Verdict::Noted,
-                        "additional_seat_holder_moves_up",
-                        ADDITIONAL_MOVES_UP,
-                    ));
-                    d.trail.push(then_additional_seat(body, q, &mover)?);
-                }
-            }
+            // up (§ 31 Abs. 2 Satz 2 GemO)
+            let mut d = with_movers(body, q, &RESIDENTIAL, Some(district))?;
             d.trail.insert(
                 0,
                 TrailStep::new(Some(q.departed), Verdict::Noted, "residential_district", "§ 26 Abs. 2 Satz 3 KomWG")
@@ -282,12 +409,15 @@ pub(crate) fn list_order(s: &Standing, list: &List) -> ListOrder {
             "ranked_per_residential_district",
             "§ 26 Abs. 2 Satz 3 KomWG",
         ));
-        // listed as seated above, but Ersatzpersonen of their Wohnbezirk all the same (§ 31 Abs. 2 Satz 2 GemO)
+    }
+    if list.candidates.iter().any(|c| c.district.is_some()) || s.body.info().kind == BodyKind::Kreistag {
+        // listed as seated above, but Ersatzpersonen of their Wohnbezirk or Wahlkreis all the same (§ 31 Abs. 2
+        // Satz 2 GemO, § 25 Abs. 2 Satz 2 LKrO)
         for c in list.candidates.iter().filter(|c| holds_additional_seat(c)) {
             out.notes.push(TrailStep::new(
                 Some(&c.id),
                 Verdict::Noted,
-                "additional_seat_holder_ersatzperson",
+                code(s.body, "additional_seat_holder_ersatzperson"),
                 ADDITIONAL_MOVES_UP,
             ));
         }

@@ -8,7 +8,9 @@
 //! the order of the Wahlvorschlag (§ 38 Abs. 3). Passed over: who holds or held a seat or is called to
 //! another one (§ 38 Abs. 1), who refused a seat, waived in writing or lost his eligibility (§ 45 Abs. 1–3),
 //! who left or was expelled from the party if the party told the Wahlleitung in writing before the seat fell
-//! vacant (§ 44 Abs. 2), and on a party ban the Ersatzpersonen of its Wahlvorschlag (§ 44 Abs. 3 Nr. 1).
+//! vacant (§ 44 Abs. 2), on a party ban the Ersatzpersonen of its Wahlvorschlag (§ 44 Abs. 3 Nr. 1), and whoever
+//! belonged to the banned party when the judgment was pronounced, out for the Wahlperiode (§ 45 Abs. 1 Satz 2 i. V. m.
+//! § 44 Abs. 3 Nr. 2; recorded as `banned_party_member`).
 //! Nobody left: the seat stays vacant (§ 44 Abs. 5; § 77 Abs. 3 NKWO). This module ranks on its own instead
 //! of `rules::votes`: a lot decides equal votes in a proportional election, candidates without votes are no
 //! Ersatzpersonen of § 38 Abs. 2, a Listenwahl seat goes by list order alone, and the statutory size does not
@@ -51,6 +53,10 @@ pub const OTHER_AREAS_LOT: &str = "§ 38 Abs. 5 Satz 3 NKWG";
 const PARTY_BAN_LIST: &str = "§ 44 Abs. 3 Nr. 1 NKWG";
 /// … nor to a member of the banned party at the time of the judgment.
 const PARTY_BAN_MEMBERS: &str = "§ 44 Abs. 3 Nr. 2 NKWG";
+/// Such a member leaves as Ersatzperson for the Wahlperiode, as one who refused (§ 45 Abs. 1: "Das Gleiche gilt in
+/// Fällen des § 44 Abs. 2 und 3"); the Wahlleitung records it (`banned_party_member`) after hearing him (§ 78 Abs. 2
+/// NKWO) and checks the others (docs/legal.md, "Niedersachsen").
+pub const BANNED_MEMBER: &str = "§ 45 Abs. 1 Satz 2 i. V. m. § 44 Abs. 3 Nr. 2 NKWG";
 
 /// Why a barred successor must prove the end of the bar (Unvereinbarkeit, § 50 NKomVG).
 pub const BAR_CITATION: &str = "§ 50 Abs. 1 und 3 NKomVG";
@@ -91,6 +97,9 @@ pub(super) fn exclusion(s: &Standing, list: &List, c: &Candidate, vacated: Naive
         ("former_member", cite("§ 38 Abs. 1"))
     } else if s.pending(c) {
         ("already_called", cite("§ 38 Abs. 1"))
+    } else if s.banned_party_member(c) {
+        // belonged to the banned party at the Verkündung: out as Ersatzperson for the Wahlperiode
+        ("banned_party_member", BANNED_MEMBER.to_owned())
     } else if c.has_fact(|f| matches!(f, Fact::Declined { .. })) {
         // refused a seat: out as Ersatzperson for the Wahlperiode
         ("declined", cite("§ 45 Abs. 1 Satz 1"))
@@ -171,7 +180,8 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
             trail.push(TrailStep::new(None, Verdict::Noted, "party_banned", PARTY_BAN_LIST));
             return Ok(vacant(body, VacancyReason::PartyBanned, trail));
         }
-        // Nr. 2: members of the banned party at the judgment; membership is not in the snapshot (docs/legal.md)
+        // Nr. 2: members of the banned party at the judgment — those recorded (`banned_party_member`) are passed
+        // over; membership is not in the snapshot, so the Wahlleitung checks the others (docs/legal.md)
         trail.push(TrailStep::new(None, Verdict::Noted, "party_ban_members_to_check", PARTY_BAN_MEMBERS));
     }
     let via = seat_kind(body, q, departed)?;

@@ -24,19 +24,23 @@ use super::order::passed;
 use super::{
     in_list_order, Cause, DecideError, Decision, Exclusion, ListOrder, Outcome, Query, Standing, VacancyReason,
 };
-use crate::model::{Body, Candidate, Declination, Fact, List, WaiverForm};
+use crate::model::{Body, BodyKind, Candidate, Declination, Fact, List, WaiverForm};
 use crate::trail::{TrailStep, Verdict};
 
 /// Who the Ersatzpersonen of the departed are: the Mandatsanwärter of the list he was elected through.
-const NEXT: &str = "§ 57 Abs. 1 Satz 1 KWO";
+pub const NEXT: &str = "§ 57 Abs. 1 Satz 1 KWO";
 /// The list has no Ersatzperson left: § 57 Abs. 1 Satz 2 KWO refers to a norm not read; the Wahlleitung decides.
-const EXHAUSTED: &str = "§ 57 Abs. 1 Satz 2 KWO";
+pub const EXHAUSTED: &str = "§ 57 Abs. 1 Satz 2 KWO";
 /// A refusal of the election is irrevocable; the rules for the declaration apply to Ersatzleute.
 const REFUSAL: &str = "§ 43 Satz 4 KWG i. V. m. § 57 Abs. 4 KWO";
 /// The declaration is written.
 const WRITTEN: &str = "§ 43 Satz 1 KWG i. V. m. § 57 Abs. 4 KWO";
 /// Eligibility is checked when the Ersatzleute are determined.
-const ELIGIBLE: &str = "§ 57 Abs. 3 KWO";
+pub const ELIGIBLE: &str = "§ 57 Abs. 3 KWO";
+/// A Kreistag's seat after a party ban: § 50 KWG speaks of the Gemeinderat, and the Kreistag's reference to it
+/// (§§ 58–65 KWG) was not read; § 156 Abs. 3 KSVG leaves the Kreistag's Ergänzung to the KWG — the Kreiswahlleitung
+/// decides (docs/legal.md, "Saarland: Kreistage").
+pub const KREISTAG_PARTY_BAN: &str = "§ 156 Abs. 3 KSVG";
 /// Ersatzleute of a banned party lose the Anwartschaft.
 const BANNED: &str = "§ 50 Abs. 1 Satz 1 KWG";
 /// Seats not filled by Ersatzleute after a party ban stay unbesetzt; the statutory size falls.
@@ -101,6 +105,15 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
     let departed = &list.candidates[loc.cand];
     let s = Standing::new(body, q);
     let mut trail = Vec::new();
+    if matches!(q.cause, Cause::PartyBan { .. }) && body.info().kind == BodyKind::Kreistag {
+        // no fall-back guessed: the departure is recorded, the seat left to the Kreiswahlleitung
+        trail.push(TrailStep::new(None, Verdict::Noted, "party_ban_returning_officer_decides", KREISTAG_PARTY_BAN));
+        let outcome = Outcome::Vacant {
+            reason: VacancyReason::ReturningOfficerDecides,
+            statutory_size: body.info().statutory_size,
+        };
+        return Ok(Decision { outcome, trail });
+    }
     let party_ban = match q.cause {
         Cause::PartyBan { list_banned: true } => {
             // elected on the banned party's Wahlvorschlag: its Ersatzleute lost the Anwartschaft with him

@@ -443,7 +443,9 @@ fn context(body: &Body, n: &Notice<'_>) -> Value {
     // Baden-Württemberg: the successor held a weiterer Sitz and moves into the Wohnbezirk seat (§ 31 Abs. 2 Satz 2
     // GemO); his letter tells of the move, not of an entry into the council
     let moves_up = n.trail.iter().any(|s| {
-        s.reason == "additional_seat_holder_moves_up" && s.candidate.is_some() && s.candidate.as_deref() == n.successor
+        matches!(s.reason.as_str(), "additional_seat_holder_moves_up" | "ausgleichssitz_holder_moves_up")
+            && s.candidate.is_some()
+            && s.candidate.as_deref() == n.successor
     });
     // "besteht seit" only for a day before today, "beginnt am" otherwise
     let member_since_past = member_since.is_some_and(|t| local_date(t) < today);

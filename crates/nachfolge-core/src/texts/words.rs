@@ -277,6 +277,24 @@ pub fn reason_de(reason: &str) -> String {
         "additional_seat_then_vacant" => {
             "Für den frei werdenden weiteren Sitz ist keine Ersatzperson mehr vorhanden"
         }
+        "ausgleichssitz" => {
+            "hatte einen Ausgleichssitz im Kreistag; es rückt die nächste Ersatzperson für die Ausgleichssitze des Wahlvorschlags nach, in der bei der Feststellung des Wahlergebnisses festgestellten Reihenfolge"
+        }
+        "next_ausgleichssitz_ersatzperson" => "ist die nächste festgestellte Ersatzperson für die Ausgleichssitze",
+        "ausgleichssitz_holder_moves_up" => {
+            "hat einen Ausgleichssitz und ist die nächste Ersatzperson für den Wahlkreis: sie oder er rückt in den Sitz des Wahlkreises nach, der Ausgleichssitz wird frei"
+        }
+        "ausgleichssitz_holder_ersatzperson" => {
+            "hat einen Ausgleichssitz und ist zugleich Ersatzperson für den Wahlkreis: wird dort ein Sitz frei und ist sie oder er die nächste Ersatzperson, rückt sie oder er in diesen Sitz nach"
+        }
+        "ausgleichssitz_then" => {
+            "rückt in den frei werdenden Ausgleichssitz nach (nächste Ersatzperson für die Ausgleichssitze)"
+        }
+        "ausgleichssitz_then_lot" => "Über den frei werdenden Ausgleichssitz entscheidet das Los",
+        "ausgleichssitz_then_vacant" => "Für den frei werdenden Ausgleichssitz ist keine Ersatzperson mehr vorhanden",
+        "wahlkreis_two_fifths" => {
+            "stand in einem Wahlkreis, der nur aus einer Gemeinde besteht; durch das Nachrücken entfielen auf diesen Wahlkreis mehr als zwei Fünftel der Sitze"
+        }
         "no_other_areas_recorded" => {
             "Wahlvorschläge derselben Partei oder Wählergruppe in anderen Wahlbereichen sind nicht erfasst; gibt es solche, ist der Übergang des Sitzes auf sie zu prüfen"
         }
@@ -391,6 +409,14 @@ mod tests {
             "additional_seat_then",
             "additional_seat_then_lot",
             "additional_seat_then_vacant",
+            "ausgleichssitz",
+            "next_ausgleichssitz_ersatzperson",
+            "ausgleichssitz_holder_moves_up",
+            "ausgleichssitz_holder_ersatzperson",
+            "ausgleichssitz_then",
+            "ausgleichssitz_then_lot",
+            "ausgleichssitz_then_vacant",
+            "wahlkreis_two_fifths",
             "party_ban_returning_officer_decides",
             "party_ban_seat_passes",
             "party_ban_members_to_check",

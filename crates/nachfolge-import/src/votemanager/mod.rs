@@ -559,6 +559,7 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
                     academic_degree: degree,
                     votes: Some(i64::try_from(c.votes).unwrap_or(i64::MAX)),
                     lot_rank: None,
+                    additional_rank: None,
                     district: None,
                     substitute_for: None,
                     substitute_designation: None,
@@ -665,6 +666,7 @@ pub fn import(files: &[InputFile], facts: &BodyFacts, options: &Options) -> Resu
             // them (§ 58 Abs. 1 VwGO)
             remedy_court: None,
             supervisory_authority: None,
+            single_municipality_areas: vec![],
         },
         lists: snap_lists,
     };
