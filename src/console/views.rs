@@ -16,7 +16,7 @@ use crate::rules::SuccessionOrder;
 use crate::store::AuditRow;
 use crate::templates::TemplateError;
 use crate::trail::Verdict;
-use nachfolge_core::texts::{departure_de, reason_de};
+use nachfolge_core::texts::{departure_in, reason_de};
 
 /// Built-in templates: (name, source).
 const BUILTIN: &[(&str, &str)] = &[
@@ -311,9 +311,11 @@ pub fn case_summary(council: &Council, case: &Case, now: DateTime<Utc>, urgent_d
         "open": !case.is_closed(),
         "round": case.round,
         "departed": person(council, &case.departed),
-        "departure": departure_de(case.reason),
-        // the weiterer Sitz a member gave up by moving into his Wohnbezirk's seat: he did not leave
+        "departure": departure_in(case.reason, council.info().kind),
+        // the weiterer Sitz (a Kreistag's Ausgleichssitz) a member gave up by moving into his Wohnbezirk's
+        // (Wahlkreis's) seat: he did not leave
         "moved_up": case.reason == nachfolge_core::model::DepartureReason::MovedUp,
+        "kreistag": council.info().kind == nachfolge_core::model::BodyKind::Kreistag,
         "effective_at": when(case.effective_at),
         "list": council.list_of(&case.departed).map(|l| l.name.clone()).unwrap_or_else(|| case.list.clone()),
         "successor": case.successor().map(|s| person(council, s)),

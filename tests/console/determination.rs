@@ -106,3 +106,31 @@ async fn the_case_of_a_move_links_the_case_of_the_weiterer_sitz_it_frees() {
     );
     assert!(second.body.contains("Vorgeschlagene Nachfolge feststellen"), "{}", second.body);
 }
+
+/// § 25 Abs. 2 Satz 2 LKrO: in a Kreistag the same pages speak of the Ausgleichssitz and the Wahlkreis.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_case_of_a_kreistag_move_speaks_of_the_ausgleichssitz_and_the_wahlkreis() {
+    const ALB: &str = "albkreis-kreistag";
+    let app = App::spawn().await;
+    register(&app, example("bw-kreistag-ausgleich-election.json")).await;
+    app.send("vacancy.reported", example("bw-kreistag-ausgleich-vacancy.json")).await;
+    let proposed = app.wait_event("succession.proposed", |_| true).await;
+    assert_eq!(proposed["data"]["successor"]["id"], "FW-II-02");
+    app.advance(chrono::Duration::minutes(2));
+    let confirmed_at = nachfolge::calendar::berlin(app.now()).to_rfc3339();
+    let resolution = json!({"body": ALB, "case": "albkreis-kreistag-1", "round": 1,
+        "confirmed_by": "Kreistag Albkreis, Beschluss Nr. 7", "confirmed_at": confirmed_at});
+    app.send("determination.confirmed", resolution).await;
+    let next = app.wait_event("succession.proposed", |e| e["data"]["case"] == "albkreis-kreistag-2").await;
+    assert_eq!(next["data"]["successor"]["id"], "FW-II-03");
+
+    let mut browser = signed_in(&app, ALB, "wahlleitung", "wahlleiter").await;
+    let first = browser.get(&format!("/raete/{ALB}/faelle/albkreis-kreistag-1")).await;
+    assert_eq!(first.status, 200, "{}", first.body);
+    assert!(first.body.contains("in den Sitz des Wahlkreises nachgerückt (§ 25 Abs. 2 Satz 2 LKrO)"), "{}", first.body);
+    let second = browser.get(&format!("/raete/{ALB}/faelle/albkreis-kreistag-2")).await;
+    assert_eq!(second.status, 200, "{}", second.body);
+    assert!(second.body.contains("Ausgleichssitz frei geworden durch Nachrücken von"), "{}", second.body);
+    assert!(second.body.contains("Nachrücken aus einem Ausgleichssitz in den Sitz des Wahlkreises"), "{}", second.body);
+    assert!(!second.body.contains("Wohnbezirk") && !second.body.contains("weiteren Sitz"), "{}", second.body);
+}

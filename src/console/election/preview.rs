@@ -52,14 +52,15 @@ pub(super) fn body_facts(s: &Snapshot) -> Value {
     })
 }
 
-/// How a seat was won, in German.
-fn seat_de(seat: Option<&Seat>) -> &'static str {
+/// How a seat was won, in German; `kind`: a Kreistag's `additional` seat is an Ausgleichssitz.
+fn seat_de(seat: Option<&Seat>, kind: BodyKind) -> &'static str {
     match seat.map(|s| s.via) {
         None => "",
         Some(SeatVia::District) => "Direktmandat im Wahlbezirk",
         Some(SeatVia::List) => "über die Liste",
         Some(SeatVia::Succession) => "als Listennachfolge",
         Some(SeatVia::PersonalVote) => "durch Personenstimmen",
+        Some(SeatVia::Additional) if kind == BodyKind::Kreistag => "als Ausgleichssitz",
         Some(SeatVia::Additional) => "als weiterer Sitz (unechte Teilortswahl)",
     }
 }
@@ -74,7 +75,7 @@ pub(super) fn lists(s: &Snapshot) -> Vec<Value> {
                 .map(|c| {
                     json!({
                         "id": c.id, "position": c.position, "name": c.full_name(), "votes": c.votes,
-                        "district": c.district, "seat": seat_de(c.seat.as_ref()),
+                        "district": c.district, "seat": seat_de(c.seat.as_ref(), s.body.kind),
                         "email": c.email, "address": c.postal_address,
                         "anrede": match c.form_of_address { Some(FormOfAddress::Frau) => "Frau", Some(FormOfAddress::Herr) => "Herr", None => "" },
                     })
@@ -197,7 +198,7 @@ pub fn differences(old: &Snapshot, new: &Snapshot) -> Vec<String> {
                     out.push(format!("Stimmen von {} ({id}): {} statt {}", c.full_name(), v(c.votes), v(o.votes)));
                 }
                 if o.seat.as_ref().map(|s| s.via) != c.seat.as_ref().map(|s| s.via) {
-                    let w = |s: Option<&Seat>| if s.is_some() { seat_de(s) } else { "ohne Sitz" };
+                    let w = |s: Option<&Seat>| if s.is_some() { seat_de(s, new.body.kind) } else { "ohne Sitz" };
                     out.push(format!(
                         "Sitz von {} ({id}): {} statt {}",
                         c.full_name(),

@@ -299,7 +299,8 @@ impl Machine<'_> {
         };
         self.emit(&data)?;
         // a successor who already holds a seat moves into this one (Baden-Württemberg: the holder of a weiterer
-        // Sitz, § 31 Abs. 2 Satz 2 GemO — the only rule that names a seated member); his own seat falls free
+        // Sitz, § 31 Abs. 2 Satz 2 GemO, or of a Kreistag's Ausgleichssitz, § 25 Abs. 2 Satz 2 LKrO — the only rules
+        // that name a seated member); his own seat falls free
         if let Some(seat) = self.body.candidate(candidate).and_then(|c| c.seat.clone()) {
             let mv = Move { candidate: candidate.to_owned(), from: seat, since, barred, announce };
             return self.move_up(case_id, mv, &trail);
@@ -367,10 +368,11 @@ impl Machine<'_> {
         Ok(())
     }
 
-    /// A member moves into the case's seat (§ 31 Abs. 2 Satz 2 GemO): no acceptance, no period — he is a member
-    /// already. His membership goes on (`membership.changed` `updated`, its start unchanged), he is told of the
-    /// move, and the seat he gave up opens a case of its own (reason `moved_up`, `departed_via` his old seat), which
-    /// the rules fill from that seat's Ersatzpersonen (§ 26 Abs. 2 Satz 5 KomWG for a weiterer Sitz).
+    /// A member moves into the case's seat (§ 31 Abs. 2 Satz 2 GemO, § 25 Abs. 2 Satz 2 LKrO): no acceptance, no
+    /// period — he is a member already. His membership goes on (`membership.changed` `updated`, its start
+    /// unchanged), he is told of the move, and the seat he gave up opens a case of its own (reason `moved_up`,
+    /// `departed_via` his old seat), which the rules fill from that seat's Ersatzpersonen (§ 26 Abs. 2 Satz 5 KomWG
+    /// for a weiterer Sitz, § 46 Abs. 3 KomWO for a Kreistag's Ausgleichssitz).
     fn move_up(&mut self, case_id: &str, mv: Move, trail: &[TrailStep]) -> Result<(), Rejection> {
         let Move { candidate, from, since, barred, announce } = mv;
         let via = self.law.successor_seat_via(self.case(case_id)?.departed_via);

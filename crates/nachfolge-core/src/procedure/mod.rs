@@ -273,7 +273,7 @@ pub fn check_vacancy(body: &Body, v: &VacancyReported) -> Result<(Seat, Cause), 
     }
     if v.reason == DepartureReason::MovedUp {
         return Err(invalid(
-            "reason: moved_up is not reported: the worker opens that case itself when the holder of a weiterer Sitz moves up into his Wohnbezirk's seat (§ 31 Abs. 2 Satz 2 GemO)",
+            "reason: moved_up is not reported: the worker opens that case itself when the holder of a weiterer Sitz moves up into his Wohnbezirk's seat (§ 31 Abs. 2 Satz 2 GemO) or the holder of a Kreistag's Ausgleichssitz into his Wahlkreis's seat (§ 25 Abs. 2 Satz 2 LKrO)",
         ));
     }
     let cause = Cause::of(v.reason, v.list_banned).map_err(|e| invalid(e.to_string()))?;

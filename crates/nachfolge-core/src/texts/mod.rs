@@ -13,7 +13,9 @@ pub mod letter;
 pub mod period;
 mod words;
 
-pub use words::{addressee, departure_de, gendered, gendered_phrases, reason_de, reason_de_in, salutation};
+pub use words::{
+    addressee, departure_de, departure_in, gendered, gendered_phrases, reason_de, reason_de_in, salutation,
+};
 
 use chrono::{DateTime, FixedOffset, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
@@ -486,7 +488,7 @@ fn context(body: &Body, n: &Notice<'_>) -> Value {
         "round": case.map(|c| c.round),
         "departed": departed.map(|d| json!({"id": d.id, "name": d.full_name(), "form": d.form_of_address})),
         "departure": case.map(|c| c.reason),
-        "departure_reason": case.map(|c| departure_de(c.reason)),
+        "departure_reason": case.map(|c| departure_in(c.reason, info.kind)),
         "effective_date": case.map(|c| german_date(local_date(c.effective_at))),
         "list": list.map(|l| json!({"id": l.id, "name": l.name, "short_name": l.short_name, "kind": l.kind})),
         // the Anrede of a letter to the successor (docs/legal.md, "Form of address")

@@ -303,7 +303,18 @@ pub fn reason_de(reason: &str) -> String {
     text.to_owned()
 }
 
-/// The German wording of a departure reason.
+/// The German wording of a departure reason in a body of `kind`: a Kreistag's member moves up from an Ausgleichssitz
+/// into his Wahlkreis's seat (§ 25 Abs. 2 Satz 2 LKrO), a Gemeinderat's from a weiterer Sitz into his Wohnbezirk's.
+pub fn departure_in(reason: crate::model::DepartureReason, kind: crate::model::BodyKind) -> &'static str {
+    match (reason, kind) {
+        (crate::model::DepartureReason::MovedUp, crate::model::BodyKind::Kreistag) => {
+            "Nachrücken aus einem Ausgleichssitz in den Sitz des Wahlkreises"
+        }
+        (reason, _) => departure_de(reason),
+    }
+}
+
+/// The German wording of a departure reason (a Gemeinderat's words; [`departure_in`] for a body's).
 pub fn departure_de(reason: crate::model::DepartureReason) -> &'static str {
     use crate::model::DepartureReason::*;
     match reason {
