@@ -7,9 +7,28 @@ use super::*;
 const BW: &str = "musterhausen-gemeinderat";
 const BW_CASE: &str = "musterhausen-gemeinderat-1";
 
-fn bw_snapshot() -> Value {
-    let path = format!("{}/examples/bw-election.json", env!("CARGO_MANIFEST_DIR"));
+/// An example file (examples/), parsed.
+fn example(name: &str) -> Value {
+    let path = format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"));
     serde_json::from_str(&std::fs::read_to_string(path).expect("example")).expect("json")
+}
+
+fn bw_snapshot() -> Value {
+    example("bw-election.json")
+}
+
+/// The example `election` registered and the resignation of `member` (the example `vacancy`, 30 Nov 2026) reported
+/// on 1 Dec 2026.
+fn resigned(election: &str, vacancy_file: &str, body: &str, member: &str) -> (Council, Vec<Effect>) {
+    let v = example(vacancy_file);
+    assert_eq!((v["member"].as_str(), v["reason"].as_str()), (Some(member), Some("resigned")));
+    let mut b = body_from(example(election));
+    let fx = run(
+        &mut b,
+        vacancy(body, member, DepartureReason::Resigned, "2026-11-30T00:00:00+01:00"),
+        "2026-12-01T09:00:00+01:00",
+    );
+    (b, fx)
 }
 
 fn council(case: &str, round: u32, at: &str) -> Command {
@@ -163,19 +182,7 @@ fn bw_gemo_26_abs_3_mehrheitswahl_the_worker_proposes_the_next_by_votes_and_the_
 /// Unechte Teilortswahl with a weiterer Sitz (examples/bw-teilortswahl-election.json): T1-02 (Oberdorf) resigns;
 /// T1-04 holds a weiterer Sitz and is Oberdorf's next Ersatzperson.
 fn tow_open() -> (Council, Vec<Effect>) {
-    let read = |name: &str| -> Value {
-        let path = format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"));
-        serde_json::from_str(&std::fs::read_to_string(path).expect("example")).expect("json")
-    };
-    let v = read("bw-teilortswahl-vacancy.json");
-    assert_eq!((v["member"].as_str(), v["reason"].as_str()), (Some("T1-02"), Some("resigned")));
-    let mut b = body_from(read("bw-teilortswahl-election.json"));
-    let fx = run(
-        &mut b,
-        vacancy(TOW, "T1-02", DepartureReason::Resigned, "2026-11-30T00:00:00+01:00"),
-        "2026-12-01T09:00:00+01:00",
-    );
-    (b, fx)
+    resigned("bw-teilortswahl-election.json", "bw-teilortswahl-vacancy.json", TOW, "T1-02")
 }
 
 const TOW: &str = "teilhausen-gemeinderat";
@@ -320,18 +327,8 @@ const ALB: &str = "albkreis-kreistag";
 /// alone and would hold 4 of 7 seats (more than two fifths, Halbsatz 2): FW-II-03 (rank 3).
 #[test]
 fn bw_lkro_25_abs_2_satz_2_the_holder_of_an_ausgleichssitz_moves_up_and_her_seat_passes_by_rank() {
-    let read = |name: &str| -> Value {
-        let path = format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"));
-        serde_json::from_str(&std::fs::read_to_string(path).expect("example")).expect("json")
-    };
-    let v = read("bw-kreistag-ausgleich-vacancy.json");
-    assert_eq!((v["member"].as_str(), v["reason"].as_str()), (Some("FW-II-01"), Some("resigned")));
-    let mut b = body_from(read("bw-kreistag-ausgleich-election.json"));
-    let fx = run(
-        &mut b,
-        vacancy(ALB, "FW-II-01", DepartureReason::Resigned, "2026-11-30T00:00:00+01:00"),
-        "2026-12-01T09:00:00+01:00",
-    );
+    let (mut b, fx) =
+        resigned("bw-kreistag-ausgleich-election.json", "bw-kreistag-ausgleich-vacancy.json", ALB, "FW-II-01");
     let p = event(&fx, "succession.proposed");
     assert_eq!(p["successor"]["id"], "FW-II-02");
     let trail = p["trail"].as_array().expect("trail");

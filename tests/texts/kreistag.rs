@@ -118,25 +118,20 @@ fn bw_lkro_25_abs_2_satz_2_kreistag_letters_of_a_move_into_the_wahlkreis_seat() 
     const KT: &str = "albkreis-kreistag";
     let mut b = body(example("bw-kreistag-ausgleich-election.json"));
     run(&mut b, "vacancy.reported", example("bw-kreistag-ausgleich-vacancy.json"), now());
-    let at = |s: &str| -> DateTime<Utc> { s.parse().expect("time") };
-    let e = run(
-        &mut b,
-        "determination.confirmed",
-        json!({"body": KT, "case": "albkreis-kreistag-1", "round": 1, "confirmed_by": "Kreistag Albkreis", "confirmed_at": "2026-11-30T10:30:00+01:00"}),
-        at("2026-11-30T10:00:00Z"),
-    );
+    // the Kreistag's resolution on `case` at `at` (Europe/Berlin), entered half an hour later
+    let resolution = |b: &mut Council, case: &str, at: &str| {
+        let confirmed_at: DateTime<Utc> = format!("{at}+01:00").parse().expect("time");
+        let data = json!({"body": KT, "case": case, "round": 1, "confirmed_by": "Kreistag Albkreis", "confirmed_at": format!("{at}+01:00")});
+        run(b, "determination.confirmed", data, confirmed_at + chrono::Duration::minutes(30))
+    };
+    let e = resolution(&mut b, "albkreis-kreistag-1", "2026-11-30T10:30:00");
     render(&e, "kreistag-bw-ausgleich-move");
     let text = text_of(&e, "mail");
     assert_kreistag_words(&text);
     assert!(text.contains("Sie haben einen Ausgleichssitz im Kreistag inne"), "{text}");
     assert!(text.contains("Einer erneuten Verpflichtung nach § 26 LKrO bedarf es nicht."), "{text}");
     assert!(!text.contains("GemO") && !text.contains("Wohnbezirk") && !text.contains("weiteren Sitz"), "{text}");
-    let e = run(
-        &mut b,
-        "determination.confirmed",
-        json!({"body": KT, "case": "albkreis-kreistag-2", "round": 1, "confirmed_by": "Kreistag Albkreis", "confirmed_at": "2026-11-30T10:35:00+01:00"}),
-        at("2026-11-30T10:05:00Z"),
-    );
+    let e = resolution(&mut b, "albkreis-kreistag-2", "2026-11-30T10:35:00");
     render(&e, "kreistag-bw-ausgleich-follow-on");
     let text = text_of(&e, "mail");
     assert_kreistag_words(&text);
