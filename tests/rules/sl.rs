@@ -266,11 +266,57 @@ fn sl_156_abs_3_ksvg_a_kreistags_seat_after_a_party_ban_is_left_to_the_kreiswahl
     }
 }
 
+/// § 57 Abs. 2 i. V. m. § 55 Abs. 2 KWO: in a majority election the Ersatzleute are the candidates who got no seat, by
+/// votes; equal votes by the lot the Wahlleitung draws — the one drawn when the Ersatzleute were determined
+/// (`lot_rank`) where it was; nobody left: § 44 Abs. 3 Satz 4 KWG, not read, so the Wahlleitung decides.
+#[test]
+fn sl_57_abs_2_kwo_majority_election_ersatzleute_by_votes_equal_votes_by_lot() {
+    const MAJ: &str = "§ 57 Abs. 2 i. V. m. § 55 Abs. 2 Satz 1 KWO";
+    const MAJ_LOT: &str = "§ 57 Abs. 2 i. V. m. § 55 Abs. 2 Satz 2 KWO";
+    let majority = |cands: Vec<Candidate>| saarland().majority().list(party("M", cands)).body();
+    let body = majority(vec![
+        hcand("M-01", 1, 900).seated(SeatVia::List),
+        hcand("M-02", 2, 300),
+        hcand("M-03", 3, 700).declined(),
+        hcand("M-04", 4, 500),
+        hcand("X-01", 0, 300).position(None),
+    ]);
+    let d = decide(&body, &query("M-01")).unwrap();
+    assert_decision(
+        d,
+        successor("M-04", "M"),
+        vec![skipped("M-01", "departed", MAJ), skipped("M-03", "declined", SL_43_4), chosen("M-04", "most_votes", MAJ)],
+    );
+    // equal votes: the lot
+    let body = majority(vec![
+        hcand("M-01", 1, 900).seated(SeatVia::List),
+        hcand("M-02", 2, 300),
+        hcand("X-01", 0, 300).position(None),
+    ]);
+    let d = decide(&body, &query("M-01")).unwrap();
+    assert_eq!(d.outcome, Outcome::LotRequired { tied: vec!["M-02".into(), "X-01".into()] });
+    assert!(d.trail.contains(&tied("X-01", "equal_votes_lot", MAJ_LOT)), "{:#?}", d.trail);
+    // … unless it was drawn with the result
+    let body = majority(vec![
+        hcand("M-01", 1, 900).seated(SeatVia::List),
+        hcand("M-02", 2, 300).lot_rank(2),
+        hcand("X-01", 0, 300).position(None).lot_rank(1),
+    ]);
+    let d = decide(&body, &query("M-01")).unwrap();
+    assert_eq!(d.outcome, successor("X-01", "M"), "{:#?}", d.trail);
+    assert!(d.trail.contains(&chosen("X-01", "won_drawn_lot", MAJ_LOT)), "{:#?}", d.trail);
+    // nobody left: left to the Wahlleitung
+    let d = decide(&majority(vec![hcand("M-01", 1, 900).seated(SeatVia::List)]), &query("M-01")).unwrap();
+    assert_eq!(d.outcome, vacant(VacancyReason::ReturningOfficerDecides, 44));
+    assert!(d.trail.contains(&finding("list_exhausted_returning_officer_decides", "§ 57 Abs. 2 KWO")));
+}
+
 #[test]
 fn sl_validation_refuses_what_was_not_read() {
     let base = || saarland().list(party("P-G", vec![cand("G-01", 1).seated(SeatVia::List), cand("G-02", 2)]));
     let field = |b: SnapshotBuilder| Body::from_snapshot(b.snapshot()).unwrap_err().field;
-    assert_eq!(field(base().majority()), "body.electoral_system");
+    // a majority election is one list of everyone who received votes (§ 57 Abs. 2 i. V. m. § 55 Abs. 2 KWO)
+    assert_eq!(field(base().majority()), "lists[0].candidates[0].votes");
     assert_eq!(
         field(base().with(|s| s.lists[0].candidates[0].seat.as_mut().unwrap().via = SeatVia::District)),
         "lists[0].candidates[0].seat.via"

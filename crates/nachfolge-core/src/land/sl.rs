@@ -108,10 +108,8 @@ impl LandLaw for Sl {
             return Err(ValidationError::new("body.determination", NOT_VERIFIED));
         }
         if s.body.electoral_system == ElectoralSystem::Majority {
-            return Err(ValidationError::new(
-                "body.electoral_system",
-                "majority is not served in Saarland: § 57 Abs. 2 KWO determines its Ersatzleute by § 44 Abs. 2, Abs. 3 Satz 1 and 4 KWG, which were not read (docs/legal.md, \"Saarland\")",
-            ));
+            // § 57 Abs. 2 with § 55 Abs. 2 KWO: everyone who got no seat, by votes (docs/legal.md, "Saarland")
+            super::majority_one_list(s, "§ 57 Abs. 2 i. V. m. § 55 Abs. 2 KWO")?;
         }
         super::refuse_district_substitute(&s.body.readings)?;
         for (li, list) in s.lists.iter().enumerate() {

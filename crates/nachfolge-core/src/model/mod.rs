@@ -671,8 +671,10 @@ pub struct Candidate {
     pub votes: Option<i64>,
     /// Rang nach dem bei der Feststellung des Wahlergebnisses gezogenen Los (1 first): where the Land's lot on
     /// equal votes was already drawn when the result was determined — Bayern (Art. 36 Satz 2, Art. 37 Abs. 1
-    /// Satz 1 Halbsatz 2, Art. 38 Abs. 2 Satz 3 GLKrWG), a Sachsen majority election (§ 23 Satz 3 KomWG) and a
-    /// Baden-Württemberg majority election (§ 31 Abs. 2 Satz 1 i. V. m. § 26 Abs. 3 GemO) — the order it gave among the candidates of a list with the same votes. When every tied candidate has
+    /// Satz 1 Halbsatz 2, Art. 38 Abs. 2 Satz 3 GLKrWG), a Sachsen majority election (§ 23 Satz 3 KomWG), a
+    /// Baden-Württemberg majority election (§ 31 Abs. 2 Satz 1 i. V. m. § 26 Abs. 3 GemO) and a Saarland majority
+    /// election (§ 57 Abs. 2 i. V. m. § 55 Abs. 2 Satz 2 KWO) — the order it gave among the candidates of a list with
+    /// the same votes. When every tied candidate has
     /// one, the lowest is chosen and no lot is asked for; absent, no lot was drawn (docs/legal.md, "Point 7:
     /// lots drawn when the result was determined"). Refused elsewhere, without `votes`, and twice among equal
     /// votes.

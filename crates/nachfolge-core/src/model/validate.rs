@@ -298,13 +298,13 @@ fn lot_rank(b: &BodyInfo, c: &Candidate, rank: u32, path: &str) -> Result<(), Va
     let field = format!("{path}.lot_rank");
     let drawn_at_result = match b.land {
         Land::By => true,
-        Land::Sn | Land::Bw => b.electoral_system == ElectoralSystem::Majority,
+        Land::Sn | Land::Bw | Land::Sl => b.electoral_system == ElectoralSystem::Majority,
         _ => false,
     };
     if !drawn_at_result {
         return Err(ValidationError::new(
             field,
-            "a lot drawn when the result was determined decides the order of successors only in Bayern (Art. 37 Abs. 1 Satz 1, Art. 38 Abs. 2 Satz 3 GLKrWG) in a Sachsen majority election (§ 23 Satz 3 KomWG) and in a Baden-Württemberg majority election (§ 31 Abs. 2 Satz 1 i. V. m. § 26 Abs. 3 GemO); elsewhere equal votes are decided by the list order or by the lot the Wahlleitung draws at the succession (lot.drawn)",
+            "a lot drawn when the result was determined decides the order of successors only in Bayern (Art. 37 Abs. 1 Satz 1, Art. 38 Abs. 2 Satz 3 GLKrWG), in a Sachsen majority election (§ 23 Satz 3 KomWG), in a Baden-Württemberg majority election (§ 31 Abs. 2 Satz 1 i. V. m. § 26 Abs. 3 GemO) and in a Saarland majority election (§ 57 Abs. 2 i. V. m. § 55 Abs. 2 Satz 2 KWO); elsewhere equal votes are decided by the list order or by the lot the Wahlleitung draws at the succession (lot.drawn)",
         ));
     }
     if rank == 0 {

@@ -18,13 +18,16 @@
 //! A list with no Ersatzperson left (an Einzelbewerber's too): § 57 Abs. 1 Satz 2 KWO refers to § 44 Abs. 3
 //! Satz 3 KWG, which was not read — the outcome is `returning_officer_decides`, no guessed fall-back. A party
 //! ban: the seats that cannot be filled by Ersatzleute stay unbesetzt and the statutory size falls (§ 50 Abs. 3
-//! KWG). When § 44 KWG is read, this file is the one that changes (docs/legal.md, "Saarland").
+//! KWG). A majority election (Mehrheitswahl): the candidates who got no seat are the Ersatzleute by their votes, equal
+//! votes by the lot the Wahlleitung draws (§ 57 Abs. 2 i. V. m. § 55 Abs. 2 KWO; `lot_rank` where it was drawn with
+//! the result). When § 44 KWG is read, this file is the one that changes (docs/legal.md, "Saarland").
 
 use super::order::passed;
+use super::votes::{self, VoteLaw};
 use super::{
     in_list_order, Cause, DecideError, Decision, Exclusion, ListOrder, Outcome, Query, Standing, VacancyReason,
 };
-use crate::model::{Body, BodyKind, Candidate, Declination, Fact, List, WaiverForm};
+use crate::model::{Body, BodyKind, Candidate, Declination, ElectoralSystem, Fact, List, WaiverForm};
 use crate::trail::{TrailStep, Verdict};
 
 /// Who the Ersatzpersonen of the departed are: the Mandatsanwärter of the list he was elected through.
@@ -45,6 +48,33 @@ pub const KREISTAG_PARTY_BAN: &str = "§ 156 Abs. 3 KSVG";
 const BANNED: &str = "§ 50 Abs. 1 Satz 1 KWG";
 /// Seats not filled by Ersatzleute after a party ban stay unbesetzt; the statutory size falls.
 pub const PARTY_BAN_CITATION: &str = "§ 50 Abs. 3 KWG";
+
+/// A majority election: "Hat Mehrheitswahl stattgefunden, so werden die Ersatzleute nach den Vorschriften des § 44 Abs.
+/// 2 und Abs. 3 Satz 1 und 4 des Kommunalwahlgesetzes und des § 55 Abs. 2 festgestellt" (§ 57 Abs. 2 KWO); § 55 Abs. 2
+/// Satz 1 KWO: the candidates who got no seat "gelten in der Reihenfolge der auf sie entfallenden höchsten
+/// Stimmenzahlen als Ersatzleute".
+pub const MAJORITY: &str = "§ 57 Abs. 2 i. V. m. § 55 Abs. 2 Satz 1 KWO";
+/// … "Bei gleicher Stimmenzahl entscheidet über die Reihenfolge das von der Gemeindewahlleiterin oder dem
+/// Gemeindewahlleiter zu ziehende Los" (§ 55 Abs. 2 Satz 2 KWO): drawn when the Ersatzleute are determined
+/// (`lot_rank`), else the Wahlleitung draws it now.
+pub const MAJORITY_LOT: &str = "§ 57 Abs. 2 i. V. m. § 55 Abs. 2 Satz 2 KWO";
+/// No Ersatzperson left in a majority election: § 57 Abs. 2 KWO refers to § 44 Abs. 3 Satz 4 KWG, not read.
+pub const MAJORITY_EXHAUSTED: &str = "§ 57 Abs. 2 KWO";
+
+static MAJORITY_LAW: VoteLaw = VoteLaw {
+    departed: MAJORITY,
+    most_votes: MAJORITY,
+    list_order_tie: MAJORITY,
+    majority: MAJORITY,
+    lot: MAJORITY_LOT,
+    drawn_lot: Some(MAJORITY_LOT),
+    exhausted: MAJORITY_EXHAUSTED,
+    size_reduced: None,
+    individual: None,
+    bar: BAR_CITATION,
+    exclusion,
+    notes: fact_notes,
+};
 
 /// An Unvereinbarkeit (§ 17 Abs. 1 Nr. 1–4 KWG): he can accept only with the proof of the end of the employment
 /// or of the leave, else the election counts as refused (§ 56 Abs. 3 KWO, applied by § 57 Abs. 4 KWO).
@@ -79,6 +109,14 @@ pub(super) fn exclusion(s: &Standing, c: &Candidate) -> Option<Exclusion> {
 /// Recorded facts the rules do not apply; noted in the trail for the Wahlleitung. Only called for a candidate
 /// who is not passed over.
 pub(super) fn notes(s: &Standing, c: &Candidate, trail: &mut Vec<TrailStep>) {
+    fact_notes(c, trail);
+    if s.must_prove_bar_end(c) {
+        trail.push(TrailStep::new(Some(&c.id), Verdict::Noted, "barred_must_prove_end", BAR_CITATION));
+    }
+}
+
+/// The recorded facts without effect (a party change, a waiver not in writing), noted for the Wahlleitung.
+fn fact_notes(c: &Candidate, trail: &mut Vec<TrailStep>) {
     let mut note =
         |reason: &str, citation: &str| trail.push(TrailStep::new(Some(&c.id), Verdict::Noted, reason, citation));
     if c.has_fact(|f| matches!(f, Fact::LeftParty { .. } | Fact::JoinedOtherParty { .. })) {
@@ -88,14 +126,16 @@ pub(super) fn notes(s: &Standing, c: &Candidate, trail: &mut Vec<TrailStep>) {
     if c.has_fact(|f| matches!(f, Fact::Waived { form: WaiverForm::Recorded, .. })) {
         note("waiver_not_written", WRITTEN);
     }
-    if s.must_prove_bar_end(c) {
-        note("barred_must_prove_end", BAR_CITATION);
-    }
 }
 
 /// The outcome where the list has no Ersatzperson left: named, not decided.
 fn referred(body: &Body, trail: &mut Vec<TrailStep>) -> Outcome {
-    trail.push(TrailStep::new(None, Verdict::Noted, "list_exhausted_returning_officer_decides", EXHAUSTED));
+    referred_to(body, trail, EXHAUSTED)
+}
+
+/// [`referred`], citing `citation` (the norm that refers to the rule not read).
+fn referred_to(body: &Body, trail: &mut Vec<TrailStep>, citation: &str) -> Outcome {
+    trail.push(TrailStep::new(None, Verdict::Noted, "list_exhausted_returning_officer_decides", citation));
     Outcome::Vacant { reason: VacancyReason::ReturningOfficerDecides, statutory_size: body.info().statutory_size }
 }
 
@@ -124,6 +164,18 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
         // a merger or a corrected result is refused by `validate_cause`
         Cause::Ordinary | Cause::Merger | Cause::ResultCorrected => false,
     };
+    if body.info().electoral_system == ElectoralSystem::Majority {
+        let mut d = votes::decide(body, q, &MAJORITY_LAW, true)?;
+        if let Outcome::Vacant { reason: VacancyReason::ListExhausted, .. } = d.outcome {
+            // nobody left: what § 44 Abs. 3 Satz 4 KWG says was not read — or the party ban's § 50 Abs. 3 KWG
+            d.outcome = if party_ban {
+                banned_vacancy(body, &mut d.trail)
+            } else {
+                referred_to(body, &mut d.trail, MAJORITY_EXHAUSTED)
+            };
+        }
+        return Ok(d);
+    }
     for c in in_list_order(&list.candidates) {
         let excluded = if c.id == departed.id {
             Some(Exclusion { reason: "departed", citation: NEXT.to_owned() })
@@ -156,8 +208,12 @@ fn banned_vacancy(body: &Body, trail: &mut Vec<TrailStep>) -> Outcome {
     Outcome::Vacant { reason: VacancyReason::PartyBanned, statutory_size: body.info().statutory_size.saturating_sub(1) }
 }
 
-/// The Nachrückerliste of one list (see [`super::order`]): its Mandatsanwärter in list order.
+/// The Nachrückerliste of one list (see [`super::order`]): its Mandatsanwärter in list order; in a majority
+/// election everyone who got no seat, by votes (§ 57 Abs. 2 i. V. m. § 55 Abs. 2 KWO).
 pub(crate) fn list_order(s: &Standing, list: &List) -> ListOrder {
+    if s.body.info().electoral_system == ElectoralSystem::Majority {
+        return votes::list_order(s, list, &MAJORITY_LAW, true);
+    }
     let mut out = ListOrder::new(&list.id);
     for c in in_list_order(&list.candidates) {
         match exclusion(s, c) {

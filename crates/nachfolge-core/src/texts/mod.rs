@@ -472,6 +472,7 @@ fn context(body: &Body, n: &Notice<'_>) -> Value {
             "office": info.kind.office(), "officer_title": info.officer_title(),
             // `confirm`: the returning officer or (Bayern) the council determines each successor
             "determination": info.determination,
+            "electoral_system": info.electoral_system,
         },
         "officer": info.returning_officer,
         // the venues a Rechtsbehelfsbelehrung names with their seats (§ 58 Abs. 1 VwGO), and the same as the
