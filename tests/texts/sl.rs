@@ -119,3 +119,36 @@ fn sl_57_abs_1_satz_2_kwo_an_exhausted_list_is_neither_announced_nor_filled() {
     assert_eq!(left["reason"], "returning_officer_decides");
     assert_eq!(left["statutory_size"], 27);
 }
+
+/// § 57 Abs. 2 i. V. m. § 55 Abs. 2 KWO: in a majority election the offer names the Ersatzleute's norm of a majority
+/// election, not the Gebiets- and Bereichslisten's (§ 57 Abs. 1).
+#[test]
+fn sl_57_abs_2_kwo_the_offer_after_a_majority_election_cites_its_norm() {
+    let mut s = example("sl-election.json");
+    s["body"]["electoral_system"] = json!("majority");
+    let list = s["lists"][0].clone();
+    s["lists"] = json!([list]);
+    for (i, votes) in [900, 800, 300, 500].iter().enumerate() {
+        s["lists"][0]["candidates"][i]["votes"] = json!(votes);
+    }
+    let mut b = body(s);
+    let v = json!({"body": SL, "member": "BP-G-01", "reason": "resigned", "effective_at": "2026-11-30T00:00:00+01:00"});
+    run(&mut b, "vacancy.reported", v, now());
+    let case = b.cases.keys().next().expect("case").clone();
+    let offer = run(
+        &mut b,
+        "determination.confirmed",
+        json!({"body": SL, "case": case, "round": 1, "confirmed_by": "Gemeindewahlleiterin Sabine Saarwald", "confirmed_at": "2026-11-30T10:00:00+01:00"}),
+        now(),
+    );
+    let text = text_of(&offer, "mail");
+    assert!(
+        text.contains("Nach § 57 Abs. 2 in Verbindung mit § 55 Abs. 2 Satz 1 der Kommunalwahlordnung (KWO)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Bernhard Bauer – ist bereits berufen (§ 57 Abs. 2 i. V. m. § 55 Abs. 2 Satz 1 KWO)"),
+        "{text}"
+    );
+    assert!(!text.contains("§ 57 Abs. 1"), "{text}");
+}

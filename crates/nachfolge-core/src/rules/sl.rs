@@ -72,9 +72,20 @@ static MAJORITY_LAW: VoteLaw = VoteLaw {
     size_reduced: None,
     individual: None,
     bar: BAR_CITATION,
-    exclusion,
+    exclusion: majority_exclusion,
     notes: fact_notes,
 };
+
+/// [`exclusion`] in a majority election: who holds or held a seat, is called elsewhere or died is no Ersatzperson
+/// of § 55 Abs. 2 KWO (the candidates "denen … kein Sitz zugeteilt wurde"), not of § 57 Abs. 1.
+fn majority_exclusion(s: &Standing, c: &Candidate) -> Option<Exclusion> {
+    exclusion(s, c).map(|mut e| {
+        if e.citation == NEXT {
+            e.citation = MAJORITY.to_owned();
+        }
+        e
+    })
+}
 
 /// An Unvereinbarkeit (§ 17 Abs. 1 Nr. 1–4 KWG): he can accept only with the proof of the end of the employment
 /// or of the leave, else the election counts as refused (§ 56 Abs. 3 KWO, applied by § 57 Abs. 4 KWO).
