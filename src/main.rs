@@ -28,7 +28,8 @@ Länder served (body.land):
   Saarland (SL)                 § 57 KWO (§ 44 KWG not verified: the Wahlleitung confirms)
 
 Bezirkstage (body.kind bezirkstag): the Bezirkstag Pfalz (RP) and Bayern's Bezirkstage.
-Kreistage in Saarland and the Regionalversammlung Saarbrücken: not yet (docs/legal.md, Saarland).";
+Saarland's Kreistage and the Regionalversammlung Saarbrücken (body.kind regionalversammlung): on the
+Gemeinderat's rules, the Wahlleitung confirming (docs/legal.md, Saarland).";
 
 #[derive(Parser)]
 #[command(

@@ -2,7 +2,7 @@
 //! "Saarland"). Included by tests/rules.rs; its helpers are the parent's.
 
 use super::*;
-use nachfolge::model::{DeterminationMode, Land};
+use nachfolge::model::{BodyKind, DeterminationMode, Land};
 
 const SL_57_1_1: &str = "§ 57 Abs. 1 Satz 1 KWO";
 const SL_57_1_2: &str = "§ 57 Abs. 1 Satz 2 KWO";
@@ -309,6 +309,36 @@ fn sl_57_abs_2_kwo_majority_election_ersatzleute_by_votes_equal_votes_by_lot() {
     let d = decide(&majority(vec![hcand("M-01", 1, 900).seated(SeatVia::List)]), &query("M-01")).unwrap();
     assert_eq!(d.outcome, vacant(VacancyReason::ReturningOfficerDecides, 44));
     assert!(d.trail.contains(&finding("list_exhausted_returning_officer_decides", "§ 57 Abs. 2 KWO")));
+}
+
+/// The Regionalversammlung des Regionalverbands Saarbrücken (§ 205 Abs. 3 KSVG: "Das Nähere über Wahl und Ergänzung
+/// der Regionalversammlung bestimmt das Kommunalwahlgesetz"): served on the Kreistag's footing, § 57 KWO applied
+/// entsprechend, the Wahlleitung confirming; a party ban leaves the seat to her; the kind is Saarland's only.
+#[test]
+fn sl_205_abs_3_ksvg_the_regionalversammlung_is_succeeded_from_the_departeds_list() {
+    const RV_NEXT: &str = "§ 57 Abs. 1 Satz 1 KWO entsprechend, § 205 Abs. 3 KSVG";
+    let regional = |b: SnapshotBuilder| b.with(|s| s.body.kind = BodyKind::Regionalversammlung);
+    let body = regional(saarland())
+        .list(party("P-G", vec![cand("G-01", 1).seated(SeatVia::List), cand("G-02", 2).died(), cand("G-03", 3)]))
+        .body();
+    let d = decide(&body, &query("G-01")).unwrap();
+    assert_decision(
+        d,
+        successor("G-03", "P-G"),
+        vec![
+            skipped("G-01", "departed", RV_NEXT),
+            skipped("G-02", "died", RV_NEXT),
+            chosen("G-03", "next_on_list", RV_NEXT),
+        ],
+    );
+    let d = decide(&body, &query("G-01").cause(Cause::PartyBan { list_banned: true })).unwrap();
+    assert_decision(
+        d,
+        vacant(VacancyReason::ReturningOfficerDecides, 44),
+        vec![finding("party_ban_returning_officer_decides", "§ 205 Abs. 3 KSVG")],
+    );
+    let elsewhere = regional(nrw()).list(party("A", vec![cand("A-01", 1).seated(SeatVia::List)])).snapshot();
+    assert_eq!(Body::from_snapshot(elsewhere).unwrap_err().field, "body.kind");
 }
 
 #[test]

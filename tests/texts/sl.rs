@@ -152,3 +152,35 @@ fn sl_57_abs_2_kwo_the_offer_after_a_majority_election_cites_its_norm() {
     );
     assert!(!text.contains("§ 57 Abs. 1"), "{text}");
 }
+
+/// The Regionalversammlung des Regionalverbands Saarbrücken (§ 205 Abs. 3 KSVG): the offer names the
+/// Regionalversammlung, never the Gemeinderat or a Kreistag, and cites § 57 KWO in entsprechender Anwendung.
+#[test]
+fn sl_205_abs_3_ksvg_the_offer_to_an_ersatzperson_of_the_regionalversammlung() {
+    const RV: &str = "regionalverband-saarbruecken-rv";
+    let mut s = example("sl-election.json");
+    s["body"]["kind"] = json!("regionalversammlung");
+    s["body"]["id"] = json!(RV);
+    s["body"]["name"] = json!("Regionalversammlung des Regionalverbands Saarbrücken");
+    s["body"]["returning_officer"] = json!({
+        "name": "Peter Regional",
+        "title": "Wahlleiter",
+        "email": "wahlleitung@regionalverband-saarbruecken.de",
+        "address": "Regionalverband Saarbrücken, Schloßplatz 1, 66119 Saarbrücken"
+    });
+    let mut b = body(s);
+    let v = json!({"body": RV, "member": "BP-N-01", "reason": "resigned", "effective_at": "2026-11-30T00:00:00+01:00"});
+    run(&mut b, "vacancy.reported", v, now());
+    let case = b.cases.keys().next().expect("case").clone();
+    let offer = run(
+        &mut b,
+        "determination.confirmed",
+        json!({"body": RV, "case": case, "round": 1, "confirmed_by": "Wahlleiter Peter Regional", "confirmed_at": "2026-11-30T10:00:00+01:00"}),
+        now(),
+    );
+    render(&offer, "regionalversammlung-sl-successor-offer");
+    let text = text_of(&offer, "mail");
+    assert!(text.contains("§ 57 Abs. 1 Satz 1 der Kommunalwahlordnung (KWO) in entsprechender Anwendung"), "{text}");
+    assert!(text.contains("in die Regionalversammlung nachrücken"), "{text}");
+    assert!(!text.contains("Gemeinderat") && !text.contains("Kreistag") && !text.contains("Vertretung"), "{text}");
+}

@@ -34,6 +34,7 @@ fn kind_de(kind: BodyKind) -> &'static str {
     match kind {
         BodyKind::Kreistag => "Kreistag",
         BodyKind::Bezirkstag => "Bezirkstag",
+        BodyKind::Regionalversammlung => "Regionalversammlung",
         _ => "Gemeinde- oder Stadtrat",
     }
 }

@@ -134,7 +134,7 @@ impl LandLaw for Bw {
         match kind {
             BodyKind::Kreistag => rules::Areas::Tied,
             // a Bezirkstag is refused for Baden-Württemberg at validation (`body.kind`)
-            BodyKind::Council | BodyKind::Bezirkstag => rules::Areas::Refused(
+            BodyKind::Council | BodyKind::Bezirkstag | BodyKind::Regionalversammlung => rules::Areas::Refused(
                 "a Gemeinderat in Baden-Württemberg has one Wahlgebiet; the Wohnbezirke of an unechte Teilortswahl are the candidates' district (§ 26 Abs. 2 KomWG)",
             ),
         }
@@ -259,6 +259,8 @@ impl LandLaw for Bw {
             BodyKind::Kreistag => &KREISTAG,
             // refused at validation: only the Bezirkstag Pfalz is served (docs/legal.md, "Point 10: Bezirkstage")
             BodyKind::Bezirkstag => &PROCEDURE,
+            // refused at validation: the Regionalversammlung is Saarland's
+            BodyKind::Regionalversammlung => &PROCEDURE,
         }
     }
 

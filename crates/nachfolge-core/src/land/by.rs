@@ -269,7 +269,8 @@ impl LandLaw for By {
     fn acceptance_weeks(&self, kind: BodyKind) -> u32 {
         match kind {
             BodyKind::Bezirkstag => 1,
-            BodyKind::Council | BodyKind::Kreistag => 2,
+            // the Regionalversammlung is Saarland's (refused at validation)
+            BodyKind::Council | BodyKind::Kreistag | BodyKind::Regionalversammlung => 2,
         }
     }
 
@@ -278,6 +279,8 @@ impl LandLaw for By {
             BodyKind::Council => &PROCEDURE,
             BodyKind::Kreistag => &KREISTAG,
             BodyKind::Bezirkstag => &BEZIRKSTAG,
+            // refused at validation: the Regionalversammlung is Saarland's
+            BodyKind::Regionalversammlung => &PROCEDURE,
         }
     }
 

@@ -56,11 +56,10 @@ impl Body {
         let law = self.land().law();
         law.validate_cause(q.cause).map_err(DecideError::Cause)?;
         let mut d = law.decide(self, q)?;
-        // a Kreistag: the norms of the Landkreisordnung in place of the Gemeindeordnung's (docs/legal.md, "Kreistage")
-        if self.info().kind == BodyKind::Kreistag {
-            let table = law.kreistag_citations();
-            d.trail.iter_mut().for_each(|step| kreistag_citation(table, &mut step.citation));
-        }
+        // a Kreistag: the norms of the Landkreisordnung in place of the Gemeindeordnung's (docs/legal.md, "Kreistage");
+        // the Regionalversammlung Saarbrücken likewise
+        let table = law.kind_citations(self.info().kind);
+        d.trail.iter_mut().for_each(|step| kreistag_citation(table, &mut step.citation));
         // a Land with more than one Fassung says in the trail which one applied (docs/legal.md, "Fassungen")
         if law.fassungen().len() > 1 {
             let f = self.fassung_at(q.at);
@@ -93,13 +92,11 @@ impl Body {
         let s = Standing::new(self, &q);
         let law = self.land().law();
         let mut lists: Vec<ListOrder> = (0..self.snapshot.lists.len()).map(|l| law.list_order(self, &s, l)).collect();
-        if self.info().kind == BodyKind::Kreistag {
-            let table = law.kreistag_citations();
-            for l in &mut lists {
-                l.passed_over.iter_mut().for_each(|p| kreistag_citation(table, &mut p.citation));
-                l.substitutes.iter_mut().for_each(|p| kreistag_citation(table, &mut p.citation));
-                l.notes.iter_mut().for_each(|n| kreistag_citation(table, &mut n.citation));
-            }
+        let table = law.kind_citations(self.info().kind);
+        for l in &mut lists {
+            l.passed_over.iter_mut().for_each(|p| kreistag_citation(table, &mut p.citation));
+            l.substitutes.iter_mut().for_each(|p| kreistag_citation(table, &mut p.citation));
+            l.notes.iter_mut().for_each(|n| kreistag_citation(table, &mut n.citation));
         }
         SuccessionOrder { body: self.id().to_owned(), land: self.land(), at: berlin(at), lists }
     }
@@ -311,6 +308,15 @@ pub trait LandLaw: Sync {
     /// (NRW, Hessen, Niedersachsen, …; docs/legal.md, "Kreistage").
     fn kreistag_citations(&self) -> &'static [(&'static str, &'static str)] {
         &[]
+    }
+
+    /// The citations that differ for a body of `kind` other than a council: a Kreistag's
+    /// ([`LandLaw::kreistag_citations`]) by default; Saarland's Regionalversammlung has its own.
+    fn kind_citations(&self, kind: BodyKind) -> &'static [(&'static str, &'static str)] {
+        match kind {
+            BodyKind::Kreistag => self.kreistag_citations(),
+            BodyKind::Council | BodyKind::Bezirkstag | BodyKind::Regionalversammlung => &[],
+        }
     }
 
     /// What the Land's law says of a Wahlgebiet with several areas (Wahlbereiche, Wahlkreise) for a body of
@@ -740,7 +746,7 @@ mod tests {
     fn every_remedy_of_every_land_and_kind_is_said_without_markers() {
         let info = info(true);
         for land in Land::ALL {
-            for kind in [BodyKind::Council, BodyKind::Kreistag, BodyKind::Bezirkstag] {
+            for kind in [BodyKind::Council, BodyKind::Kreistag, BodyKind::Bezirkstag, BodyKind::Regionalversammlung] {
                 let t = &land.law().procedure(kind).texts;
                 for remedy in [t.announcement_remedy, t.review_remedy, t.court_review_remedy, t.review_final_remedy] {
                     let said = Texts::with_venues(remedy, &info);

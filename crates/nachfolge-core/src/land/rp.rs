@@ -208,6 +208,8 @@ impl LandLaw for Rp {
             BodyKind::Council => &PROCEDURE,
             BodyKind::Kreistag => &KREISTAG,
             BodyKind::Bezirkstag => &BEZIRKSTAG,
+            // refused at validation: the Regionalversammlung is Saarland's
+            BodyKind::Regionalversammlung => &PROCEDURE,
         }
     }
 

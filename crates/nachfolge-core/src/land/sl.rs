@@ -4,7 +4,8 @@
 //! succeeds: `rules/sl.rs`. **§ 44 KWG "Ersatzleute" was not read**: the Wahlleitung is in charge — a snapshot
 //! must say `determination: confirm` (docs/legal.md, "Saarland"). A Kreistag (§ 156 Abs. 3 KSVG, §§ 61, 62, 66
 //! KWG, §§ 80, 94 KWO) is served on the same footing, its Kreiswahlleitung in charge (docs/legal.md, "Saarland:
-//! Kreistage").
+//! Kreistage"), and the Regionalversammlung Saarbrücken on the Kreistag's (§ 205 Abs. 3 KSVG; "Saarland: the
+//! Regionalversammlung").
 
 use chrono::NaiveDate;
 
@@ -95,6 +96,40 @@ static KREISTAG_CITATIONS: &[(&str, &str)] = &[
     (rules::sl::EXHAUSTED, "§ 57 Abs. 1 Satz 2 KWO entsprechend"),
 ];
 
+/// The Regionalversammlung des Regionalverbands Saarbrücken (`body.kind = regionalversammlung`): § 205 Abs. 3 KSVG
+/// leaves its "Ergänzung" to the KWG, whose part for it (§§ 67–71 KWG) was not read — **[decision]** served on the
+/// Kreistag's footing (the Regionalverband is the Saarbrücken counterpart of a Landkreis, § 194 KSVG), § 57 KWO
+/// applied entsprechend, the Wahlleitung confirming every determination (docs/legal.md, "Saarland: the
+/// Regionalversammlung").
+pub const REGIONAL_NEXT: &str = "§ 57 Abs. 1 Satz 1 KWO entsprechend, § 205 Abs. 3 KSVG";
+/// Its Unvereinbarkeit: the KWG's rule for it was not read; § 17 KWG and § 56 Abs. 3 KWO applied entsprechend.
+pub const REGIONAL_BAR: &str = "§ 17 KWG entsprechend i. V. m. § 56 Abs. 3 KWO, § 205 Abs. 3 KSVG";
+
+static REGIONALVERSAMMLUNG: Procedure = Procedure {
+    bar_citation: REGIONAL_BAR,
+    next_round_citation: Some(REGIONAL_NEXT),
+    texts: Texts {
+        determination_subject: "Nachrücken als Ersatzperson in die Regionalversammlung „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl",
+        barred_subject: "Nachrücken als Ersatzperson in die Regionalversammlung „{name}“ – Aufforderung zur Erklärung über die Annahme der Wahl und zum Nachweis nach § 56 Abs. 3 KWO",
+        announcement_basis: REGIONAL_NEXT,
+        successor_title: "Bekanntmachung über das Nachrücken einer Ersatzperson in die Regionalversammlung „{name}“",
+        vacancy_title: "Bekanntmachung über das Unbesetztbleiben eines Sitzes in der Regionalversammlung „{name}“",
+        not_acquired_title: "Bekanntmachung über den Nichterwerb der Mitgliedschaft in der Regionalversammlung „{name}“",
+        review_title: "Bekanntmachung der Entscheidung über Widersprüche gegen das Nachrücken einer Ersatzperson in die Regionalversammlung „{name}“",
+        correction_title: "Berichtigung der Bekanntmachung über das Nachrücken einer Ersatzperson in die Regionalversammlung „{name}“",
+        ..PROCEDURE.texts
+    },
+    ..PROCEDURE
+};
+
+/// The rule set's citations that differ for the Regionalversammlung.
+static REGIONAL_CITATIONS: &[(&str, &str)] = &[
+    (rules::sl::NEXT, REGIONAL_NEXT),
+    (rules::sl::BAR_CITATION, REGIONAL_BAR),
+    (rules::sl::ELIGIBLE, "§ 57 Abs. 3 KWO entsprechend"),
+    (rules::sl::EXHAUSTED, "§ 57 Abs. 1 Satz 2 KWO entsprechend"),
+];
+
 /// § 2 SFG beyond the nationwide holidays: Fronleichnam, Mariä Himmelfahrt, Allerheiligen.
 const HOLIDAYS: &[Holiday] = &[
     Holiday::Easter { offset: 60, name: "Fronleichnam" },
@@ -167,6 +202,7 @@ impl LandLaw for Sl {
     fn procedure(&self, kind: BodyKind) -> &'static Procedure {
         match kind {
             BodyKind::Kreistag => &KREISTAG,
+            BodyKind::Regionalversammlung => &REGIONALVERSAMMLUNG,
             // a Bezirkstag is refused at validation (docs/legal.md, "Point 10: Bezirkstage")
             BodyKind::Council | BodyKind::Bezirkstag => &PROCEDURE,
         }
@@ -174,5 +210,13 @@ impl LandLaw for Sl {
 
     fn kreistag_citations(&self) -> &'static [(&'static str, &'static str)] {
         KREISTAG_CITATIONS
+    }
+
+    fn kind_citations(&self, kind: BodyKind) -> &'static [(&'static str, &'static str)] {
+        match kind {
+            BodyKind::Kreistag => KREISTAG_CITATIONS,
+            BodyKind::Regionalversammlung => REGIONAL_CITATIONS,
+            BodyKind::Council | BodyKind::Bezirkstag => &[],
+        }
     }
 }

@@ -221,6 +221,8 @@ impl LandLaw for Sn {
             BodyKind::Kreistag => &KREISTAG,
             // refused at validation: only the Bezirkstag Pfalz is served (docs/legal.md, "Point 10: Bezirkstage")
             BodyKind::Bezirkstag => &PROCEDURE,
+            // refused at validation: the Regionalversammlung is Saarland's
+            BodyKind::Regionalversammlung => &PROCEDURE,
         }
     }
 

@@ -270,6 +270,10 @@ pub enum BodyKind {
     /// lists, a Nachfolger named per Bewerber); refused elsewhere — Bayern's Bezirkstage (Bezirkswahlgesetz with
     /// the Landeswahlgesetz) are not modelled (docs/legal.md, "Point 10: Bezirkstage").
     Bezirkstag,
+    /// Die Regionalversammlung des Regionalverbands Saarbrücken (Saarland, § 205 KSVG): served on the Kreistag's
+    /// footing with the Wahlleitung confirming every determination; refused elsewhere (docs/legal.md, "Saarland:
+    /// the Regionalversammlung").
+    Regionalversammlung,
 }
 
 impl BodyKind {
@@ -284,6 +288,7 @@ impl BodyKind {
             BodyKind::Council => "die Vertretung",
             BodyKind::Kreistag => "der Kreistag",
             BodyKind::Bezirkstag => "der Bezirkstag",
+            BodyKind::Regionalversammlung => "die Regionalversammlung",
         }
     }
 
@@ -293,6 +298,7 @@ impl BodyKind {
             BodyKind::Council => "Die Vertretung",
             BodyKind::Kreistag => "Der Kreistag",
             BodyKind::Bezirkstag => "Der Bezirkstag",
+            BodyKind::Regionalversammlung => "Die Regionalversammlung",
         }
     }
 
@@ -302,6 +308,7 @@ impl BodyKind {
             BodyKind::Council => "die Vertretung",
             BodyKind::Kreistag => "den Kreistag",
             BodyKind::Bezirkstag => "den Bezirkstag",
+            BodyKind::Regionalversammlung => "die Regionalversammlung",
         }
     }
 
@@ -311,6 +318,7 @@ impl BodyKind {
             BodyKind::Council => "der Vertretung",
             BodyKind::Kreistag => "dem Kreistag",
             BodyKind::Bezirkstag => "dem Bezirkstag",
+            BodyKind::Regionalversammlung => "der Regionalversammlung",
         }
     }
 
@@ -320,6 +328,7 @@ impl BodyKind {
             BodyKind::Council => "der Vertretung",
             BodyKind::Kreistag => "des Kreistags",
             BodyKind::Bezirkstag => "des Bezirkstags",
+            BodyKind::Regionalversammlung => "der Regionalversammlung",
         }
     }
 
@@ -329,6 +338,7 @@ impl BodyKind {
             BodyKind::Council => "Wahlleitung",
             BodyKind::Kreistag => "Kreiswahlleitung",
             BodyKind::Bezirkstag => "Wahlleitung",
+            BodyKind::Regionalversammlung => "Wahlleitung",
         }
     }
 
@@ -338,6 +348,7 @@ impl BodyKind {
             BodyKind::Council => "council",
             BodyKind::Kreistag => "kreistag",
             BodyKind::Bezirkstag => "bezirkstag",
+            BodyKind::Regionalversammlung => "regionalversammlung",
         }
     }
 }
@@ -352,9 +363,10 @@ pub struct BodyInfo {
     /// (§ 47 KWG LSA), `TH` (§ 23 ThürKWG), `SH` (§ 44 GKWG), `BY` (Art. 37 GLKrWG), `BW` (§ 31 GemO, § 26
     /// KomWG), `SN` (§ 34 SächsGemO) or `MV` (§ 46 LKWG M-V).
     pub land: Land,
-    /// `council` (default), `kreistag` or `bezirkstag`: the council of a municipality, of a Landkreis, or the
-    /// Bezirkstag des Bezirksverbands Pfalz (docs/contract.md, "body.kind"; docs/legal.md, "Kreistage", "Point 10:
-    /// Bezirkstage").
+    /// `council` (default), `kreistag`, `bezirkstag` or `regionalversammlung`: the council of a municipality, of a
+    /// Landkreis, a Bezirkstag (Pfalz, Bayern), or the Regionalversammlung des Regionalverbands Saarbrücken
+    /// (docs/contract.md, "body.kind"; docs/legal.md, "Kreistage", "Point 10: Bezirkstage", "Saarland: the
+    /// Regionalversammlung").
     #[serde(default, skip_serializing_if = "BodyKind::is_council")]
     pub kind: BodyKind,
     #[serde(default)]

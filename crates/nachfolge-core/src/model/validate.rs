@@ -122,6 +122,12 @@ pub(crate) fn validate(s: &Snapshot) -> Result<(), ValidationError> {
             "bezirkstag is a body of Rheinland-Pfalz (the Bezirkstag des Bezirksverbands Pfalz, § 56 KWG) and Bayern (a Bezirk's Bezirkstag, Art. 4 BezWG); this Land has no Bezirkstag served here",
         ));
     }
+    if b.kind == BodyKind::Regionalversammlung && b.land != Land::Sl {
+        return Err(ValidationError::new(
+            "body.kind",
+            "regionalversammlung is a body of Saarland (the Regionalversammlung des Regionalverbands Saarbrücken, § 205 KSVG)",
+        ));
+    }
     if let Some(h) = b.readings.deadline_grace_hours.filter(|h| *h > MAX_GRACE_HOURS) {
         return Err(ValidationError::new(
             "body.readings.deadline_grace_hours",

@@ -44,6 +44,8 @@ pub const ELIGIBLE: &str = "§ 57 Abs. 3 KWO";
 /// (§§ 58–65 KWG) was not read; § 156 Abs. 3 KSVG leaves the Kreistag's Ergänzung to the KWG — the Kreiswahlleitung
 /// decides (docs/legal.md, "Saarland: Kreistage").
 pub const KREISTAG_PARTY_BAN: &str = "§ 156 Abs. 3 KSVG";
+/// The Regionalversammlung's likewise (§ 205 Abs. 3 KSVG).
+pub const REGIONAL_PARTY_BAN: &str = "§ 205 Abs. 3 KSVG";
 /// Ersatzleute of a banned party lose the Anwartschaft.
 const BANNED: &str = "§ 50 Abs. 1 Satz 1 KWG";
 /// Seats not filled by Ersatzleute after a party ban stay unbesetzt; the statutory size falls.
@@ -156,9 +158,13 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
     let departed = &list.candidates[loc.cand];
     let s = Standing::new(body, q);
     let mut trail = Vec::new();
-    if matches!(q.cause, Cause::PartyBan { .. }) && body.info().kind == BodyKind::Kreistag {
-        // no fall-back guessed: the departure is recorded, the seat left to the Kreiswahlleitung
-        trail.push(TrailStep::new(None, Verdict::Noted, "party_ban_returning_officer_decides", KREISTAG_PARTY_BAN));
+    if matches!(q.cause, Cause::PartyBan { .. }) && body.info().kind != BodyKind::Council {
+        // no fall-back guessed: the departure is recorded, the seat left to the (Kreis-)Wahlleitung
+        let citation = match body.info().kind {
+            BodyKind::Regionalversammlung => REGIONAL_PARTY_BAN,
+            _ => KREISTAG_PARTY_BAN,
+        };
+        trail.push(TrailStep::new(None, Verdict::Noted, "party_ban_returning_officer_decides", citation));
         let outcome = Outcome::Vacant {
             reason: VacancyReason::ReturningOfficerDecides,
             statutory_size: body.info().statutory_size,

@@ -211,6 +211,8 @@ fn sentences(land: Land, kind: BodyKind, o: &Outlook, w: Option<&Words>) -> Vec<
                 BodyKind::Kreistag => "beim Landratsamt",
                 // not reached: a Bayern Bezirkstag's silence is acceptance (Art. 4 Abs. 2 Satz 2 BezWG)
                 BodyKind::Bezirkstag => "bei der Bezirksverwaltung",
+                // not reached: the Regionalversammlung is Saarland's
+                BodyKind::Regionalversammlung => "bei der Gemeindeverwaltung",
             };
             out.push(format!("Nehmen Sie die Wahl nicht bis zum Ablauf der Frist schriftlich oder zur Niederschrift {office} an, gilt sie als abgelehnt (Art. 47 Abs. 2 Satz 2 GLKrWG); es rückt dann die nächste Listennachfolgerin oder der nächste Listennachfolger nach."));
         }
@@ -252,6 +254,7 @@ mod tests {
         {
             let kinds: &[BodyKind] = match land {
                 Land::Rp | Land::By => &[BodyKind::Council, BodyKind::Kreistag, BodyKind::Bezirkstag],
+                Land::Sl => &[BodyKind::Council, BodyKind::Kreistag, BodyKind::Regionalversammlung],
                 _ => &[BodyKind::Council, BodyKind::Kreistag],
             };
             for &kind in kinds {

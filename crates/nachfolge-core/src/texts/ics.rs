@@ -139,6 +139,7 @@ pub fn period_calendar(e: &PeriodEntry<'_>) -> String {
         BodyKind::Council => "Vertretung",
         BodyKind::Kreistag => "Kreistag",
         BodyKind::Bezirkstag => "Bezirkstag",
+        BodyKind::Regionalversammlung => "Regionalversammlung",
     };
     let summary = format!("{summary_what} – {body} „{}“", e.body_name);
     let basis = period_citation(e.land, e.body_kind).map(|c| format!(" ({c})")).unwrap_or_default();

@@ -94,6 +94,7 @@ pub fn period_notice_mail(body: &Body, n: &Notice<'_>, p: &PeriodFacts) -> Optio
             BodyKind::Council => "Vertretung",
             BodyKind::Kreistag => "Kreistag",
             BodyKind::Bezirkstag => "Bezirkstag",
+            BodyKind::Regionalversammlung => "Regionalversammlung",
         },
         info.name
     );

@@ -79,6 +79,13 @@ pub fn reason_de_in(reason: &str, kind: BodyKind) -> String {
             _ => {}
         }
     }
+    if kind == BodyKind::Regionalversammlung {
+        match reason {
+            "seated" => return "ist bereits Mitglied der Regionalversammlung".to_owned(),
+            "former_member" => return "war in dieser Wahlperiode bereits Mitglied der Regionalversammlung".to_owned(),
+            _ => {}
+        }
+    }
     if kind == BodyKind::Kreistag {
         let text = match reason {
             "seated" => Some("ist bereits Mitglied des Kreistags"),

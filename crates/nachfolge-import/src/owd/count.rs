@@ -52,7 +52,7 @@ fn number_key(s: &str) -> Option<String> {
 fn stimmbezirk_key(kind: BodyKind, gs: &str, nr: &str) -> String {
     match kind {
         // a body over several municipalities (a Bezirkstag is not an NRW body; refused before the import)
-        BodyKind::Kreistag | BodyKind::Bezirkstag => format!("{gs}/{nr}"),
+        BodyKind::Kreistag | BodyKind::Bezirkstag | BodyKind::Regionalversammlung => format!("{gs}/{nr}"),
         BodyKind::Council => nr.to_owned(),
     }
 }
