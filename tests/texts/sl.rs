@@ -6,6 +6,12 @@ use super::*;
 
 const SL: &str = "musterweiler-gemeinderat";
 
+/// The Wahlleitung confirms the proposal of round 1 of `case` on 30 Nov 2026 (`determination.confirmed`).
+fn confirmed(b: &mut Council, body: &str, case: &str, by: &str) -> Vec<Effect> {
+    let data = json!({"body": body, "case": case, "round": 1, "confirmed_by": by, "confirmed_at": "2026-11-30T10:00:00+01:00"});
+    run(b, "determination.confirmed", data, now())
+}
+
 /// SL: BP-N-01 (Bereichsliste Nord) resigned; BP-N-02 refused earlier, BP-N-03 is proposed; the Wahlleitung
 /// confirms, the notification is sent and served on 30 Nov 2026.
 fn sl_offered() -> (Council, String, Vec<Effect>, Vec<Effect>) {
@@ -13,12 +19,7 @@ fn sl_offered() -> (Council, String, Vec<Effect>, Vec<Effect>) {
     let e = run(&mut b, "vacancy.reported", example("sl-vacancy.json"), now());
     assert!(e.iter().all(|e| !matches!(e, Effect::Mail(_))), "the Wahlleitung confirms first");
     let case = b.cases.keys().next().expect("case").clone();
-    let offer = run(
-        &mut b,
-        "determination.confirmed",
-        json!({"body": SL, "case": case, "round": 1, "confirmed_by": "Gemeindewahlleiterin Sabine Saarwald", "confirmed_at": "2026-11-30T10:00:00+01:00"}),
-        now(),
-    );
+    let offer = confirmed(&mut b, SL, &case, "Gemeindewahlleiterin Sabine Saarwald");
     notification_sent(&mut b, &case);
     let served = run(
         &mut b,
@@ -80,12 +81,7 @@ fn sl_56_abs_3_kwo_offer_to_a_barred_ersatzperson_asks_for_the_proof() {
     let mut b = body(s);
     run(&mut b, "vacancy.reported", example("sl-vacancy.json"), now());
     let case = b.cases.keys().next().expect("case").clone();
-    let e = run(
-        &mut b,
-        "determination.confirmed",
-        json!({"body": SL, "case": case, "round": 1, "confirmed_by": "Gemeindewahlleiterin Sabine Saarwald", "confirmed_at": "2026-11-30T10:00:00+01:00"}),
-        now(),
-    );
+    let e = confirmed(&mut b, SL, &case, "Gemeindewahlleiterin Sabine Saarwald");
     render(&e, "sl-barred-offer");
     let offer = text_of(&e, "mail");
     assert!(offer.contains("(Beschäftigte der Gemeinde Musterweiler; § 17 Abs. 1 KWG)"), "{offer}");
@@ -135,12 +131,7 @@ fn sl_57_abs_2_kwo_the_offer_after_a_majority_election_cites_its_norm() {
     let v = json!({"body": SL, "member": "BP-G-01", "reason": "resigned", "effective_at": "2026-11-30T00:00:00+01:00"});
     run(&mut b, "vacancy.reported", v, now());
     let case = b.cases.keys().next().expect("case").clone();
-    let offer = run(
-        &mut b,
-        "determination.confirmed",
-        json!({"body": SL, "case": case, "round": 1, "confirmed_by": "Gemeindewahlleiterin Sabine Saarwald", "confirmed_at": "2026-11-30T10:00:00+01:00"}),
-        now(),
-    );
+    let offer = confirmed(&mut b, SL, &case, "Gemeindewahlleiterin Sabine Saarwald");
     let text = text_of(&offer, "mail");
     assert!(
         text.contains("Nach § 57 Abs. 2 in Verbindung mit § 55 Abs. 2 Satz 1 der Kommunalwahlordnung (KWO)"),
@@ -172,12 +163,7 @@ fn sl_205_abs_3_ksvg_the_offer_to_an_ersatzperson_of_the_regionalversammlung() {
     let v = json!({"body": RV, "member": "BP-N-01", "reason": "resigned", "effective_at": "2026-11-30T00:00:00+01:00"});
     run(&mut b, "vacancy.reported", v, now());
     let case = b.cases.keys().next().expect("case").clone();
-    let offer = run(
-        &mut b,
-        "determination.confirmed",
-        json!({"body": RV, "case": case, "round": 1, "confirmed_by": "Wahlleiter Peter Regional", "confirmed_at": "2026-11-30T10:00:00+01:00"}),
-        now(),
-    );
+    let offer = confirmed(&mut b, RV, &case, "Wahlleiter Peter Regional");
     render(&offer, "regionalversammlung-sl-successor-offer");
     let text = text_of(&offer, "mail");
     assert!(text.contains("§ 57 Abs. 1 Satz 1 der Kommunalwahlordnung (KWO) in entsprechender Anwendung"), "{text}");
