@@ -129,7 +129,27 @@ pub async fn serve(
             u64::from(c.header_timeout_seconds) + u64::from(c.body_timeout_seconds) + ANSWER_SECONDS,
         ),
     };
+    // expired import previews hold a whole election's personal data: swept at the start and then every few
+    // minutes, on every replica (the delete is idempotent; docs/security.md)
+    let sweeper = tokio::spawn(sweep_previews(console.store.clone()));
     crate::http::serve_router(listener, routes::router(console), "console", limits, shutdown).await;
+    sweeper.abort();
+}
+
+/// How often the console deletes the import previews whose hour has passed
+/// ([`Store::drop_expired_import_previews`]).
+pub const PREVIEW_SWEEP: std::time::Duration = std::time::Duration::from_secs(300);
+
+async fn sweep_previews(store: Store) {
+    let mut every = tokio::time::interval(PREVIEW_SWEEP);
+    loop {
+        every.tick().await;
+        match store.drop_expired_import_previews(election::PENDING_TTL).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(deleted = n, "expired import previews deleted"),
+            Err(error) => tracing::warn!(%error, "expired import previews not deleted; the next sweep tries again"),
+        }
+    }
 }
 
 /// Whether `addr` (`host:port`) names a loopback address (`127.0.0.0/8`, `::1`, `localhost`), where a

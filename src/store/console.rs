@@ -401,10 +401,22 @@ impl Store {
     }
 }
 
+/// The previews whose hour (`$1` seconds) has passed.
+const DROP_EXPIRED_PREVIEWS: &str =
+    "DELETE FROM console_import_previews WHERE created_at <= now() - make_interval(secs => $1)";
+
 /// The console's previewed election result imports (migration 0017, docs/console.md "Election results"): kept
 /// for the user who uploaded them until confirmed or `ttl` old (the database's clock), at most `max` at a time —
 /// any replica answers the three steps, and a restart keeps them.
 impl Store {
+    /// Delete the previews `ttl` old or older (the database's clock): they hold a whole election's personal data
+    /// and can no longer be read. The console sweeps them when it starts and every few minutes
+    /// (`console::PREVIEW_SWEEP`); returns how many went.
+    pub async fn drop_expired_import_previews(&self, ttl: std::time::Duration) -> Result<u64, StoreError> {
+        let done = sqlx::query(DROP_EXPIRED_PREVIEWS).bind(ttl.as_secs_f64()).execute(&self.pool).await?;
+        Ok(done.rows_affected())
+    }
+
     /// Keep a preview (`imported`, `files`: JSON) for `login` under `token`; expired previews are deleted, and the
     /// oldest beyond `max - 1`.
     pub async fn keep_import_preview(
@@ -417,10 +429,7 @@ impl Store {
         max: i64,
     ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query("DELETE FROM console_import_previews WHERE created_at <= now() - make_interval(secs => $1)")
-            .bind(ttl.as_secs_f64())
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query(DROP_EXPIRED_PREVIEWS).bind(ttl.as_secs_f64()).execute(&mut *tx).await?;
         sqlx::query(
             "DELETE FROM console_import_previews WHERE token IN (
                  SELECT token FROM console_import_previews ORDER BY created_at DESC OFFSET greatest($1 - 1, 0))",

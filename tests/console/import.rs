@@ -365,3 +365,40 @@ async fn a_previewed_import_is_confirmed_on_another_replica_and_then_deleted() {
     assert_eq!(again.status, 404, "{}", again.body);
     second.shutdown().await;
 }
+
+/// A preview whose hour has passed holds a whole election's personal data and can no longer be read: the console
+/// deletes it when it starts and every few minutes (`console::PREVIEW_SWEEP`), not only at the next upload; a
+/// fresh preview stays.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_expired_preview_is_deleted_by_the_console_without_a_further_upload() {
+    let mut app = App::spawn().await;
+    let mut browser = signed_in(&app, BODY, "wahlleitung", "wahlleiter").await;
+    let old = token(&upload(&mut browser, &oldenburg(), &[]).await);
+    let fresh = token(&upload(&mut browser, &oldenburg(), &[]).await);
+    let db = app.db().await;
+    // the first preview's hour has passed (the database's clock decides)
+    sqlx::query("UPDATE console_import_previews SET created_at = now() - interval '2 hours' WHERE token = $1")
+        .bind(&old)
+        .execute(&db)
+        .await
+        .expect("backdate");
+    // a replica starts: its console sweeps at once
+    if let Some(w) = app.worker.take() {
+        w.shutdown().await;
+    }
+    let second = nachfolge::worker::Worker::start(app.config.clone(), app.clock.clone()).await.expect("second");
+    let left = |db: sqlx::PgPool| async move {
+        sqlx::query_scalar::<_, String>("SELECT token FROM console_import_previews ORDER BY token")
+            .fetch_all(&db)
+            .await
+            .expect("previews")
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let mut kept = left(db.clone()).await;
+    while kept.contains(&old) && std::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        kept = left(db.clone()).await;
+    }
+    assert_eq!(kept, [fresh], "the expired preview is deleted, the fresh one kept");
+    second.shutdown().await;
+}
