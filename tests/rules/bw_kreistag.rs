@@ -130,6 +130,20 @@ fn bw_lkro_25_abs_2_satz_2_halbsatz_2_two_fifths_for_a_wahlkreis_of_one_gemeinde
     .body();
     let d = decide(&body, &query("VI-02")).unwrap();
     assert_eq!(d.outcome, successor("VII-02", "FW-VII"), "{:#?}", d.trail);
+    // above two fifths and not above 45 % (9 of 20 seats): passed over as the text read says, and the Kreistag is
+    // asked to check the Fassung (§ 22 Abs. 4 LKrO now caps a Wahlkreis at 45 %)
+    let seated: Vec<Candidate> =
+        (4..=10).map(|i| hcand(&format!("VII-{i:02}"), i, 3000 - i64::from(i)).seated(SeatVia::List)).collect();
+    let body =
+        freie_waehler(seated).size(20).with(|s| s.body.single_municipality_areas = vec!["Wahlkreis VII".into()]).body();
+    let d = decide(&body, &query("VI-02")).unwrap();
+    assert_eq!(d.outcome, successor("VI-03", "FW-VI"), "{:#?}", d.trail);
+    assert!(d.trail.contains(&noted(
+        "VII-02",
+        "wahlkreis_cap_to_check",
+        "§ 25 Abs. 2 Satz 2 Halbsatz 2, § 22 Abs. 4 LKrO"
+    )));
+    assert!(d.trail.contains(&skipped("VII-02", "wahlkreis_two_fifths", KT_TWO_FIFTHS)), "{:#?}", d.trail);
 }
 
 /// § 25 Abs. 2 Satz 1 LKrO: a Wahlkreis seat passes only within the Wahlkreis — the party key ties the Wahlvorschläge

@@ -137,7 +137,7 @@ pub const KREISTAG_ADDITIONAL_EXHAUSTED: &str = "§ 25 Abs. 2 Satz 1 LKrO";
 /// "… ein Ersatzmann wird beim Nachrücken übergangen, wenn sein Wahlkreis nur aus einer Gemeinde besteht und durch
 /// sein Nachrücken auf diesen Wahlkreis mehr als zwei Fünftel der im Wahlgebiet insgesamt zu besetzenden Sitze
 /// entfallen würden." **[verify]** the copy read may predate the Gesetz vom 4. April 2023, after which § 22 LKrO caps
-/// a Wahlkreis at 45 % (docs/legal.md).
+/// a Wahlkreis at 45 %; between the two the trail asks the Kreistag to check (`wahlkreis_cap_to_check`, docs/legal.md).
 pub const TWO_FIFTHS: &str = "§ 25 Abs. 2 Satz 2 Halbsatz 2 LKrO";
 
 /// The reason a candidate is passed over, with its citation; `None` if he can succeed.
@@ -281,7 +281,7 @@ fn with_movers(body: &Body, q: &Query, law: &VoteLaw, district: Option<&str>) ->
 
 /// A Kreistag's Ausgleichssitz: the Ersatzpersonen for the Ausgleichssitze of the departed's party (its Wahlvorschläge
 /// tied by `lists[].party`, else his own) in the order determined with the result (`additional_rank`); passed over
-/// as anywhere, and where the two-fifths rule bars him ([`exceeds_two_fifths`]). None left: the seat stays vacant.
+/// as anywhere, and where the two-fifths rule bars him ([`wahlkreis_share`]). None left: the seat stays vacant.
 fn kreistag_additional(body: &Body, q: &Query) -> Result<Decision, DecideError> {
     let loc = body.locate(q.departed).ok_or_else(|| DecideError::UnknownMember(q.departed.to_owned()))?;
     let own = body.list(loc.list);
@@ -300,10 +300,19 @@ fn kreistag_additional(body: &Body, q: &Query) -> Result<Decision, DecideError> 
             Some(Exclusion { reason: "departed", citation: KREISTAG_ADDITIONAL.to_owned() })
         } else if let Some(e) = exclusion(&s, c) {
             Some(e)
-        } else if exceeds_two_fifths(body, q, l) {
-            Some(Exclusion { reason: "wahlkreis_two_fifths", citation: TWO_FIFTHS.to_owned() })
         } else {
-            None
+            match wahlkreis_share(body, q, l) {
+                Share::WithinTwoFifths => None,
+                Share::AboveTwoFifths { within_45 } => {
+                    if within_45 {
+                        // the copy read says two fifths; § 22 Abs. 4 LKrO now caps a Wahlkreis at 45 %: the
+                        // Kreistag checks which Fassung of § 25 Abs. 2 Satz 2 applies (docs/legal.md)
+                        let step = TrailStep::new(Some(&c.id), Verdict::Noted, "wahlkreis_cap_to_check", CAP_TO_CHECK);
+                        trail.push(step);
+                    }
+                    Some(Exclusion { reason: "wahlkreis_two_fifths", citation: TWO_FIFTHS.to_owned() })
+                }
+            }
         };
         if let Some(Exclusion { reason, citation }) = passed {
             trail.push(TrailStep::new(Some(&c.id), Verdict::Skipped, reason, citation));
@@ -325,15 +334,27 @@ fn kreistag_additional(body: &Body, q: &Query) -> Result<Decision, DecideError> 
     Ok(Decision { outcome, trail })
 }
 
+/// What the Ersatzperson's moving up would give his Wahlkreis ([`wahlkreis_share`]).
+enum Share {
+    /// Not a Wahlkreis of one Gemeinde, or at most two fifths of the seats.
+    WithinTwoFifths,
+    /// More than two fifths: passed over (§ 25 Abs. 2 Satz 2 Halbsatz 2 LKrO as read); `within_45`: not more than
+    /// 45 %, the cap § 22 Abs. 4 LKrO now sets for a Wahlkreis — whether § 25 follows it is **[verify]**.
+    AboveTwoFifths { within_45: bool },
+}
+
+/// The Kreistag checks the Fassung of § 25 Abs. 2 Satz 2 LKrO where the share lies above two fifths and not above 45 %.
+pub const CAP_TO_CHECK: &str = "§ 25 Abs. 2 Satz 2 Halbsatz 2, § 22 Abs. 4 LKrO";
+
 /// § 25 Abs. 2 Satz 2 Halbsatz 2 LKrO: the Ersatzperson's Wahlkreis (his list's `area`) consists of one Gemeinde
 /// (`body.single_municipality_areas`) and his moving up would give it more than two fifths of the seats. **[decision]**
 /// "die im Wahlgebiet insgesamt zu besetzenden Sitze": the seats of the Kreistag as elected, Ausgleichssitze
 /// included — the seats held now with the departed's, at least the statutory size; the Wahlkreis's seats: those its
 /// candidates hold, the departed's not where it is the seat to be filled (docs/legal.md).
-fn exceeds_two_fifths(body: &Body, q: &Query, list: &List) -> bool {
-    let Some(area) = list.area.as_deref() else { return false };
+fn wahlkreis_share(body: &Body, q: &Query, list: &List) -> Share {
+    let Some(area) = list.area.as_deref() else { return Share::WithinTwoFifths };
     if !body.info().single_municipality_areas.iter().any(|a| a == area) {
-        return false;
+        return Share::WithinTwoFifths;
     }
     let departed_via = q.departed_via.or(body.candidate(q.departed).and_then(|c| c.seat.as_ref()).map(|s| s.via));
     // the departed's seat is the one to be filled unless he moved out of it and holds another (a mover)
@@ -348,7 +369,12 @@ fn exceeds_two_fifths(body: &Body, q: &Query, list: &List) -> bool {
         .flat_map(|l| &l.candidates)
         .filter(|c| c.seat.is_some() && !leaves(c))
         .count() as u64;
-    (in_area + 1) * 5 > total * 2
+    let seats = in_area + 1;
+    if seats * 5 > total * 2 {
+        Share::AboveTwoFifths { within_45: seats * 100 <= total * 45 }
+    } else {
+        Share::WithinTwoFifths
+    }
 }
 
 pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {

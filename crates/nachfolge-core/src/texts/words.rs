@@ -302,6 +302,9 @@ pub fn reason_de(reason: &str) -> String {
         "wahlkreis_two_fifths" => {
             "stand in einem Wahlkreis, der nur aus einer Gemeinde besteht; durch das Nachrücken entfielen auf diesen Wahlkreis mehr als zwei Fünftel der Sitze"
         }
+        "wahlkreis_cap_to_check" => {
+            "Der Wahlkreis erhielte mehr als zwei Fünftel, aber nicht mehr als 45 vom Hundert der Sitze; ob § 25 Abs. 2 Satz 2 LKrO nach der Änderung des § 22 Abs. 4 LKrO (45 vom Hundert) noch zwei Fünftel nennt, prüft der Kreistag vor seinem Beschluss"
+        }
         "no_other_areas_recorded" => {
             "Wahlvorschläge derselben Partei oder Wählergruppe in anderen Wahlbereichen sind nicht erfasst; gibt es solche, ist der Übergang des Sitzes auf sie zu prüfen"
         }
@@ -435,6 +438,7 @@ mod tests {
             "ausgleichssitz_then_lot",
             "ausgleichssitz_then_vacant",
             "wahlkreis_two_fifths",
+            "wahlkreis_cap_to_check",
             "party_ban_returning_officer_decides",
             "party_ban_seat_passes",
             "party_ban_members_to_check",
