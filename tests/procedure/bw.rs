@@ -187,6 +187,15 @@ fn tow_open() -> (Council, Vec<Effect>) {
 
 const TOW: &str = "teilhausen-gemeinderat";
 
+/// What the resolution on a move publishes and sends: the move's determination, the mover's membership (`updated`),
+/// his letter, and the proposal for the seat he gave up.
+const MOVE_EFFECTS: [&str; 4] = [
+    "publish:succession.determined",
+    "publish:membership.changed",
+    "mail:bw_determination",
+    "publish:succession.proposed",
+];
+
 fn tow_council(case: &str, round: u32, at: &str) -> Command {
     resolution(TOW, "Gemeinderat Teilhausen", case, round, at)
 }
@@ -215,15 +224,7 @@ fn bw_31_abs_2_satz_2_gemo_the_holder_of_a_weiterer_sitz_moves_up_and_his_seat_i
         tow_council("teilhausen-gemeinderat-1", 1, "2026-12-10T19:00:00+01:00"),
         "2026-12-10T21:00:00+01:00",
     );
-    assert_eq!(
-        kinds(&fx),
-        [
-            "publish:succession.determined",
-            "publish:membership.changed",
-            "mail:bw_determination",
-            "publish:succession.proposed"
-        ]
-    );
+    assert_eq!(kinds(&fx), MOVE_EFFECTS);
     let m = event(&fx, "membership.changed");
     assert_eq!((m["change"].as_str(), m["person"]["id"].as_str()), (Some("updated"), Some("T1-04")));
     assert_eq!(m["membership"]["startDate"], "2024-07-01", "the membership goes on: {m}");
@@ -341,15 +342,7 @@ fn bw_lkro_25_abs_2_satz_2_the_holder_of_an_ausgleichssitz_moves_up_and_her_seat
 
     let kreistag = |case: &str, at: &str| resolution(ALB, "Kreistag des Landkreises Albkreis", case, 1, at);
     let fx = run(&mut b, kreistag("albkreis-kreistag-1", "2026-12-10T17:00:00+01:00"), "2026-12-10T19:00:00+01:00");
-    assert_eq!(
-        kinds(&fx),
-        [
-            "publish:succession.determined",
-            "publish:membership.changed",
-            "mail:bw_determination",
-            "publish:succession.proposed"
-        ]
-    );
+    assert_eq!(kinds(&fx), MOVE_EFFECTS);
     let m = event(&fx, "membership.changed");
     assert_eq!((m["change"].as_str(), m["person"]["id"].as_str()), (Some("updated"), Some("FW-II-02")));
     assert_eq!(mail(&fx).context["moves_up"], true);
