@@ -214,7 +214,7 @@ impl LandLaw for Sl {
 
     fn kind_citations(&self, kind: BodyKind) -> &'static [(&'static str, &'static str)] {
         match kind {
-            BodyKind::Kreistag => KREISTAG_CITATIONS,
+            BodyKind::Kreistag => self.kreistag_citations(),
             BodyKind::Regionalversammlung => REGIONAL_CITATIONS,
             BodyKind::Council | BodyKind::Bezirkstag => &[],
         }

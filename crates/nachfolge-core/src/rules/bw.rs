@@ -246,10 +246,14 @@ fn then_additional_seat(body: &Body, q: &Query, mover: &str) -> Result<TrailStep
     Ok(step)
 }
 
-/// The departed held a weiterer Sitz: the query says, else his seat.
+/// How the departed held the seat to be filled: the query says, else his seat.
+fn departed_via(body: &Body, q: &Query) -> Option<SeatVia> {
+    q.departed_via.or(body.candidate(q.departed).and_then(|c| c.seat.as_ref()).map(|s| s.via))
+}
+
+/// The departed held a weiterer Sitz (a Kreistag's Ausgleichssitz).
 fn additional_seat(body: &Body, q: &Query) -> bool {
-    let via = q.departed_via.or(body.candidate(q.departed).and_then(|c| c.seat.as_ref()).map(|s| s.via));
-    via == Some(SeatVia::Additional)
+    departed_via(body, q) == Some(SeatVia::Additional)
 }
 
 /// The Ersatzpersonen of `list` with the holders of an Ausgleichssitz or weiterer Sitz among them ranked as if they
@@ -356,7 +360,7 @@ fn wahlkreis_share(body: &Body, q: &Query, list: &List) -> Share {
     if !body.info().single_municipality_areas.iter().any(|a| a == area) {
         return Share::WithinTwoFifths;
     }
-    let departed_via = q.departed_via.or(body.candidate(q.departed).and_then(|c| c.seat.as_ref()).map(|s| s.via));
+    let departed_via = departed_via(body, q);
     // the departed's seat is the one to be filled unless he moved out of it and holds another (a mover)
     let leaves = |c: &Candidate| c.id == q.departed && c.seat.as_ref().is_none_or(|s| Some(s.via) == departed_via);
     let lists = &body.snapshot.lists;

@@ -41,7 +41,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::calendar::local_date;
 use crate::model::{Body, Candidate, DepartureReason, Fact, ListKind, SeatVia, ValidationError};
-use crate::trail::TrailStep;
+use crate::trail::{TrailStep, Verdict};
 
 /// What the rules are asked: who succeeds the departed member at the reference time.
 #[derive(Debug, Clone)]
@@ -131,6 +131,18 @@ impl VacancyReason {
     pub fn is_determined(self) -> bool {
         !matches!(self, VacancyReason::Merger | VacancyReason::ReturningOfficerDecides | VacancyReason::ResultCorrected)
     }
+}
+
+/// The seat left to the Wahlleitung where the rule for it was not read ([`VacancyReason::ReturningOfficerDecides`]):
+/// the trail notes why (`reason`, `citation`), nobody is named, the statutory size is unchanged.
+pub(crate) fn left_to_returning_officer(
+    body: &Body,
+    trail: &mut Vec<TrailStep>,
+    reason: &str,
+    citation: &str,
+) -> Outcome {
+    trail.push(TrailStep::new(None, Verdict::Noted, reason, citation));
+    Outcome::Vacant { reason: VacancyReason::ReturningOfficerDecides, statutory_size: body.info().statutory_size }
 }
 
 /// The result of the rules.

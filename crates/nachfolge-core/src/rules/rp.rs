@@ -15,7 +15,7 @@
 //! docs/legal.md, "Rheinland-Pfalz" and "Point 10: Bezirkstage".
 
 use super::votes::{self, VoteLaw};
-use super::{Cause, DecideError, Decision, Exclusion, ListOrder, Outcome, Query, Standing, VacancyReason};
+use super::{left_to_returning_officer, Cause, DecideError, Decision, Exclusion, ListOrder, Query, Standing};
 use crate::model::{Body, BodyKind, Candidate, ElectoralSystem, Fact, List};
 use crate::trail::{TrailStep, Verdict};
 
@@ -94,10 +94,10 @@ pub const PARTY_BAN_SEAT: &str = "§ 46 Abs. 1 KWG";
 
 pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
     if let Cause::PartyBan { .. } = q.cause {
-        let step = TrailStep::new(None, Verdict::Noted, "party_ban_returning_officer_decides", PARTY_BAN_SEAT);
-        let statutory_size = body.info().statutory_size;
-        let outcome = Outcome::Vacant { reason: VacancyReason::ReturningOfficerDecides, statutory_size };
-        return Ok(Decision { outcome, trail: vec![step] });
+        let mut trail = vec![];
+        let outcome =
+            left_to_returning_officer(body, &mut trail, "party_ban_returning_officer_decides", PARTY_BAN_SEAT);
+        return Ok(Decision { outcome, trail });
     }
     if body.info().kind == BodyKind::Bezirkstag {
         return decide_bezirkstag(body, q);

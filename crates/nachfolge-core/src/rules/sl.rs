@@ -25,7 +25,8 @@
 use super::order::passed;
 use super::votes::{self, VoteLaw};
 use super::{
-    in_list_order, Cause, DecideError, Decision, Exclusion, ListOrder, Outcome, Query, Standing, VacancyReason,
+    in_list_order, left_to_returning_officer, Cause, DecideError, Decision, Exclusion, ListOrder, Outcome, Query,
+    Standing, VacancyReason,
 };
 use crate::model::{Body, BodyKind, Candidate, Declination, ElectoralSystem, Fact, List, WaiverForm};
 use crate::trail::{TrailStep, Verdict};
@@ -148,8 +149,7 @@ fn referred(body: &Body, trail: &mut Vec<TrailStep>) -> Outcome {
 
 /// [`referred`], citing `citation` (the norm that refers to the rule not read).
 fn referred_to(body: &Body, trail: &mut Vec<TrailStep>, citation: &str) -> Outcome {
-    trail.push(TrailStep::new(None, Verdict::Noted, "list_exhausted_returning_officer_decides", citation));
-    Outcome::Vacant { reason: VacancyReason::ReturningOfficerDecides, statutory_size: body.info().statutory_size }
+    left_to_returning_officer(body, trail, "list_exhausted_returning_officer_decides", citation)
 }
 
 pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
@@ -164,11 +164,7 @@ pub(crate) fn decide(body: &Body, q: &Query) -> Result<Decision, DecideError> {
             BodyKind::Regionalversammlung => REGIONAL_PARTY_BAN,
             _ => KREISTAG_PARTY_BAN,
         };
-        trail.push(TrailStep::new(None, Verdict::Noted, "party_ban_returning_officer_decides", citation));
-        let outcome = Outcome::Vacant {
-            reason: VacancyReason::ReturningOfficerDecides,
-            statutory_size: body.info().statutory_size,
-        };
+        let outcome = left_to_returning_officer(body, &mut trail, "party_ban_returning_officer_decides", citation);
         return Ok(Decision { outcome, trail });
     }
     let party_ban = match q.cause {

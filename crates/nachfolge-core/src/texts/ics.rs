@@ -47,7 +47,7 @@ impl PeriodKind {
 
 /// The statute that sets the period after service, as the Land's letter to the successor cites it
 /// (`config/templates/mail/`, `config/templates/law/`); `None` for a Land without such a period.
-/// A Kreistag's where the Land's table names one (`LandLaw::kreistag_citations`). **[decision]** in every Land
+/// A Kreistag's (or another body kind's) where the Land's table names one (`LandLaw::kind_citations`). **[decision]** in every Land
 /// listed the same act governs councils and district assemblies (docs/legal.md, "The period as a calendar
 /// entry").
 pub fn period_citation(land: Land, kind: BodyKind) -> Option<&'static str> {
@@ -56,12 +56,10 @@ pub fn period_citation(land: Land, kind: BodyKind) -> Option<&'static str> {
         return Some("Art. 4 Abs. 2 Satz 1, Abs. 3 BezWG");
     }
     let council = council_period_citation(land)?;
-    if kind == BodyKind::Kreistag {
-        if let Some((_, kreistag)) = land.law().kreistag_citations().iter().find(|(c, _)| *c == council) {
-            return Some(kreistag);
-        }
+    match land.law().kind_citations(kind).iter().find(|(c, _)| *c == council) {
+        Some((_, own)) => Some(own),
+        None => Some(council),
     }
-    Some(council)
 }
 
 fn council_period_citation(land: Land) -> Option<&'static str> {
